@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* libftkit: everything, for programs that do not care to pick headers. */
+#ifndef FTKIT_FTKIT_H
+#define FTKIT_FTKIT_H
+
+#include <ftkit/version.h>
+#include <ftkit/common.h>
+#include <ftkit/tracefs.h>
+#include <ftkit/caps.h>
+
+#endif

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Logging, error texts, string lists and file helpers shared by every
+ * module.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <tracefs.h>
+
+#include "internal.h"
+
+static int default_print(enum ftk_log_level level, const char *fmt, va_list ap)
+{
+	fputs("libftkit: ", stderr);
+	return vfprintf(stderr, fmt, ap);
+}
+
+static ftk_print_fn print_fn = default_print;
+static int log_level = -1;
+
+/**
+ * ftk_set_print() - replace the library's message callback
+ * @fn: the new callback, or NULL to silence the library
+ *
+ * The callback receives messages that pass the log level (warnings and
+ * errors by default), already without the "libftkit: " prefix the default
+ * one adds.
+ *
+ * Return: the previous callback.
+ */
+FTK_API ftk_print_fn ftk_set_print(ftk_print_fn fn)
+{
+	ftk_print_fn old = print_fn;
+
+	print_fn = fn;
+	return old;
+}
+
+/**
+ * ftk_set_log_level() - choose which messages the library prints
+ * @level: the highest level printed; FTK_LOG_LEVEL in the environment
+ *	   (error, warn, info, debug) wins over it
+ *
+ * libtracefs and libtraceevent are set to the same level.
+ */
+FTK_API void ftk_set_log_level(enum ftk_log_level level)
+{
+	/* Ours: error 0 .. debug 3; theirs: none 0, critical 1, error 2, warn 3, info 4, debug 5. */
+	enum tep_loglevel tl = TEP_LOG_ERROR + level;
+
+	log_level = level;
+	if (level < FTK_LOG_ERROR)
+		tl = TEP_LOG_NONE;
+	tracefs_set_loglevel(tl);
+	tep_set_loglevel(tl);
+}
+
+/**
+ * ftk_log_level() - the level in force
+ *
+ * Return: FTK_LOG_LEVEL from the environment if set, else what
+ * ftk_set_log_level() chose, else FTK_LOG_WARN.
+ */
+FTK_API enum ftk_log_level ftk_log_level(void)
+{
+	static const char *names[] = { "error", "warn", "info", "debug" };
+	const char *env = getenv("FTK_LOG_LEVEL");
+	size_t i;
+
+	if (env) {
+		for (i = 0; i < ARRAY_SIZE(names); i++)
+			if (!strcasecmp(env, names[i]))
+				return i;
+		if (isdigit((unsigned char)*env))
+			return atoi(env) > FTK_LOG_DEBUG ? FTK_LOG_DEBUG : atoi(env);
+	}
+	return log_level < 0 ? FTK_LOG_WARN : log_level;
+}
+
+void ftk_log(enum ftk_log_level level, const char *fmt, ...)
+{
+	int saved = errno;
+	va_list ap;
+
+	if (!print_fn || level > ftk_log_level())
+		return;
+	va_start(ap, fmt);
+	print_fn(level, fmt, ap);
+	va_end(ap);
+	errno = saved;
+}
+
+#define _FTK_E(name, text) text,
+static const char *const ftk_error_text[] = { FTK_ERRORS };
+#undef _FTK_E
+
+/**
+ * ftk_strerror() - the text of an error code
+ * @code: an errno value or an FTK_E_* code, either sign
+ * @buf: where to put the text
+ * @len: size of @buf
+ *
+ * Return: @buf.
+ */
+FTK_API const char *ftk_strerror(int code, char *buf, size_t len)
+{
+	if (code < 0)
+		code = -code;
+	if (code > FTK_E_FIRST && code < FTK_E_LAST)
+		snprintf(buf, len, "%s", ftk_error_text[code - FTK_E_FIRST - 1]);
+	else
+		snprintf(buf, len, "%s", strerror(code));
+	return buf;
+}
+
+/**
+ * ftk_list_free() - free a NULL-terminated list of strings
+ * @list: the list, or NULL
+ */
+FTK_API void ftk_list_free(char **list)
+{
+	char **p;
+
+	if (!list)
+		return;
+	for (p = list; *p; p++)
+		free(*p);
+	free(list);
+}
+
+/**
+ * ftk_list_len() - count the entries of a NULL-terminated list
+ * @list: the list, or NULL (0 entries)
+ *
+ * Return: the number of strings before the NULL.
+ */
+FTK_API size_t ftk_list_len(char **list)
+{
+	size_t n = 0;
+
+	while (list && list[n])
+		n++;
+	return n;
+}
+
+int ftk_list_add(char ***list, const char *s)
+{
+	size_t n = ftk_list_len(*list);
+	char **l;
+
+	l = realloc(*list, (n + 2) * sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	*list = l;
+	l[n] = strdup(s);
+	if (!l[n])
+		return -ENOMEM;
+	l[n + 1] = NULL;
+	return 0;
+}
+
+char *ftk_strdup(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+char *ftk_strstrip(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+	return s;
+}
+
+int ftk_read_file(const char *path, char **out, size_t *lenp)
+{
+	size_t len = 0, cap = 4096;
+	char *buf, *nb;
+	ssize_t r;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	buf = malloc(cap);
+	if (!buf) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (;;) {
+		if (cap - len < 2) {
+			nb = realloc(buf, cap * 2);
+			if (!nb) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		r = read(fd, buf + len, cap - len - 1);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			ret = -errno;
+			goto out;
+		}
+		if (r == 0)
+			break;
+		len += r;
+	}
+	buf[len] = '\0';
+	*out = buf;
+	buf = NULL;
+	if (lenp)
+		*lenp = len;
+out:
+	free(buf);
+	close(fd);
+	return ret;
+}
+
+int ftk_write_file(const char *path, int oflags, const void *buf, size_t len)
+{
+	ssize_t r;
+	int fd, ret = 0;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC | oflags);
+	if (fd < 0)
+		return -errno;
+	/* Control files take one write; a short write is the kernel's refusal. */
+	r = write(fd, buf, len);
+	if (r < 0)
+		ret = -errno;
+	else if ((size_t)r != len)
+		ret = -EIO;
+	if (close(fd) < 0 && !ret)
+		ret = -errno;
+	return ret;
+}

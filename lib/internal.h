@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Helpers shared inside libftkit; never installed. */
+#ifndef FTKIT_INTERNAL_H
+#define FTKIT_INTERNAL_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <ftkit/common.h>
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* At each public return: set errno and return the negative code. */
+static inline int ftk_err(int ret)
+{
+	if (ret < 0)
+		errno = -ret;
+	return ret;
+}
+
+/* For functions returning pointers: set errno from a negative code, return NULL. */
+static inline void *ftk_err_ptr(int ret)
+{
+	errno = ret < 0 ? -ret : ret;
+	return NULL;
+}
+
+void ftk_log(enum ftk_log_level level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#define pr_error(fmt, ...)	ftk_log(FTK_LOG_ERROR, fmt, ##__VA_ARGS__)
+#define pr_warn(fmt, ...)	ftk_log(FTK_LOG_WARN, fmt, ##__VA_ARGS__)
+#define pr_info(fmt, ...)	ftk_log(FTK_LOG_INFO, fmt, ##__VA_ARGS__)
+#define pr_debug(fmt, ...)	ftk_log(FTK_LOG_DEBUG, fmt, ##__VA_ARGS__)
+
+/* Whole-file helpers: read @path into a malloc'd NUL-terminated buffer. */
+int ftk_read_file(const char *path, char **out, size_t *lenp);
+/* Write @len bytes of @buf to @path opened with @oflags; returns 0 or -errno. */
+int ftk_write_file(const char *path, int oflags, const void *buf, size_t len);
+
+/* strdup that tolerates NULL. */
+char *ftk_strdup(const char *s);
+/* Append @s to a NULL-terminated list (growing it); returns 0 or -ENOMEM. */
+int ftk_list_add(char ***list, const char *s);
+/* Remove trailing white space in place; returns @s. */
+char *ftk_strstrip(char *s);
+
+#endif

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#ifndef FTKIT_TRACEFS_LOCAL_H
+#define FTKIT_TRACEFS_LOCAL_H
+
+#include <ftkit/tracefs.h>
+
+enum undo_kind {
+	UNDO_WRITE,		/* write text, truncating */
+	UNDO_APPEND,		/* append text */
+	UNDO_LINES,		/* truncate, then append each line */
+	UNDO_RMDIR,		/* remove the instance directory */
+};
+
+struct undo {
+	struct undo	*prev;
+	char		*file;		/* relative to the handle's dir, or absolute for RMDIR */
+	char		*text;
+	enum undo_kind	kind;
+};
+
+struct ftk_tracefs {
+	char		*root;		/* the tracing directory */
+	char		*dir;		/* root, or root/instances/NAME */
+	char		*instance;	/* NULL for the top level */
+	struct undo	*journal;	/* newest first */
+	char		errmsg[512];
+};
+
+/* Record a failure on @t: "FILE: OP: REASON[ (kernel: LOG)]"; returns @err. */
+int ftk_tracefs_fail(struct ftk_tracefs *t, const char *file, const char *op, int err);
+
+#endif
