@@ -121,6 +121,8 @@ int main(int argc, char **argv)
 	char buf[128];
 
 	tool_init("ftinfo");
+	/* Probing changes tracefs for a moment: a signal must not cut it short. */
+	tool_signals();
 	while ((opt = getopt_long(argc, argv, "jnqvVh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'j': json = 1; break;
@@ -137,8 +139,6 @@ int main(int argc, char **argv)
 	if (!need && optind < argc)
 		tool_usage_error("unexpected argument '%s'", argv[optind]);
 
-	/* Probing changes tracefs for a moment; a signal must not cut it short. */
-	tool_signals();
 	t = tool_tracefs(NULL, 0);
 	ret = ftk_caps_probe(t, &caps);
 	if (ret)
