@@ -320,9 +320,22 @@ static void probe_markers(struct ftk_caps *c)
 	struct ftk_tracefs *t = work(c);
 	char path[PATH_MAX], raw[16];
 	uint32_t id = 0x66746b;		/* "ftk" */
-	int ret;
+	int ret, tries;
 
-	try_write(c, t, "markers", "trace_marker", "trace_marker", "ftkit caps probe\n", NULL, 0);
+	/*
+	 * EBADF means the ring buffer refused the reservation because its
+	 * recording is off for a moment (a resize or reset by someone else).
+	 */
+	for (tries = 0; tries < 3; tries++) {
+		ret = ftk_tracefs_write(t, "trace_marker", "ftkit caps probe\n");
+		if (ret != -EBADF)
+			break;
+		usleep(10000);
+	}
+	if (ret)
+		add(c, "markers", "trace_marker", 0, NULL, "%s", t->errmsg);
+	else
+		add(c, "markers", "trace_marker", 1, NULL, NULL);
 	memcpy(raw, &id, 4);
 	memcpy(raw + 4, "probe", 5);
 	ftk_tracefs_path(t, "trace_marker_raw", path, sizeof(path));
