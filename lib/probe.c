@@ -276,11 +276,12 @@ FTK_API int ftk_probe_add_arg(struct ftk_probe *p, const char *arg)
 
 	if (!*arg || strpbrk(arg, " \t\n\r\v\f"))
 		return fail(p, -EINVAL, "bad argument '%s': no white space allowed", arg);
-	if (eq && eq != arg && !strchr("+-@%$\\", *arg)) {
+	/* Fetch args hold no '=' (but for "\\"imm-string"): what is before one is a name. */
+	if (eq && *arg != '\\') {
 		char name[NAME_MAX_LEN + 2];
 
 		snprintf(name, sizeof(name), "%.*s", (int)(eq - arg), arg);
-		if (eq - arg > NAME_MAX_LEN || !good_name(name))
+		if (eq == arg || eq - arg > NAME_MAX_LEN || !good_name(name))
 			return fail(p, -EINVAL,
 				    "bad argument name '%.*s': use letters, digits and '_'",
 				    (int)(eq - arg), arg);
@@ -500,8 +501,17 @@ FTK_API int ftk_probe_parse(struct ftk_probe *p, const char *spec,
 		goto out;
 	}
 	i = 0;
-	if (type_word(words[0], &type, &group, &name))
+	if (type_word(words[0], &type, &group, &name)) {
 		i = 1;
+		/* "r:PLACE" alone: the type and the place in one word. */
+		if (n == 1 && (name || group)) {
+			words[0] += 2;
+			free(group);
+			free(name);
+			group = name = NULL;
+			i = 0;
+		}
+	}
 	if (i >= n) {
 		ret = fail(p, -EINVAL, "'%s': where to put the probe is missing", spec);
 		goto out;
@@ -634,9 +644,13 @@ static int probe_file(struct ftk_tracefs *t, enum ftk_probe_kind kind, char *buf
 		snprintf(buf, len, "%s/%s", t->root, f);
 		if (!access(buf, F_OK))
 			return 0;
+		if (errno != ENOENT)
+			return -errno;
 	}
 	snprintf(buf, len, "%s/dynamic_events", t->root);
-	return access(buf, F_OK) ? -ENOTSUP : 0;
+	if (!access(buf, F_OK))
+		return 0;
+	return errno == ENOENT ? -ENOTSUP : -errno;
 }
 
 static const char *kind_text(enum ftk_probe_kind kind)
@@ -671,6 +685,11 @@ FTK_API int ftk_probe_create(struct ftk_probe *p, struct ftk_tracefs *t, unsigne
 	if (!cmd)
 		return fail(p, -errno, "probe not parsed");
 	ret = probe_file(t, p->kind, path, sizeof(path));
+	if (ret && ret != -ENOTSUP) {
+		fail(p, ret, "cannot write '%s': %s (are you root?)",
+		     path + strlen(t->root) + 1, strerror(-ret));
+		goto out;
+	}
 	if (ret) {
 		fail(p, ret, "%s are not available: this kernel has no %s nor dynamic_events",
 		     kind_text(p->kind), p->kind <= FTK_PROBE_KRETPROBE ? "kprobe_events" :

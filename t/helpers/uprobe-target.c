@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * A program for uprobe tests: "uprobe-target N" calls ftk_target(i, 100 + i)
+ * for i = 0..N-1 and strverscmp("ftkit-i", "x") from libc N times.
+ * "uprobe-target wait" sleeps until killed (for -p PID lookups).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include <unistd.h>
+
+__attribute__((noinline)) int ftk_target(int a, long b)
+{
+	__asm__ volatile("" ::: "memory");
+	return 2 * a + (int)b;
+}
+
+int main(int argc, char **argv)
+{
+	int (*volatile cmp)(const char *, const char *) = strverscmp;
+	long n, i, sum = 0;
+	char buf[32];
+
+	if (argc > 1 && !strcmp(argv[1], "wait")) {
+		for (;;)
+			pause();
+	}
+	n = argc > 1 ? strtol(argv[1], NULL, 10) : 3;
+	for (i = 0; i < n; i++) {
+		sum += ftk_target((int)i, 100 + i);
+		snprintf(buf, sizeof(buf), "ftkit-%ld", i);
+		sum += cmp(buf, "x") < 0;
+	}
+	return sum == 0 && n > 0;
+}
