@@ -39,6 +39,7 @@ struct ftk_probe {
 	char			**args;
 	char			*filter;	/* eprobes: "if ..." without the "if" */
 	int			inside;		/* uprobe not at a function entry: keep $argN */
+	unsigned int		maxactive;	/* kretprobes: "r10:" */
 	char			errmsg[512];
 };
 
@@ -84,6 +85,7 @@ static void probe_clear(struct ftk_probe *p)
 	ftk_list_free(p->args);
 	p->group = p->name = p->place = p->filter = NULL;
 	p->inside = 0;
+	p->maxactive = 0;
 	p->args = calloc(1, sizeof(char *));
 }
 
@@ -505,7 +507,7 @@ FTK_API int ftk_probe_parse(struct ftk_probe *p, const char *spec,
 		i = 1;
 		/* "r:PLACE" alone: the type and the place in one word. */
 		if (n == 1 && (name || group)) {
-			words[0] += 2;
+			words[0] = strchr(words[0], ':') + 1;
 			free(group);
 			free(name);
 			group = name = NULL;
@@ -524,6 +526,8 @@ FTK_API int ftk_probe_parse(struct ftk_probe *p, const char *spec,
 	}
 	if (type == 'r')
 		ret_probe = 1;
+	if (type == 'r' && isdigit((unsigned char)spec[strspn(spec, " \t") + 1]))
+		p->maxactive = strtoul(spec + strspn(spec, " \t") + 1, NULL, 10);
 	if (type == 'e' && ret_probe) {
 		ret = fail(p, -EINVAL, "eprobes have no return form");
 		goto out;
@@ -615,7 +619,7 @@ FTK_API char *ftk_probe_command(const struct ftk_probe *p)
 
 	if (!p->place)
 		return ftk_err_ptr(-EINVAL);
-	len = strlen(p->group) + strlen(p->name) + strlen(p->place) + 8;
+	len = strlen(p->group) + strlen(p->name) + strlen(p->place) + 20;
 	for (i = 0; p->args[i]; i++)
 		len += strlen(p->args[i]) + 1;
 	if (p->filter)
@@ -623,7 +627,10 @@ FTK_API char *ftk_probe_command(const struct ftk_probe *p)
 	s = malloc(len);
 	if (!s)
 		return ftk_err_ptr(-ENOMEM);
-	sprintf(s, "%c:%s/%s %s", types[p->kind], p->group, p->name, p->place);
+	if (p->maxactive && p->kind == FTK_PROBE_KRETPROBE)
+		sprintf(s, "r%u:%s/%s %s", p->maxactive, p->group, p->name, p->place);
+	else
+		sprintf(s, "%c:%s/%s %s", types[p->kind], p->group, p->name, p->place);
 	for (i = 0; p->args[i]; i++)
 		strcat(strcat(s, " "), p->args[i]);
 	if (p->filter)
