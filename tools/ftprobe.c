@@ -7,6 +7,7 @@
  * a group owned by this process, enables them in a private instance,
  * runs a command or waits for Ctrl-C, prints the hits and removes it all.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -50,7 +51,8 @@ static void usage(FILE *f)
 "  -g, --group GROUP    group for -a, -d, -D and -l (default " FTK_PROBE_GROUP ")\n"
 "      --all            -D and -d: every group, also probes ftkit did not make\n"
 "  -x, --exec PATH      uprobes: the binary when SPEC gives only SYMBOL\n"
-"  -p, --pid PID        uprobes: find PATH (\"libc\") in /proc/PID/maps\n"
+"  -p, --pid PID        uprobes: find PATH (\"libc\") in /proc/PID/maps; with -t,\n"
+"                       record only that process's threads\n"
 "  -B, --instance NAME  -t: the instance to trace in (default: a private one)\n"
 "  -q, --quiet          fewer messages\n"
 "  -v, --verbose        more messages\n"
@@ -244,6 +246,23 @@ static __attribute__((noreturn)) void do_trace(struct ftk_probe_opts *o, char **
 		if (ftk_tracefs_set(inst, file, "1"))
 			tool_die("cannot enable %s:%s: %s", ftk_probe_group(probes[i]),
 				 ftk_probe_name(probes[i]), ftk_tracefs_errmsg(inst));
+	}
+	/* -p: only that process's threads (set_event_pid takes thread ids). */
+	if (o->pid > 0 && !tool_stop) {
+		char dir[64], pids[4096] = "";
+		struct dirent *de;
+		DIR *d;
+
+		snprintf(dir, sizeof(dir), "/proc/%d/task", o->pid);
+		d = opendir(dir);
+		if (!d)
+			tool_die("cannot read '%s': %s", dir, strerror(errno));
+		while ((de = readdir(d)) && strlen(pids) + 16 < sizeof(pids))
+			if (de->d_name[0] != '.')
+				strcat(strcat(pids, de->d_name), " ");
+		closedir(d);
+		if (ftk_tracefs_set(inst, "set_event_pid", pids))
+			tool_die("%s", ftk_tracefs_errmsg(inst));
 	}
 	if (!tool_stop && ftk_tracefs_set(inst, "tracing_on", "1"))
 		tool_die("%s", ftk_tracefs_errmsg(inst));

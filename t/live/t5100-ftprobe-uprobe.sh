@@ -51,7 +51,25 @@ is "$(grep '^ *uprobe-target-' "$tmp/out" | grep ' strverscmp: ' | sed 's/.*) //
 	"libc uprobe: the target's $N calls with their strings"
 is "$(probe_state)" "$before" "libc uprobe: tracefs as before"
 
-# 4: -B: an existing instance is used and kept, its enables put back
+# 4: -t -p PID: only that process's calls are recorded
+"$TARGET" wait &
+waiter=$!
+ftprobe -t -p $waiter "$TARGET:ftk_target a=\$arg1:s32" -s 30 >"$tmp/out" 2>/dev/null &
+tracer=$!
+for i in $(seq 100); do
+	[ -n "$(cat "$T"/instances/ftkit-probe-${tracer}_*/set_event_pid 2>/dev/null)" ] && break
+	sleep 0.1
+done
+"$TARGET" 5		# another process: not counted
+kill -USR1 $waiter
+sleep 0.5
+kill -INT $tracer; wait $tracer
+kill $waiter; wait $waiter 2>/dev/null
+is "$(grep ' ftk_target: ' "$tmp/out" | sed 's/.*) //' | tr '\n' ' ')" "a=0 a=1 a=2 " \
+	"-p PID: the 3 calls of that process, not the 5 of another"
+is "$(probe_state)" "$before" "-p PID: tracefs as before"
+
+# 5: -B: an existing instance is used and kept, its enables put back
 inst=ftkit-probe-test-$$
 mkdir "$T/instances/$inst"
 ftprobe -B $inst -t "$TARGET:ftk_target" -- "$TARGET" 2 >"$tmp/out" 2>/dev/null
