@@ -5,14 +5,14 @@
 . "$top_srcdir/t/tap.sh"
 lane unit
 
-ex=$top_builddir/contrib/marker-example
+ex=$top_builddir/t/helpers/marker-example
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 : >"$tmp/trace_marker"
 : >"$tmp/trace_marker_raw"
 
 ok "links libftkit-marker and no libftkit" bash -c \
-	"ldd '$top_builddir/contrib/.libs/marker-example' 2>/dev/null | grep -q libftkit-marker ||
+	"ldd '$top_builddir/t/helpers/.libs/marker-example' 2>/dev/null | grep -q libftkit-marker ||
 	 ldd '$ex' | grep -q libftkit-marker"
 ok "libftkit-marker needs only libc" bash -c \
 	"! objdump -p '$top_builddir/lib/.libs/libftkit-marker.so' | grep NEEDED | grep -v libc.so"
