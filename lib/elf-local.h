@@ -9,9 +9,9 @@
  * The file offset of @symbol + @add in the ELF file @path, for a uprobe.
  * Returns 0, -ENOENT (no such file or symbol), -ENOEXEC (not ELF),
  * -ERANGE (not in a loaded segment) or another -errno, with the reason
- * in @err.
+ * in @err. @is64 (if not NULL) says whether the file is ELF64.
  */
 int ftk_elf_uprobe_offset(const char *path, const char *symbol, uint64_t add, uint64_t *offset,
-			  char *err, size_t errlen);
+			  int *is64, char *err, size_t errlen);
 
 #endif

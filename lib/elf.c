@@ -160,7 +160,7 @@ static int find_in(const struct elf *e, uint64_t shoff, unsigned int shnum, uint
 }
 
 int ftk_elf_uprobe_offset(const char *path, const char *symbol, uint64_t add, uint64_t *offset,
-			  char *err, size_t errlen)
+			  int *is64, char *err, size_t errlen)
 {
 	uint64_t shoff, phoff, vaddr = 0;
 	unsigned int shnum, phnum, shentsize, phentsize, i;
@@ -204,6 +204,8 @@ int ftk_elf_uprobe_offset(const char *path, const char *symbol, uint64_t add, ui
 		goto out;
 	}
 	e.is64 = e.map[EI_CLASS] == ELFCLASS64;
+	if (is64)
+		*is64 = e.is64;
 	if (e.is64) {
 		Elf64_Ehdr h;
 

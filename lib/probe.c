@@ -222,7 +222,7 @@ FTK_API int ftk_probe_uprobe_offset(const char *path, const char *symbol, uint64
 		 symbol);
 	if (plus && parse_offset(plus + 1, &add))
 		return ftk_err(-EINVAL);
-	return ftk_err(ftk_elf_uprobe_offset(path, sym, add, offset, err, sizeof(err)));
+	return ftk_err(ftk_elf_uprobe_offset(path, sym, add, offset, NULL, err, sizeof(err)));
 }
 
 /* uprobes cannot fetch $argN (the kernel does not know it is a function entry): use the
@@ -331,7 +331,7 @@ static int parse_uprobe_place(struct ftk_probe *p, char *place, int ret_probe,
 	unsigned long long add = 0;
 	char real[PATH_MAX], err[320];
 	uint64_t off;
-	int ret, at_entry = 1;
+	int ret, at_entry = 1, is64 = 1;
 
 	if (colon) {
 		*colon = '\0';
@@ -394,7 +394,7 @@ static int parse_uprobe_place(struct ftk_probe *p, char *place, int ret_probe,
 				   add);
 			goto out;
 		}
-		ret = ftk_elf_uprobe_offset(real, what, add, &off, err, sizeof(err));
+		ret = ftk_elf_uprobe_offset(real, what, add, &off, &is64, err, sizeof(err));
 		if (ret) {
 			fail(p, ret, "%s", err);
 			goto out;
@@ -410,7 +410,9 @@ static int parse_uprobe_place(struct ftk_probe *p, char *place, int ret_probe,
 		}
 	}
 	/* Not at a function entry: $argN cannot become registers. */
-	p->inside = !at_entry || isdigit((unsigned char)*what);
+	/* $argN as registers: only at a function's entry, and only for the host's own
+	 * 64-bit calling convention (i386 passes arguments on the stack). */
+	p->inside = !at_entry || isdigit((unsigned char)*what) || !is64;
 	if (asprintf(&p->place, "%s:%#llx", real, (unsigned long long)off) < 0)
 		p->place = NULL;
 	ret = p->place && p->name ? 0 : -ENOMEM;
