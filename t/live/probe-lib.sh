@@ -29,15 +29,29 @@ probe_state() {
 # The file offset of SYMBOL in an ELF file, the way a user checks it by hand:
 # st_value from readelf -s, minus p_vaddr plus p_offset of its PT_LOAD segment.
 elf_offset() {	# FILE SYMBOL
-	local v off va fsz
+	local v
 	v=$(readelf -sW "$1" | awk -v s="$2" '$8 == s || index($8, s "@@") == 1 { print $2; exit }')
 	[ -n "$v" ] || return 1
-	v=$((16#$v))
-	while read -r off va fsz; do
-		if ((v >= va && v < va + fsz)); then
-			printf '0x%x\n' $((v - va + off))
-			return 0
-		fi
-	done < <(readelf -lW "$1" | awk '$1 == "LOAD" { print $2, $3, $5 }')
+	readelf -lW "$1" | awk '$1 == "LOAD" { print $2, $3, $5 }' | {
+		local off va fsz
+		v=$((16#$v))
+		while read -r off va fsz; do
+			if ((v >= va && v < va + fsz)); then
+				printf '0x%x\n' $((v - va + off))
+				return 0
+			fi
+		done
+		return 1
+	}
+}
+
+# The path of libc mapped by PID, once the process has loaded it.
+mapped_libc() {	# PID
+	local i lib
+	for i in $(seq 100); do
+		lib=$(awk '$6 ~ /\/libc[.-]/ { print $6; exit }' /proc/$1/maps 2>/dev/null)
+		[ -n "$lib" ] && { echo "$lib"; return 0; }
+		sleep 0.1
+	done
 	return 1
 }

@@ -39,7 +39,7 @@ done
 # 3: a libc function, found through -p PID in /proc/PID/maps
 "$TARGET" wait &
 waiter=$!
-libc=$(awk '$6 ~ /\/libc[.-]/ { print $6; exit }' /proc/$waiter/maps)
+libc=$(mapped_libc $waiter)
 def=$(ftprobe -n -p $waiter 'libc:strverscmp s=$arg1')
 kill $waiter; wait $waiter 2>/dev/null
 is "${def#p:ftkit/strverscmp }" "$libc:$(elf_offset "$libc" strverscmp) s=%di" \
