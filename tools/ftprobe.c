@@ -240,6 +240,14 @@ static __attribute__((noreturn)) void do_trace(struct ftk_probe_opts *o, char **
 		instance = name;
 	}
 	inst = tool_tracefs(instance, FTK_TRACEFS_CREATE);
+	/* Leave out ftprobe's own doings (its own writes to tracefs would hit a kprobe on open): set before any enable. */
+	if (o->pid <= 0 && !tool_stop && ftk_tracefs_exists(inst, "set_event_notrace_pid")) {
+		char self[16];
+
+		snprintf(self, sizeof(self), "%d", (int)getpid());
+		if (ftk_tracefs_set(inst, "set_event_notrace_pid", self))
+			tool_warn("%s", ftk_tracefs_errmsg(inst));
+	}
 	for (i = 0; i < nspecs && !tool_stop; i++) {
 		snprintf(file, sizeof(file), "events/%s/%s/enable", ftk_probe_group(probes[i]),
 			 ftk_probe_name(probes[i]));
