@@ -240,7 +240,10 @@ static __attribute__((noreturn)) void do_trace(struct ftk_probe_opts *o, char **
 		instance = name;
 	}
 	inst = tool_tracefs(instance, FTK_TRACEFS_CREATE);
-	/* Leave out ftprobe's own doings (its own writes to tracefs would hit a kprobe on open): set before any enable. */
+	/*
+	 * Leave ftprobe's own doings out (its writes to tracefs would hit a kprobe on
+	 * open): set before anything is enabled.
+	 */
 	if (o->pid <= 0 && !tool_stop && ftk_tracefs_exists(inst, "set_event_notrace_pid")) {
 		char self[16];
 
