@@ -204,8 +204,9 @@ static int run_command(char **cmd)
 	return 0;
 }
 
-static __attribute__((noreturn)) void do_trace(struct ftk_probe_opts *o, char **specs, int nspecs, const char *instance,
-		     double secs, char **cmd)
+static __attribute__((noreturn)) void do_trace(struct ftk_probe_opts *o, char **specs,
+						int nspecs, const char *instance, double secs,
+						char **cmd)
 {
 	struct ftk_tracefs *top, *inst;
 	char group[40], name[64], file[200], **deleted, *trace, *line, *next;
