@@ -29,6 +29,21 @@ ok "--raw: the id and bytes are in the trace" \
 	grep -Eq '(raw_data|#) 2a buf: 41 42' "$T/instances/$inst/trace"
 top_before=$(grep -vc '^#' "$T/trace")
 
+# The marker API of an application (contrib/marker-example) into the instance
+echo > "$T/instances/$inst/trace"
+total=$("$top_builddir/t/helpers/marker-example" $inst)
+is "$?" 0 "marker-example exits 0"
+pid=$(marks | sed -n 's/^marker-example starts, pid //p')
+want="marker-example starts, pid $pid"
+t=0
+for i in 1 2 3; do
+	t=$((t + $(awk -v n=$i 'BEGIN { s = 0; for (i = 0; i < n * 1000; i++) s += i % 7; print s }')))
+	want+=$'\n'"B|$pid|step $i"$'\n'"C|$pid|total|$t"$'\n'"E|$pid|step $i"
+done
+want+=$'\n'"alarm: signal 14"$'\n'"marker-example done: $total"
+is "$(marks)" "$want" "marker API: spans, counters, a mark from a signal handler, in order"
+ok "marker API: the raw record with id 7" grep -Eq '(raw_data|#) 7 buf: ' "$T/instances/$inst/trace"
+
 ftmark -B ftkit-no-such-instance-$$ x 2>/dev/null
 rc=$?
 is "$rc" 2 "missing instance: exit 2"
