@@ -7,5 +7,7 @@
 #include <ftkit/common.h>
 #include <ftkit/tracefs.h>
 #include <ftkit/caps.h>
+#include <ftkit/marker.h>
+#include <ftkit/probe.h>
 
 #endif
