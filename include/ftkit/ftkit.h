@@ -7,5 +7,6 @@
 #include <ftkit/common.h>
 #include <ftkit/tracefs.h>
 #include <ftkit/caps.h>
+#include <ftkit/perf.h>
 
 #endif
