@@ -1,0 +1,202 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# ftstat counts what the kernel really does: page faults, context switches,
+# tracepoint hits and CPU time of workloads whose counts are known; exit
+# codes, Ctrl-C, interval rows, CSV and JSON that parse.
+. "$top_srcdir/t/tap.sh"
+lane live
+need_root
+need perf_software
+
+W=$top_builddir/t/helpers/ftstat-work
+[ -x "$W" ] || skip_all "t/helpers/ftstat-work is not built (make check builds it)"
+tmp=$(mktemp -d /tmp/ftkit-t6000.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+# count EVENT CMD...: the CSV count of EVENT (first row with that name)
+count() {
+	local ev=$1; shift
+	ftstat -x, -e "$ev" -o "$tmp/c.csv" "$@" >/dev/null 2>&1
+	awk -F, -v ev="$ev" '$3 == ev { print $1; exit }' "$tmp/c.csv"
+}
+
+# between LO X HI: LO <= X <= HI, integers
+between() { [ -n "$2" ] && [ "$1" -le "$2" ] && [ "$2" -le "$3" ]; }
+
+# --- exit codes and messages
+ftstat true 2>"$tmp/out"
+is "$?" 0 "ftstat true exits 0"
+ok "the report names the command" grep -q "Performance counter stats for 'true':" "$tmp/out"
+ok "the report has the elapsed time" grep -q "seconds time elapsed" "$tmp/out"
+ftstat -e cs sh -c 'exit 3' 2>/dev/null
+is "$?" 3 "the command's exit status is ftstat's"
+ftstat -e cs sh -c 'kill -TERM $$' 2>/dev/null
+is "$?" 143 "a command killed by SIGTERM gives 128+15"
+ftstat -e cs /nonexistent/cmd 2>"$tmp/err"
+is "$?" 127 "a command that cannot start gives 127"
+ok "and says why" grep -q "cannot run '/nonexistent/cmd': No such file or directory" "$tmp/err"
+ftstat -e no-such-event true 2>"$tmp/err"
+is "$?" 1 "an unknown event is a usage error"
+ok "that names the event" grep -q "no-such-event" "$tmp/err"
+
+# --- software counts against the known workloads
+n=3000
+pf=$(count page-faults "$W" touch $n)
+base=$(count page-faults "$W" touch 0)
+diag "page-faults: touch $n: $pf, touch 0: $base"
+ok "page-faults of touching $n fresh pages: $n more than touching none (+-20)" \
+	between $((base + n - 20)) "$pf" $((base + n + 20))
+
+n=1000
+cs=$(count context-switches "$W" pingpong $n)
+diag "context-switches of $n pipe round trips: $cs"
+ok "context-switches of $n round trips on one CPU: at least 2N" between $((2 * n)) "$cs" $((3 * n))
+cs_ni=$(ftstat -i -x, -e cs "$W" pingpong $n 2>&1 >/dev/null | awk -F, '$3 == "cs" { print $1 }')
+diag "with -i (no children): $cs_ni"
+ok "-i leaves the child's half out" between $((n - n / 10)) "$cs_ni" $((n + n / 2))
+
+ms=300
+tc=$(count task-clock "$W" spin $ms)
+diag "task-clock of a $ms ms busy loop: $tc msec"
+ok "task-clock of a $ms ms busy loop is within 5%" \
+	awk -v t="$tc" -v m=$ms 'BEGIN { exit !(t >= m * 0.95 && t <= m * 1.05) }'
+
+# --- tracepoints (perf_tracepoint), hit an exact number of times
+if has perf_tracepoint; then
+	n=40
+	forks=$(count sched:sched_process_fork "$W" fork $n)
+	is "$forks" $n "sched:sched_process_fork counts $n forks exactly"
+	if [ -e "$(tracefs_dir)/events/syscalls/sys_enter_getppid/id" ]; then
+		n=1234
+		is "$(count syscalls:sys_enter_getppid "$W" getppid $n)" $n \
+			"syscalls:sys_enter_getppid counts $n calls exactly"
+	else
+		skip "no syscalls:sys_enter_getppid (kernel without CONFIG_FTRACE_SYSCALLS)"
+	fi
+	ftstat -x, -e 'sched:sched_process_e*' true 2>"$tmp/g.csv"
+	is "$(cut -d, -f3 "$tmp/g.csv" | tr '\n' ' ')" "sched:sched_process_exec sched:sched_process_exit " \
+		"a tracepoint glob expands to the matching events, sorted"
+else
+	skip "tracepoint PMU: $why"
+	skip "tracepoint PMU: $why"
+	skip "tracepoint PMU: $why"
+fi
+
+# --- groups and modifiers
+ftstat -x, -e '{page-faults,cs}' -e page-faults:u "$W" touch 2000 2>"$tmp/grp.csv"
+g=$(awk -F, '$3 == "page-faults" { print $1 }' "$tmp/grp.csv")
+u=$(awk -F, '$3 == "page-faults:u" { print $1 }' "$tmp/grp.csv")
+diag "grouped page-faults $g, page-faults:u $u"
+ok "a group counts like a lone event (page-faults >= 2000)" between 2000 "$g" 3000
+ok "page-faults:u counts user faults only (<= all)" between 2000 "$u" "$g"
+
+# --- hardware counters: a number where the CPU has them, <not supported> where not
+ftstat -x, -e cycles,page-faults true 2>"$tmp/hw.csv"
+is "$?" 0 "hardware events do not stop the counting"
+if has perf_hardware; then
+	ok "cycles are counted" grep -Eq '^[0-9]+,,cycles,' "$tmp/hw.csv"
+else
+	ok "cycles are <not supported> here ($why)" grep -q '^<not supported>,,cycles,0,' "$tmp/hw.csv"
+fi
+ok "and page-faults are counted all the same" grep -Eq '^[0-9]+,,page-faults,' "$tmp/hw.csv"
+
+# --- a PMU event by its sysfs name
+pmu=/sys/bus/event_source/devices/msr/events/tsc
+if [ -e "$pmu" ]; then
+	v=$(count msr/tsc/ "$W" spin 20)
+	ok "msr/tsc/ (a sysfs PMU alias) counts: $v" between 1 "$v" 999999999999999
+else
+	skip "no $pmu"
+fi
+
+# --- interval rows
+ftstat -x, -I 100 -e task-clock,page-faults "$W" spin 450 2>"$tmp/i.csv"
+rows=$(grep -c ',task-clock,' "$tmp/i.csv")
+last=$(awk -F, '$4 == "task-clock" { t = $1 } END { print t + 0 }' "$tmp/i.csv")
+want=$(awk -v t="$last" 'BEGIN { n = int(t / 0.1); if (n * 0.1 < t) n++; print n }')
+diag "$rows task-clock rows, last at $last s"
+is "$rows" "$want" "-I 100: one row per interval of 100 ms, and one for the rest"
+ok "each event has as many rows" test "$(grep -c ',page-faults,' "$tmp/i.csv")" = "$rows"
+ok "row k is stamped k*100 ms after the start (the last: the end)" \
+	awk -F, -v rows="$rows" '$4 == "task-clock" { k++; t = $1 + 0
+		if (k < rows && (t < k * 0.1 - 0.0005 || t >= (k + 1) * 0.1)) bad = 1
+		if (k == rows && (t <= (k - 1) * 0.1 || t > k * 0.1 + 0.0005)) bad = 1
+	} END { exit bad }' "$tmp/i.csv"
+ftstat -x, -I 50 --interval-count 3 -e cs sleep 5 2>"$tmp/ic.csv"
+is "$(grep -c ',cs,' "$tmp/ic.csv")" 3 "--interval-count 3 prints 3 rows and stops"
+
+# --- CSV and JSON parse with a standard parser
+ftstat -x, -e task-clock,cs,page-faults,cycles true 2>"$tmp/x.csv"
+ok "CSV: 7 fields a row, numbers where counted" python3 -c '
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+assert len(rows) == 4, rows
+for r in rows:
+    assert len(r) == 7, r
+    if not r[0].startswith("<"):
+        float(r[0]); int(r[3]); float(r[4])
+' "$tmp/x.csv"
+ftstat --json -e task-clock,cs,page-faults,cycles "$W" touch 100 2>"$tmp/x.json"
+ok "JSON: one object a line with perf's keys" python3 -c '
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+assert len(objs) == 4, objs
+keys = {"counter-value", "unit", "event", "event-runtime", "pcnt-running", "metric-value", "metric-unit"}
+for o in objs:
+    assert set(o) == keys, o
+pf = [o for o in objs if o["event"] == "page-faults"][0]
+assert float(pf["counter-value"]) >= 100, pf
+' "$tmp/x.json"
+ftstat --json -I 100 -e cs sleep 0.25 2>"$tmp/i.json"
+ok "JSON interval rows carry the interval" python3 -c '
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+assert len(objs) >= 2 and all("interval" in o for o in objs), objs
+' "$tmp/i.json"
+
+# --- per-CPU rows
+ncpu=$(grep -c '^processor' /proc/cpuinfo)
+ftstat -x, -a -A -e cs,cpu-clock sleep 0.1 2>"$tmp/a.csv"
+is "$(grep -c ',cs,' "$tmp/a.csv")" "$ncpu" "-a -A: one cs row per CPU"
+ok "rows are named CPU0.." grep -q '^CPU0,' "$tmp/a.csv"
+ftstat -x, -C 0 -e cpu-clock sleep 0.1 2>"$tmp/c0.csv"
+ok "-C 0: one CPU's clock is at most the elapsed time" \
+	awk -F, '$3 == "cpu-clock" { exit !($1 > 50 && $1 < 200) }' "$tmp/c0.csv"
+
+# --- -r: means and noise
+ftstat -r 3 -e page-faults "$W" touch 500 2>"$tmp/r.txt"
+ok "-r 3 says 3 runs" grep -q "(3 runs):" "$tmp/r.txt"
+ok "-r 3 gives the elapsed time with its noise" grep -q " +- .* seconds time elapsed" "$tmp/r.txt"
+
+timeout 10 ftstat -r 2 -a -e cs 2>/dev/null
+is "$?" 1 "-r without a command is a usage error"
+
+# --- -o FILE
+ftstat -o "$tmp/o.txt" -e cs true 2>"$tmp/o.err"
+ok "-o writes the report to the file" grep -q "seconds time elapsed" "$tmp/o.txt"
+ok "and nothing to stderr" test ! -s "$tmp/o.err"
+
+# --- Ctrl-C prints the counts so far and exits cleanly
+ftstat -a -e cs,cpu-clock -o "$tmp/int.txt" &
+pid=$!
+sleep 0.3
+kill -INT $pid
+wait $pid
+is "$?" 0 "SIGINT ends system-wide counting with exit 0"
+ok "and the counts so far are printed" grep -q "cpu-clock" "$tmp/int.txt"
+ftstat -e cs -o "$tmp/int2.txt" sleep 10 &
+pid=$!
+sleep 0.3
+kill -INT $pid
+wait $pid
+is "$?" 130 "SIGINT reaches the command, whose status (128+2) ftstat returns"
+ok "with the counts so far" grep -q "seconds time elapsed" "$tmp/int2.txt"
+
+# --- -p: a running process
+"$W" spin 400 &
+spid=$!
+ftstat -x, -p $spid -e task-clock 2>"$tmp/p.csv"
+wait $spid
+tc=$(awk -F, '$3 == "task-clock" { print int($1) }' "$tmp/p.csv")
+ok "-p counts a process until it exits (task-clock $tc ms of 400)" between 100 "$tc" 420
+
+done_testing
