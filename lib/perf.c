@@ -222,7 +222,9 @@ static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
  * An event the kernel refuses as not supported (ENOENT, EOPNOTSUPP, ENODEV,
  * EINVAL, ENOSYS, ENXIO: no hardware counters, an unknown raw code) is left
  * out with that code as its ftk_perf_status(); the members of a group whose
- * leader is left out get -ECANCELED. Any other refusal (EACCES, EMFILE,
+ * leader is left out get -ECANCELED. A group perf_event_paranoid forbids
+ * to count in the kernel (EACCES, EPERM) is counted in user space only, its
+ * leader renamed "NAME:u" as perf does. Any other refusal (EACCES, EMFILE,
  * ESRCH, ...) fails the whole open.
  *
  * Return: 0, -EINVAL when both @cpus and @tids are NULL, or the negative
@@ -302,6 +304,24 @@ FTK_API int ftk_perf_open(struct ftk_perf *p, const int *cpus, size_t nr_cpus,
 		continue;
 failed:
 		ret = -errno;
+		if ((ret == -EACCES || ret == -EPERM) && !e->attr.exclude_kernel &&
+		    e->attr.type != PERF_TYPE_TRACEPOINT && l == e && !c && !t) {
+			/*
+			 * perf_event_paranoid forbids the kernel side to this user: count
+			 * user space only and say so in the name, as perf does (cycles:u).
+			 */
+			char *n;
+
+			if (asprintf(&n, "%s:u", e->name) < 0)
+				goto nomem;
+			free(e->name);
+			e->name = n;
+			e->attr.exclude_kernel = e->attr.exclude_hv = 1;
+			for (size_t m = i + 1; m < p->nr_ev && p->ev[m].leader == (int)i; m++)
+				p->ev[m].attr.exclude_kernel = p->ev[m].attr.exclude_hv = 1;
+			i--;
+			continue;
+		}
 		if (not_supported(-ret)) {
 			/* Leave it out everywhere, and say why. */
 			for (slot = 0; slot < nr; slot++) {

@@ -102,7 +102,7 @@ for a, b in zip(f, p):
 # The plain layout: each row as wide as perf's, numbers aside.
 ftstat -e task-clock,cs,cycles true 2>"$tmp/f.txt"
 "$PERF" stat -e task-clock,cs,cycles true 2>"$tmp/p.txt"
-shape() { sed -E 's/[0-9][0-9.,]*/N/g; s/ +/ /g' "$1"; }
+shape() { sed -E 's/[0-9][0-9.,]*/N/g; s#[KMG]/sec#/sec#; s/ +/ /g' "$1"; }
 is "$(shape "$tmp/f.txt")" "$(shape "$tmp/p.txt")" "the plain report has perf's layout"
 lens() { grep -E 'task-clock|cs|cycles' "$1" | awk '{ print length($0) }' | tr '\n' ' '; }
 is "$(lens "$tmp/f.txt")" "$(lens "$tmp/p.txt")" "with perf's column widths"
