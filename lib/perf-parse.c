@@ -436,8 +436,8 @@ static int dir_filter(const struct dirent *d)
 static int parse_tracepoint(struct ftk_perf *p, const char *sys, const char *ev,
 			    const char *mods, int leader, int *added)
 {
-	struct perf_event_attr attr = { .size = sizeof(attr), .type = PERF_TYPE_TRACEPOINT,
-					.sample_period = 1 };
+	/* Counting only: a sample period would make every hit an overflow to handle. */
+	struct perf_event_attr attr = { .size = sizeof(attr), .type = PERF_TYPE_TRACEPOINT };
 	struct dirent **sd = NULL, **ed = NULL;
 	int nsys = 0, nev = 0, i, j, ret, found = 0;
 	char dir[4096], file[1024], name[600], *text, *end;
