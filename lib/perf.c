@@ -221,8 +221,9 @@ static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
  *
  * An event the kernel refuses as not supported (ENOENT, EOPNOTSUPP, ENODEV,
  * EINVAL, ENOSYS, ENXIO: no hardware counters, an unknown raw code) is left
- * out with that code as its ftk_perf_status(); the members of a group whose
- * leader is left out get -ECANCELED. A group perf_event_paranoid forbids
+ * out with that code as its ftk_perf_status(); when it leads a group, the
+ * first member leads the rest instead (ftk_perf_leader() says so after the
+ * open). A group perf_event_paranoid forbids
  * to count in the kernel (EACCES, EPERM) is counted in user space only, its
  * leader renamed "NAME:u" as perf does. Any other refusal (EACCES, EMFILE,
  * ESRCH, ...) fails the whole open.
@@ -323,6 +324,8 @@ failed:
 			continue;
 		}
 		if (not_supported(-ret)) {
+			size_t m, lead = 0;
+
 			/* Leave it out everywhere, and say why. */
 			for (slot = 0; slot < nr; slot++) {
 				if (e->fds[slot] >= 0)
@@ -330,6 +333,20 @@ failed:
 				e->fds[slot] = -1;
 			}
 			e->status = ret;
+			if (l != e)
+				continue;
+			/*
+			 * A leader the kernel cannot count (cycles in a VM) would take
+			 * its group down: the first member leads the others instead.
+			 */
+			for (m = i + 1; m < p->nr_ev && p->ev[m].leader == (int)i; m++) {
+				if (!lead) {
+					lead = m;
+					p->ev[m].attr.disabled = e->attr.disabled;
+					p->ev[m].attr.enable_on_exec = e->attr.enable_on_exec;
+				}
+				p->ev[m].leader = lead;
+			}
 			continue;
 		}
 		if (p->cpus && p->tids)
@@ -358,7 +375,8 @@ error:
  *
  * Return: 0 when it is open; the negative errno with which the kernel
  * refused it (-ENOENT, -EOPNOTSUPP, ...: perf's "<not supported>");
- * -ECANCELED when its group leader was refused (perf's "<not counted>");
+ * -ECANCELED when its group leader was refused and it could not be counted
+ * on its own (perf's "<not counted>");
  * -EINVAL for a bad index.
  */
 FTK_API int ftk_perf_status(const struct ftk_perf *p, size_t ev)

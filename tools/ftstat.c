@@ -744,17 +744,24 @@ static void make_rows(struct cnt *rows, const struct ftk_counts *cur,
 static void explain_unsupported(void)
 {
 	size_t i, n = ftk_perf_nr_events(cfg.perf);
+	const struct perf_event_attr *a;
 	char buf[128];
-	int st;
+	int st, cpu_pmu;
 
+	/* A CPU with counters the kernel drives has a "cpu" PMU (cpu_core, cpu_atom if hybrid). */
+	cpu_pmu = !access("/sys/bus/event_source/devices/cpu", F_OK) ||
+		  !access("/sys/bus/event_source/devices/cpu_core", F_OK);
 	for (i = 0; i < n; i++) {
 		st = ftk_perf_status(cfg.perf, i);
-		if (!st || st == -ECANCELED)
+		if (!st)
 			continue;
-		if (ftk_perf_attr(cfg.perf, i)->type == PERF_TYPE_HARDWARE ||
-		    ftk_perf_attr(cfg.perf, i)->type == PERF_TYPE_HW_CACHE ||
-		    ftk_perf_attr(cfg.perf, i)->type == PERF_TYPE_RAW)
-			tool_warn("%s: not supported: %s (no hardware counters here: the CPU or the hypervisor does not expose a PMU)",
+		a = ftk_perf_attr(cfg.perf, i);
+		if (st == -ECANCELED)
+			tool_warn("%s: not counted: its group leader is not supported",
+				  ftk_perf_name(cfg.perf, i));
+		else if (!cpu_pmu && (a->type == PERF_TYPE_HARDWARE ||
+				      a->type == PERF_TYPE_HW_CACHE || a->type == PERF_TYPE_RAW))
+			tool_warn("%s: not supported: %s (no hardware counters here: no CPU PMU in /sys/bus/event_source/devices; the CPU or the hypervisor exposes none)",
 				  ftk_perf_name(cfg.perf, i), ftk_strerror(st, buf, sizeof(buf)));
 		else
 			tool_warn("%s: not supported: %s", ftk_perf_name(cfg.perf, i),
