@@ -298,6 +298,7 @@ static void prepare_command(void)
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);	/* ignored in ftstat; the command gets it back */
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		close(go_pipe[1]);

@@ -89,6 +89,15 @@ diag "grouped page-faults $g, page-faults:u $u"
 ok "a group counts like a lone event (page-faults >= 2000)" between 2000 "$g" 3000
 ok "page-faults:u counts user faults only (<= all)" between 2000 "$u" "$g"
 
+# --- a group whose leader cannot be counted: the members still are
+if has perf_hardware; then
+	skip "this CPU has hardware counters: no unsupported leader to try"
+else
+	ftstat -x, -e '{cycles,page-faults}' "$W" touch 1000 2>"$tmp/g2.csv"
+	ok "{cycles,page-faults} without a PMU: page-faults still counted" \
+		awk -F, '$3 == "page-faults" { exit !($1 >= 1000) }' "$tmp/g2.csv"
+fi
+
 # --- hardware counters: a number where the CPU has them, <not supported> where not
 ftstat -x, -e cycles,page-faults true 2>"$tmp/hw.csv"
 is "$?" 0 "hardware events do not stop the counting"
@@ -112,21 +121,32 @@ fi
 ftstat -x, -I 100 -e task-clock,page-faults "$W" spin 450 2>"$tmp/i.csv"
 rows=$(grep -c ',task-clock,' "$tmp/i.csv")
 last=$(awk -F, '$4 == "task-clock" { t = $1 } END { print t + 0 }' "$tmp/i.csv")
-want=$(awk -v t="$last" 'BEGIN { n = int(t / 0.1); if (n * 0.1 < t) n++; print n }')
+# The command may exit just after an interval ended, before ftstat woke for it: the
+# last row then closes that interval a little late (5 ms allowed for the wake-up).
+want=$(awk -v t="$last" 'BEGIN { t -= 0.005; n = int(t / 0.1); if (n * 0.1 < t) n++; print n }')
 diag "$rows task-clock rows, last at $last s"
 is "$rows" "$want" "-I 100: one row per interval of 100 ms, and one for the rest"
 ok "each event has as many rows" test "$(grep -c ',page-faults,' "$tmp/i.csv")" = "$rows"
 ok "row k is stamped k*100 ms after the start (the last: the end)" \
 	awk -F, -v rows="$rows" '$4 == "task-clock" { k++; t = $1 + 0
 		if (k < rows && (t < k * 0.1 - 0.0005 || t >= (k + 1) * 0.1)) bad = 1
-		if (k == rows && (t <= (k - 1) * 0.1 || t > k * 0.1 + 0.0005)) bad = 1
+		if (k == rows && (t <= (k - 1) * 0.1 || t > k * 0.1 + 0.005)) bad = 1
 	} END { exit bad }' "$tmp/i.csv"
 ftstat -x, -I 50 --interval-count 3 -e cs sleep 5 2>"$tmp/ic.csv"
 is "$(grep -c ',cs,' "$tmp/ic.csv")" 3 "--interval-count 3 prints 3 rows and stops"
 
 # --- CSV and JSON parse with a standard parser
+# py_ok NAME SCRIPT ARGS...: python3's verdict, or a skip where there is no python3 (the VM)
+py_ok() {
+	local name=$1; shift
+	if command -v python3 >/dev/null; then
+		ok "$name" python3 -c "$@"
+	else
+		skip "$name: no python3 here"
+	fi
+}
 ftstat -x, -e task-clock,cs,page-faults,cycles true 2>"$tmp/x.csv"
-ok "CSV: 7 fields a row, numbers where counted" python3 -c '
+py_ok "CSV: 7 fields a row, numbers where counted" '
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1])))
 assert len(rows) == 4, rows
@@ -136,7 +156,7 @@ for r in rows:
         float(r[0]); int(r[3]); float(r[4])
 ' "$tmp/x.csv"
 ftstat --json -e task-clock,cs,page-faults,cycles "$W" touch 100 2>"$tmp/x.json"
-ok "JSON: one object a line with perf's keys" python3 -c '
+py_ok "JSON: one object a line with perf's keys" '
 import json, sys
 objs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 assert len(objs) == 4, objs
@@ -147,7 +167,7 @@ pf = [o for o in objs if o["event"] == "page-faults"][0]
 assert float(pf["counter-value"]) >= 100, pf
 ' "$tmp/x.json"
 ftstat --json -I 100 -e cs sleep 0.25 2>"$tmp/i.json"
-ok "JSON interval rows carry the interval" python3 -c '
+py_ok "JSON interval rows carry the interval" '
 import json, sys
 objs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 assert len(objs) >= 2 and all("interval" in o for o in objs), objs
