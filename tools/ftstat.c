@@ -108,7 +108,8 @@ static void usage(FILE *f)
 "\n"
 "  -e, --event EVENTS     events, perf syntax: cs,task-clock  {a,b}:u  sched:sched_*\n"
 "                         r003c  msr/tsc/  cpu/event=0x3c,umask=0x1/  (repeatable)\n"
-"  -p, --pid PIDS         count these processes (all their threads)\n"
+"  -p, --pid PIDS         count these processes (all their threads) until they\n"
+"                         exit, or while COMMAND runs\n"
 "  -t, --tid TIDS         count these threads\n"
 "  -a, --all-cpus         count every task on every CPU\n"
 "  -C, --cpu CPUS         count every task on these CPUs: 0-3,6\n"
@@ -631,6 +632,16 @@ static void print_rows(const struct cnt *rows, double elapsed_ns, int interval, 
 			print_row(rows, i, a, elapsed_ns, interval, ts);
 }
 
+/* One interval's rows; perf repeats the column heading every 25 intervals. */
+static void print_interval(const struct cnt *rows, size_t nr, uint64_t len, uint64_t ts)
+{
+	if (cfg.mode == OUT_STD && nr % 25 == 0)
+		fprintf(cfg.out, cfg.no_aggr ?
+			"#           time CPU                    counts unit events\n" :
+			"#           time             counts unit events\n");
+	print_rows(rows, len, 1, ts);
+}
+
 static void print_header(void)
 {
 	FILE *f = cfg.out;
@@ -780,11 +791,12 @@ static int open_counters(pid_t child)
 	if (cfg.system_wide) {
 		ret = ftk_perf_open(cfg.perf, cfg.cpus, cfg.nr_cpus, NULL, 0,
 				    FTK_PERF_DISABLED);
-	} else if (child > 0) {
-		ret = ftk_perf_open(cfg.perf, NULL, 0, &child, 1, flags | FTK_PERF_ON_EXEC);
-	} else {
+	} else if (cfg.tids) {
+		/* -p/-t: counted for as long as they live, or the command runs. */
 		ret = ftk_perf_open(cfg.perf, NULL, 0, cfg.tids, cfg.nr_tids,
 				    flags | FTK_PERF_DISABLED);
+	} else {
+		ret = ftk_perf_open(cfg.perf, NULL, 0, &child, 1, flags | FTK_PERF_ON_EXEC);
 	}
 	if (ret) {
 		if (ret == -EACCES || ret == -EPERM)
@@ -913,7 +925,7 @@ static void run_once(struct run_result *res)
 		}
 		tool_exit(EXIT_FAIL);
 	}
-	if (cfg.system_wide || !cfg.argv) {
+	if (cfg.system_wide || cfg.tids) {
 		if (!cfg.null_run && ftk_perf_enable(cfg.perf))
 			tool_die("%s", ftk_perf_errmsg(cfg.perf));
 	}
@@ -949,11 +961,7 @@ static void run_once(struct run_result *res)
 			t = now_ns();
 			read_raw(cur, status);
 			make_rows(res->rows, cur, prev, status);
-			if (cfg.mode == OUT_STD && nr_interval % 25 == 0)
-				fprintf(cfg.out, cfg.no_aggr ?
-					"#           time CPU                    counts unit events\n" :
-					"#           time             counts unit events\n");
-			print_rows(res->rows, t - last, 1, t - start);
+			print_interval(res->rows, nr_interval, t - last, t - start);
 			fflush(cfg.out);
 			memcpy(prev, cur, n * sizeof(*cur));
 			last = t;
@@ -980,13 +988,8 @@ static void run_once(struct run_result *res)
 	read_raw(cur, status);
 	if (cfg.interval_ms) {
 		make_rows(res->rows, cur, prev, status);
-		if (!cfg.interval_count || nr_interval < cfg.interval_count) {
-			if (cfg.mode == OUT_STD && nr_interval % 25 == 0)
-				fprintf(cfg.out, cfg.no_aggr ?
-					"#           time CPU                    counts unit events\n" :
-					"#           time             counts unit events\n");
-			print_rows(res->rows, t - last, 1, t - start);
-		}
+		if (!cfg.interval_count || nr_interval < cfg.interval_count)
+			print_interval(res->rows, nr_interval, t - last, t - start);
 	}
 	make_rows(res->rows, cur, NULL, status);
 	res->elapsed = t - start;
@@ -1107,8 +1110,6 @@ int main(int argc, char **argv)
 		tool_usage_error("-p, -t and -a/-C exclude each other");
 	if (!cfg.argv && !cfg.pid_list && !cfg.tid_list && !cfg.system_wide)
 		tool_usage_error("nothing to count: give a command, -p, -t, -a or -C");
-	if (cfg.argv && (cfg.pid_list || cfg.tid_list))
-		tool_usage_error("a command and -p/-t exclude each other");
 	if (cfg.no_aggr && !cfg.system_wide)
 		tool_usage_error("-A needs -a or -C");
 	if (cfg.runs > 1 && !cfg.argv)
@@ -1188,7 +1189,8 @@ int main(int argc, char **argv)
 			print_header();
 		print_rows(sum, elapsed.mean, 0, 0);
 		if (cfg.mode == OUT_STD)
-			print_footer(&elapsed, &res.ru, cfg.argv && !cfg.system_wide && cfg.runs == 1);
+			print_footer(&elapsed, &res.ru, cfg.argv && !cfg.system_wide && !cfg.tids &&
+				     cfg.runs == 1);
 	}
 	if (fflush(cfg.out) || ferror(cfg.out))
 		tool_die("cannot write '%s': %s", output ? output : "stderr", strerror(errno));

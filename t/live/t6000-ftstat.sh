@@ -219,4 +219,20 @@ wait $spid
 tc=$(awk -F, '$3 == "task-clock" { print int($1) }' "$tmp/p.csv")
 ok "-p counts a process until it exits (task-clock $tc ms of 400)" between 100 "$tc" 420
 
+# --- -p with a command: the process is counted while the command runs
+"$W" spin 3000 &
+spid=$!
+ftstat -x, -p $spid -e task-clock,sched:sched_process_fork "$W" fork 5 2>"$tmp/pc.csv"
+is "$?" 0 "-p PID COMMAND ends with the command"
+ok "the process was counted, still running" \
+	awk -F, '$3 == "task-clock" { exit !($1 > 0) }' "$tmp/pc.csv"
+if has perf_tracepoint; then
+	is "$(awk -F, '$3 == "sched:sched_process_fork" { print $1 }' "$tmp/pc.csv")" 0 \
+		"and the command itself was not (its 5 forks are not in the count)"
+else
+	skip "tracepoint PMU: $why"
+fi
+kill $spid
+wait $spid 2>/dev/null
+
 done_testing
