@@ -79,6 +79,12 @@ is "$(awk -F, '{ print NF }' "$tmp/f.csv" | tr '\n' ' ')" "$(awk -F, '{ print NF
 is "$(cut -d, -f7 "$tmp/f.csv" | sed 's/^[KMG]//' | tr '\n' ' ')" \
 	"$(cut -d, -f7 "$tmp/p.csv" | sed 's/^[KMG]//' | tr '\n' ' ')" "and perf's metric units"
 
+for d in -d -dd -ddd; do
+	ftstat -x, $d true 2>"$tmp/f.csv"
+	"$PERF" stat -x, $d true 2>"$tmp/p.csv"
+	is "$(cut -d, -f2,3 "$tmp/f.csv" | tr '\n' ' ')" "$(cut -d, -f2,3 "$tmp/p.csv" | tr '\n' ' ')" \
+		"$d: perf's events"
+done
 ftstat -x, -I 100 -a -A -e cs sleep 0.15 2>"$tmp/f.csv"
 "$PERF" stat -x, -I 100 -a -A -e cs sleep 0.15 2>"$tmp/p.csv"
 is "$(awk -F, '{ print NF }' "$tmp/f.csv" | sort -u)" "$(awk -F, '{ print NF }' "$tmp/p.csv" | sort -u)" \
