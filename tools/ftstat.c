@@ -1013,6 +1013,12 @@ static FILE *open_output(const char *path, int append)
 	f = fopen(path, append ? "a" : "w");
 	if (!f)
 		tool_die("cannot write '%s': %s", path, strerror(errno));
+	/* perf's first line in a file; not in JSON, where it would break the parsers. */
+	if (cfg.mode != OUT_JSON) {
+		time_t now = time(NULL);
+
+		fprintf(f, "# started on %s\n", ctime(&now));
+	}
 	return f;
 }
 
