@@ -1137,11 +1137,23 @@ int main(int argc, char **argv)
 	if (ret)
 		tool_die("out of memory");
 	if (cfg.system_wide) {
+		online_cpus();
 		if (cfg.cpu_list) {
-			if (ftk_perf_cpu_list(cfg.cpu_list, &cfg.cpus, &cfg.nr_cpus))
+			int *want;
+			size_t nr, j, k;
+
+			if (ftk_perf_cpu_list(cfg.cpu_list, &want, &nr))
 				tool_usage_error("bad CPU list '%s'", cfg.cpu_list);
-		} else {
-			online_cpus();
+			for (j = 0; j < nr; j++) {
+				for (k = 0; k < cfg.nr_cpus && cfg.cpus[k] != want[j]; k++)
+					;
+				if (k == cfg.nr_cpus)
+					tool_usage_error("CPU %d is not online (see /sys/devices/system/cpu/online)",
+							 want[j]);
+			}
+			free(cfg.cpus);
+			cfg.cpus = want;
+			cfg.nr_cpus = nr;
 		}
 	}
 	cfg.nr_aggr = cfg.no_aggr ? cfg.nr_cpus : 1;

@@ -182,6 +182,17 @@ ftstat -x, -C 0 -e cpu-clock sleep 0.1 2>"$tmp/c0.csv"
 ok "-C 0: one CPU's clock is at most the elapsed time" \
 	awk -F, '$3 == "cpu-clock" { exit !($1 > 50 && $1 < 200) }' "$tmp/c0.csv"
 
+ftstat -C 4095 -e cs true 2>"$tmp/c9.err"
+is "$?" 1 "-C with a CPU that is not online is a usage error"
+ok "that names the CPU" grep -q "CPU 4095 is not online" "$tmp/c9.err"
+
+# --- -t: one thread
+"$W" spin 300 &
+spid=$!
+ftstat -x, -t $spid -e task-clock 2>"$tmp/t.csv"
+wait $spid
+ok "-t counts a thread until it exits" awk -F, '$3 == "task-clock" { exit !($1 > 0) }' "$tmp/t.csv"
+
 # --- -r: means and noise
 ftstat -r 3 -e page-faults "$W" touch 500 2>"$tmp/r.txt"
 ok "-r 3 says 3 runs" grep -q "(3 runs):" "$tmp/r.txt"
