@@ -3,7 +3,6 @@
  * ftstat: count perf events for a command, processes, threads or CPUs,
  * and print them as `perf stat` does.
  */
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -196,12 +195,35 @@ static void list_events(void)
 	};
 	size_t i;
 
+	const char *dir = getenv("FTK_PMU_DIR") ? getenv("FTK_PMU_DIR") :
+			  "/sys/bus/event_source/devices";
+	struct dirent **pmus = NULL, **evs;
+	int n, m, j, k;
+	char path[4096];
+
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		if (names[i][0] == '#')
 			printf("%s%s:\n", i ? "\n" : "", names[i] + 1);
 		else
 			printf("  %s\n", names[i]);
 	}
+	/* What this machine's PMUs name in sysfs, as perf list's "Kernel PMU event". */
+	n = scandir(dir, &pmus, NULL, alphasort);
+	printf("\nKernel PMU events (%s/*/events):\n", dir);
+	for (j = 0; j < n; j++) {
+		snprintf(path, sizeof(path), "%s/%s/events", dir, pmus[j]->d_name);
+		m = pmus[j]->d_name[0] == '.' ? -1 : scandir(path, &evs, NULL, alphasort);
+		for (k = 0; k < m; k++) {
+			/* .scale and .unit files describe the events; they are not events. */
+			if (evs[k]->d_name[0] != '.' && !strchr(evs[k]->d_name, '.'))
+				printf("  %s/%s/\n", pmus[j]->d_name, evs[k]->d_name);
+			free(evs[k]);
+		}
+		if (m >= 0)
+			free(evs);
+		free(pmus[j]);
+	}
+	free(pmus);
 }
 
 /* ------------------------------------------------------------ targets */
