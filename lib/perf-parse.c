@@ -4,9 +4,10 @@
  *
  *	list	:= item { ',' item }
  *	item	:= event | '{' event { ',' event } '}' [ ':' mods ]
- *	event	:= name [ ':' mods ]		task-clock, cs, cycles, L1-dcache-load-misses
+ *	event	:= name [ ':' mods ]		task-clock, cs, cycles, L1-dcache-load-misses,
+ *						or a PMU's sysfs alias: tsc (msr/tsc/)
  *		 | 'r' HEX [ ':' mods ]		raw config for the CPU PMU
- *		 | pmu '/' terms '/' [ ':' mods ]	msr/tsc/, cpu/event=0x3c,umask=0x1/
+ *		 | pmu '/' terms '/' [ [':'] mods ]	msr/tsc/, cpu/event=0x3c,umask=0x1/
  *		 | sys ':' ev [ ':' mods ]	tracepoints; both parts may be globs
  *	mods	:= { u | k | h | G | H | p | D }
  *
@@ -24,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 #include "perf-local.h"
@@ -355,8 +357,8 @@ static int apply_terms(struct ftk_perf *p, const char *ev, const char *pmu, char
 	return 0;
 }
 
-/* pmu/terms/[:mods] */
-static int parse_pmu(struct ftk_perf *p, char *ev, int leader, int *added)
+/* pmu/terms/[[:]mods], printed as @display if not NULL, else as written. */
+static int parse_pmu(struct ftk_perf *p, char *ev, const char *display, int leader, int *added)
 {
 	char *s1 = strchr(ev, '/'), *s2 = strrchr(ev, '/'), *mods = NULL, *pmu, *terms;
 	struct perf_event_attr attr = { .size = sizeof(attr) };
@@ -372,6 +374,8 @@ static int parse_pmu(struct ftk_perf *p, char *ev, int leader, int *added)
 	}
 	if (s2[1] == ':' && valid_mods(s2 + 2)) {
 		mods = s2 + 2;
+	} else if (valid_mods(s2 + 1)) {
+		mods = s2 + 1;		/* perf takes msr/tsc/u as well as msr/tsc/:u */
 	} else if (s2[1]) {
 		ret = perf_fail(p, -FTK_E_PARSE, "event syntax error: '%s': junk after the terms", orig);
 		goto out;
@@ -400,7 +404,7 @@ static int parse_pmu(struct ftk_perf *p, char *ev, int leader, int *added)
 		goto out;
 	if (mods)
 		apply_mods(&attr, mods);
-	ret = perf_ev_add(p, &attr, name ? name : orig, leader);
+	ret = perf_ev_add(p, &attr, name ? name : display ? display : orig, leader);
 	if (!ret)
 		(*added)++;
 out:
@@ -408,6 +412,39 @@ out:
 	free(name);
 	free(orig);
 	return ret;
+}
+
+/*
+ * A bare name that no table knows may be an event a PMU names in sysfs
+ * ("tsc" is msr/tsc/): one event for each PMU that has it, as perf does.
+ * Returns 1 when there was none.
+ */
+static int parse_pmu_alias(struct ftk_perf *p, const char *ev, const char *mods,
+			   const char *display, int leader, int *added)
+{
+	struct dirent **pmus = NULL;
+	char path[4096], *spec;
+	int n, i, ret = 0, found = 0;
+
+	if (!*ev || strchr(ev, '.'))
+		return 1;
+	n = scandir(p->sysfs, &pmus, NULL, alphasort);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s/events/%s", p->sysfs, pmus[i]->d_name, ev);
+		if (!ret && pmus[i]->d_name[0] != '.' && !access(path, R_OK)) {
+			found++;
+			if (asprintf(&spec, "%s/%s/%s%s", pmus[i]->d_name, ev, mods ? ":" : "",
+				     mods ? mods : "") < 0) {
+				ret = -ENOMEM;
+			} else {
+				ret = parse_pmu(p, spec, display, leader, added);
+				free(spec);
+			}
+		}
+		free(pmus[i]);
+	}
+	free(pmus);
+	return ret ? ret : !found;
 }
 
 static int open_tracefs(struct ftk_perf *p)
@@ -516,13 +553,13 @@ out:
 static int parse_event(struct ftk_perf *p, char *ev, int leader, int *added)
 {
 	struct perf_event_attr attr = { .size = sizeof(attr) };
-	char *c1, *c2, *orig = ev;
+	char *c1, *c2, *orig = ev, *base;
 	int ret;
 
 	if (!*ev)
 		return perf_fail(p, -FTK_E_PARSE, "event syntax error: empty event name");
 	if (strchr(ev, '/'))
-		return parse_pmu(p, ev, leader, added);
+		return parse_pmu(p, ev, NULL, leader, added);
 	c1 = strchr(ev, ':');
 	c2 = c1 ? strchr(c1 + 1, ':') : NULL;
 	if (c2 && strchr(c2 + 1, ':'))
@@ -541,6 +578,13 @@ static int parse_event(struct ftk_perf *p, char *ev, int leader, int *added)
 				(*added)++;
 			return ret;
 		}
+		base = strndup(ev, c1 ? (size_t)(c1 - ev) : strlen(ev));
+		if (!base)
+			return -ENOMEM;
+		ret = parse_pmu_alias(p, base, c1 ? c1 + 1 : NULL, orig, leader, added);
+		free(base);
+		if (ret <= 0)
+			return ret;
 		if (!c1)
 			return perf_fail(p, -FTK_E_NOEVENT, "event syntax error: '%s': unknown event (see ftstat --list)",
 					 ev);

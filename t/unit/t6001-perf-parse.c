@@ -153,6 +153,12 @@ static void pmu_terms(void)
 	    "fakepmu/event=0x3c,edge,cmask=2/");
 	one("fakepmu/split=0x7/", 42, 0x3ULL << 32 | 1ULL << 40, "fakepmu/split=0x7/");
 	one("fakepmu/config=0x1234,name=mine/", 42, 0x1234, "mine");
+	one("ev1", 42, 0x13c, "ev1");
+	p = parse("ev1:u,fakepmu/ev1/k", &ret);
+	ok(!ret && ftk_perf_nr_events(p) == 2 && ftk_perf_attr(p, 0)->exclude_kernel &&
+	   ftk_perf_attr(p, 1)->exclude_user && !strcmp(ftk_perf_name(p, 0), "ev1:u"),
+	   "a bare PMU alias takes modifiers, and so does pmu/ev/ without ':'");
+	ftk_perf_free(p);
 	p = parse("fakepmu/event=1,ldlat=3/:u", &ret);
 	a = ftk_perf_attr(p, 0);
 	ok(!ret && a && a->config1 == 3 && a->config == 1 && a->exclude_kernel,
