@@ -12,6 +12,8 @@
 struct perf_ev {
 	struct perf_event_attr	attr;
 	char			*name;		/* as the user wrote it: perf prints that */
+	char			*unit;		/* from sysfs PMU/events/NAME.unit, or NULL */
+	double			scale;		/* from PMU/events/NAME.scale, else 1 */
 	struct ftk_counts	*counts;	/* [nr_cpus * nr_tids] after ftk_perf_read() */
 	uint64_t		*ids;		/* kernel ids, to sort out a group read */
 	int			*fds;		/* [nr_cpus * nr_tids], -1 where not open */

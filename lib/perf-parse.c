@@ -357,12 +357,43 @@ static int apply_terms(struct ftk_perf *p, const char *ev, const char *pmu, char
 	return 0;
 }
 
+/*
+ * The unit and scale sysfs gives an alias among @terms (power/energy-pkg/:
+ * "Joules", 2.3283064365386962890625e-10), which perf applies to the count.
+ */
+static int alias_unit(struct ftk_perf *p, const char *pmu, char *terms, struct perf_ev *e)
+{
+	char *term, *save = NULL, file[300], *text, *end;
+	double scale;
+
+	for (term = strtok_r(terms, ",", &save); term; term = strtok_r(NULL, ",", &save)) {
+		if (strchr(term, '='))
+			continue;
+		snprintf(file, sizeof(file), "events/%s.unit", term);
+		if (!read_sysfs(p, pmu, file, &text)) {
+			free(e->unit);
+			e->unit = strdup(ftk_strstrip(text));
+			free(text);
+			if (!e->unit)
+				return -ENOMEM;
+		}
+		snprintf(file, sizeof(file), "events/%s.scale", term);
+		if (!read_sysfs(p, pmu, file, &text)) {
+			scale = strtod(text, &end);
+			if (end != text && scale > 0)
+				e->scale = scale;
+			free(text);
+		}
+	}
+	return 0;
+}
+
 /* pmu/terms/[[:]mods], printed as @display if not NULL, else as written. */
 static int parse_pmu(struct ftk_perf *p, char *ev, const char *display, int leader, int *added)
 {
 	char *s1 = strchr(ev, '/'), *s2 = strrchr(ev, '/'), *mods = NULL, *pmu, *terms;
 	struct perf_event_attr attr = { .size = sizeof(attr) };
-	char *orig = strdup(ev), *text = NULL, *name = NULL, *end;
+	char *orig = strdup(ev), *text = NULL, *name = NULL, *end, *tcopy = NULL;
 	unsigned long type;
 	int ret;
 
@@ -399,15 +430,23 @@ static int parse_pmu(struct ftk_perf *p, char *ev, const char *display, int lead
 		goto out;
 	}
 	attr.type = type;
+	tcopy = strdup(terms);
+	if (!tcopy) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	ret = apply_terms(p, orig, pmu, terms, &attr, &name, 0);
 	if (ret)
 		goto out;
 	if (mods)
 		apply_mods(&attr, mods);
 	ret = perf_ev_add(p, &attr, name ? name : display ? display : orig, leader);
-	if (!ret)
-		(*added)++;
+	if (ret)
+		goto out;
+	(*added)++;
+	ret = alias_unit(p, pmu, tcopy, &p->ev[p->nr_ev - 1]);
 out:
+	free(tcopy);
 	free(text);
 	free(name);
 	free(orig);

@@ -51,6 +51,7 @@ int perf_ev_add(struct ftk_perf *p, const struct perf_event_attr *attr, const ch
 	if (!e->name)
 		return -ENOMEM;
 	e->leader = leader < 0 ? (int)p->nr_ev : leader;
+	e->scale = 1;
 	p->nr_ev++;
 	return 0;
 }
@@ -133,8 +134,10 @@ FTK_API void ftk_perf_free(struct ftk_perf *p)
 	if (!p)
 		return;
 	ftk_perf_close(p);
-	for (i = 0; i < p->nr_ev; i++)
+	for (i = 0; i < p->nr_ev; i++) {
 		free(p->ev[i].name);
+		free(p->ev[i].unit);
+	}
 	free(p->ev);
 	ftk_tracefs_close(p->tfs);
 	free(p->sysfs);
@@ -190,6 +193,25 @@ FTK_API const char *ftk_perf_name(const struct ftk_perf *p, size_t ev)
 FTK_API const struct perf_event_attr *ftk_perf_attr(const struct ftk_perf *p, size_t ev)
 {
 	return ev < p->nr_ev ? &p->ev[ev].attr : NULL;
+}
+
+/**
+ * ftk_perf_unit() - the unit and scale of an event's count
+ * @p: the handle
+ * @ev: the event's index
+ * @scale: where to put the factor to multiply the count by (1 when none), or NULL
+ *
+ * PMUs describe some of their events in sysfs (PMU/events/NAME.unit and
+ * .scale: power/energy-pkg/ counts in units of 2^-32 Joules); perf prints
+ * the count times the scale, with the unit.
+ *
+ * Return: the unit, owned by the handle, or NULL when the event has none.
+ */
+FTK_API const char *ftk_perf_unit(const struct ftk_perf *p, size_t ev, double *scale)
+{
+	if (scale)
+		*scale = ev < p->nr_ev ? p->ev[ev].scale : 1;
+	return ev < p->nr_ev ? p->ev[ev].unit : NULL;
 }
 
 /** ftk_perf_leader() - the index of an event's group leader (itself for a leader), or -EINVAL */

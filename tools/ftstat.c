@@ -38,6 +38,8 @@ static struct {
 	int		*cpus;
 	size_t		nr_cpus;
 	size_t		nr_aggr;	/* rows per event: CPUs with -A, else 1 */
+	double		*scale;		/* per event: sysfs .scale, else 1 */
+	int		unit_width;	/* of the unit column: 4, or the longest sysfs unit */
 	enum output_mode mode;
 	const char	*sep;
 	unsigned int	interval_ms;
@@ -557,14 +559,21 @@ static void print_row(const struct cnt *rows, size_t ev, size_t a, double elapse
 {
 	const struct perf_event_attr *attr = ftk_perf_attr(cfg.perf, ev);
 	const struct cnt *c = &rows[ev * cfg.nr_aggr + a];
-	const char *name = ftk_perf_name(cfg.perf, ev), *unit = is_clock(attr) ? "msec" : "";
+	double scale;
+	const char *name = ftk_perf_name(cfg.perf, ev), *unit = ftk_perf_unit(cfg.perf, ev, &scale);
 	double val = is_clock(attr) ? c->val / 1e6 : c->val;
+	/* Clocks in msec, and sysfs-scaled events (Joules), keep two decimals. */
+	int frac = is_clock(attr) || scale != 1;
 	double pct = c->ena ? 100.0 * c->run / c->ena : 100.0;
 	int ok = !c->status && c->run, cpu = cfg.no_aggr ? cfg.cpus[a] : -1;
 	FILE *f = cfg.out;
 	struct metric m;
 	char num[64];
 
+	if (is_clock(attr))
+		unit = "msec";
+	else if (!unit)
+		unit = "";
 	compute_metric(rows, ev, a, elapsed_ns, &m);
 	if (!ok)
 		pct = 100.0;
@@ -597,7 +606,7 @@ static void print_row(const struct cnt *rows, size_t ev, size_t a, double elapse
 		if (cfg.no_aggr)
 			fprintf(f, "CPU%d%s", cpu, cfg.sep);
 		if (ok)
-			fprintf(f, is_clock(attr) ? "%.2f" : "%.0f", val);
+			fprintf(f, frac ? "%.2f" : "%.0f", val);
 		else
 			fputs(status_text(c->status), f);
 		fprintf(f, "%s%s%s%s%s", cfg.sep, unit, cfg.sep, name, cfg.sep);
@@ -623,13 +632,14 @@ static void print_row(const struct cnt *rows, size_t ev, size_t a, double elapse
 	if (cfg.no_aggr)
 		fprintf(f, "CPU%-7d ", cpu);
 	if (!ok) {
-		fprintf(f, "%18s %-4s %-25s%35s", status_text(c->status), unit, name, "");
+		fprintf(f, "%18s %-*s %-25s%35s", status_text(c->status), cfg.unit_width, unit,
+			name, "");
 	} else {
-		if (is_clock(attr))
+		if (frac)
 			fprintf(f, cfg.big_num ? "%'18.2f" : "%18.2f", val);
 		else
 			fprintf(f, cfg.big_num ? "%'18.0f" : "%18.0f", val);
-		fprintf(f, " %-4s %-32s", unit, name);
+		fprintf(f, " %-*s %-32s", cfg.unit_width, unit, name);
 		if (m.fmt) {
 			int n = snprintf(num, sizeof(num), m.fmt, m.val);
 
@@ -767,7 +777,7 @@ static void make_rows(struct cnt *rows, const struct ftk_counts *cur,
 			d.ena -= prev[r].ena;
 			d.run -= prev[r].run;
 		}
-		rows[r].val = ftk_counts_scaled(&d);
+		rows[r].val = ftk_counts_scaled(&d) * cfg.scale[r / cfg.nr_aggr];
 		rows[r].ena = d.ena;
 		rows[r].run = d.run;
 		rows[r].noise = 0;
@@ -1040,6 +1050,7 @@ static FILE *open_output(const char *path, int append)
 		time_t now = time(NULL);
 
 		fprintf(f, "# started on %s\n", ctime(&now));
+		fflush(f);
 	}
 	return f;
 }
@@ -1084,6 +1095,12 @@ int main(int argc, char **argv)
 	long v;
 
 	tool_init("ftstat");
+	/*
+	 * Ctrl-C ends the counting (a command gets it from the terminal too) and the
+	 * counts so far are printed: caught from the start, so that none is lost.
+	 */
+	tool_signals();
+	signal(SIGPIPE, SIG_IGN);
 	while ((opt = getopt_long(argc, argv, "+e:p:t:aC:AiI:r:dnx:o:BqvVh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'e':
@@ -1189,6 +1206,17 @@ int main(int argc, char **argv)
 		default_events();
 	if (cfg.null_run)
 		cfg.nr_aggr = 0;
+	/* perf widens the unit column for the longest unit: "Joules". */
+	cfg.unit_width = 4;
+	cfg.scale = calloc(ftk_perf_nr_events(cfg.perf) + 1, sizeof(*cfg.scale));
+	if (!cfg.scale)
+		tool_die("out of memory");
+	for (i = 0; i < ftk_perf_nr_events(cfg.perf); i++) {
+		const char *u = ftk_perf_unit(cfg.perf, i, &cfg.scale[i]);
+
+		if (u && (int)strlen(u) > cfg.unit_width)
+			cfg.unit_width = strlen(u);
+	}
 	cfg.out = open_output(output, append);
 
 	n = nr_rows();
@@ -1198,9 +1226,6 @@ int main(int argc, char **argv)
 	if (!res.rows || !sum || !st)
 		tool_die("out of memory");
 
-	/* Ctrl-C ends the counting (a command gets it from the terminal too); counts are printed. */
-	tool_signals();
-	signal(SIGPIPE, SIG_IGN);
 	for (run = 0; run < cfg.runs; run++) {
 		run_once(&res);
 		if (res.failed)
@@ -1241,6 +1266,7 @@ int main(int argc, char **argv)
 	free(st);
 	free(cfg.tids);
 	free(cfg.cpus);
+	free(cfg.scale);
 	ftk_perf_free(cfg.perf);
 	tool_exit(code);
 }

@@ -60,6 +60,7 @@ FTK_API size_t ftk_perf_nr_events(const struct ftk_perf *p);
 FTK_API const char *ftk_perf_name(const struct ftk_perf *p, size_t ev);
 FTK_API const struct perf_event_attr *ftk_perf_attr(const struct ftk_perf *p, size_t ev);
 FTK_API int ftk_perf_leader(const struct ftk_perf *p, size_t ev);
+FTK_API const char *ftk_perf_unit(const struct ftk_perf *p, size_t ev, double *scale);
 
 FTK_API int ftk_perf_open(struct ftk_perf *p, const int *cpus, size_t nr_cpus,
 			  const pid_t *tids, size_t nr_tids, unsigned int flags);

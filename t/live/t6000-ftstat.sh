@@ -117,23 +117,26 @@ else
 	skip "no $pmu"
 fi
 
-# --- interval rows
-ftstat -x, -I 100 -e task-clock,page-faults "$W" spin 450 2>"$tmp/i.csv"
-rows=$(grep -c ',task-clock,' "$tmp/i.csv")
-last=$(awk -F, '$4 == "task-clock" { t = $1 } END { print t + 0 }' "$tmp/i.csv")
-# The command may exit just after an interval ended, before ftstat woke for it: the
-# last row then closes that interval a little late (5 ms allowed for the wake-up).
-want=$(awk -v t="$last" 'BEGIN { t -= 0.005; n = int(t / 0.1); if (n * 0.1 < t) n++; print n }')
-diag "$rows task-clock rows, last at $last s"
-is "$rows" "$want" "-I 100: one row per interval of 100 ms, and one for the rest"
-ok "each event has as many rows" test "$(grep -c ',page-faults,' "$tmp/i.csv")" = "$rows"
-ok "row k is stamped k*100 ms after the start (the last: the end)" \
-	awk -F, -v rows="$rows" '$4 == "task-clock" { k++; t = $1 + 0
-		if (k < rows && (t < k * 0.1 - 0.0005 || t >= (k + 1) * 0.1)) bad = 1
-		if (k == rows && (t <= (k - 1) * 0.1 || t > k * 0.1 + 0.005)) bad = 1
-	} END { exit bad }' "$tmp/i.csv"
-ftstat -x, -I 50 --interval-count 3 -e cs sleep 5 2>"$tmp/ic.csv"
-is "$(grep -c ',cs,' "$tmp/ic.csv")" 3 "--interval-count 3 prints 3 rows and stops"
+# --- interval rows (no timing assumptions: rows are never early, and they add up)
+ftstat -x, -I 100 --interval-count 3 -e task-clock,cs sleep 5 2>"$tmp/ic.csv"
+is "$(grep -c ',task-clock,' "$tmp/ic.csv")" 3 "-I 100 --interval-count 3: 3 task-clock rows"
+is "$(grep -c ',cs,' "$tmp/ic.csv")" 3 "and 3 cs rows, one per interval"
+ok "row k is stamped at k*100 ms or later, in order" \
+	awk -F, '$4 == "cs" { k++; t = $1 + 0
+		if (t < k * 0.1 || t <= last) bad = 1; last = t } END { exit bad }' "$tmp/ic.csv"
+if has perf_tracepoint; then
+	n=60
+	ftstat -x, -I 20 -e sched:sched_process_fork "$W" fork $n 2>"$tmp/i.csv"
+	rows=$(grep -c ',sched:sched_process_fork,' "$tmp/i.csv")
+	sum=$(awk -F, '$4 == "sched:sched_process_fork" && $2 !~ /^</ { s += $2 } END { print s + 0 }' "$tmp/i.csv")
+	diag "$n forks in $rows intervals of 20 ms"
+	is "$sum" $n "-I 20: the rows of $n forks add up to $n"
+else
+	skip "tracepoint PMU: $why"
+fi
+ftstat -x, -I 100000 -e page-faults "$W" touch 500 2>"$tmp/i1.csv"
+is "$(grep -c ',page-faults,' "$tmp/i1.csv")" 1 "a command shorter than the interval: one row, the rest"
+ok "with its counts" awk -F, '$4 == "page-faults" { exit !($2 >= 500) }' "$tmp/i1.csv"
 
 # --- CSV and JSON parse with a standard parser
 # py_ok NAME SCRIPT ARGS...: python3's verdict, or a skip where there is no python3 (the VM)
@@ -179,8 +182,8 @@ ftstat -x, -a -A -e cs,cpu-clock sleep 0.1 2>"$tmp/a.csv"
 is "$(grep -c ',cs,' "$tmp/a.csv")" "$ncpu" "-a -A: one cs row per CPU"
 ok "rows are named CPU0.." grep -q '^CPU0,' "$tmp/a.csv"
 ftstat -x, -C 0 -e cpu-clock sleep 0.1 2>"$tmp/c0.csv"
-ok "-C 0: one CPU's clock is at most the elapsed time" \
-	awk -F, '$3 == "cpu-clock" { exit !($1 > 50 && $1 < 200) }' "$tmp/c0.csv"
+ok "-C 0: one CPU's clock is at most the elapsed time (CPUs utilized <= 1)" \
+	awk -F, '$3 == "cpu-clock" { exit !($1 > 0 && $6 > 0 && $6 <= 1.01) }' "$tmp/c0.csv"
 
 ftstat -C 4095 -e cs true 2>"$tmp/c9.err"
 is "$?" 1 "-C with a CPU that is not online is a usage error"
@@ -207,16 +210,18 @@ ok "-o writes the report to the file" grep -q "seconds time elapsed" "$tmp/o.txt
 ok "and nothing to stderr" test ! -s "$tmp/o.err"
 
 # --- Ctrl-C prints the counts so far and exits cleanly
+# The -o file exists once ftstat catches signals: wait for it, not for a time.
+wait_file() { local i; for ((i = 0; i < 500; i++)); do [ -s "$1" ] && return; sleep 0.02; done; }
 ftstat -a -e cs,cpu-clock -o "$tmp/int.txt" &
 pid=$!
-sleep 0.3
+wait_file "$tmp/int.txt"
 kill -INT $pid
 wait $pid
 is "$?" 0 "SIGINT ends system-wide counting with exit 0"
 ok "and the counts so far are printed" grep -q "cpu-clock" "$tmp/int.txt"
 ftstat -e cs -o "$tmp/int2.txt" sleep 10 &
 pid=$!
-sleep 0.3
+wait_file "$tmp/int2.txt"
 kill -INT $pid
 wait $pid
 is "$?" 130 "SIGINT reaches the command, whose status (128+2) ftstat returns"
@@ -228,7 +233,7 @@ spid=$!
 ftstat -x, -p $spid -e task-clock 2>"$tmp/p.csv"
 wait $spid
 tc=$(awk -F, '$3 == "task-clock" { print int($1) }' "$tmp/p.csv")
-ok "-p counts a process until it exits (task-clock $tc ms of 400)" between 100 "$tc" 420
+ok "-p counts a process until it exits (task-clock $tc ms of its 400)" between 1 "$tc" 420
 
 # --- -p with a command: the process is counted while the command runs
 "$W" spin 3000 &

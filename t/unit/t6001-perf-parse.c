@@ -154,6 +154,18 @@ static void pmu_terms(void)
 	one("fakepmu/split=0x7/", 42, 0x3ULL << 32 | 1ULL << 40, "fakepmu/split=0x7/");
 	one("fakepmu/config=0x1234,name=mine/", 42, 0x1234, "mine");
 	one("ev1", 42, 0x13c, "ev1");
+	{
+		double sc = 0;
+		const char *u;
+
+		p = parse("fakepmu/energy/,cs", &ret);
+		u = ftk_perf_unit(p, 0, &sc);
+		ok(!ret && u && !strcmp(u, "Joules") && sc > 2.32e-10 && sc < 2.33e-10,
+		   "an alias's sysfs .unit and .scale: Joules, 2^-32");
+		u = ftk_perf_unit(p, 1, &sc);
+		ok(!u && sc == 1, "an event without them: no unit, scale 1");
+		ftk_perf_free(p);
+	}
 	p = parse("ev1:u,fakepmu/ev1/k", &ret);
 	ok(!ret && ftk_perf_nr_events(p) == 2 && ftk_perf_attr(p, 0)->exclude_kernel &&
 	   ftk_perf_attr(p, 1)->exclude_user && !strcmp(ftk_perf_name(p, 0), "ev1:u"),
@@ -219,6 +231,9 @@ int main(void)
 	put("devices/fakepmu/format/split", "config:32-33,40\n");
 	put("devices/fakepmu/format/ldlat", "config1:0-15\n");
 	put("devices/fakepmu/events/ev1", "event=0x3c,umask=0x01\n");
+	put("devices/fakepmu/events/energy", "event=0x2\n");
+	put("devices/fakepmu/events/energy.unit", "Joules\n");
+	put("devices/fakepmu/events/energy.scale", "2.3283064365386962890625e-10\n");
 	put("tracing/events/sched/sched_switch/id", "316\n");
 	put("tracing/events/sched/sched_wakeup/id", "318\n");
 	put("tracing/events/sched/sched_waking/id", "319\n");
