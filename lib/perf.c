@@ -311,9 +311,15 @@ FTK_API int ftk_perf_open(struct ftk_perf *p, const int *cpus, size_t nr_cpus,
 		for (c = 0; c < p->nr_cpus; c++) {
 			for (t = 0; t < p->nr_tids; t++) {
 				slot = c * p->nr_tids + t;
+				/* A thread gone before its leader's open: nothing to join. */
+				if (l != e && l->fds[slot] < 0)
+					continue;
 				fd = sys_perf_event_open(&e->attr, p->tids ? p->tids[t] : -1,
 							 p->cpus ? p->cpus[c] : -1,
 							 l == e ? -1 : l->fds[slot]);
+				/* One of several threads exited since it was listed: count the rest. */
+				if (fd < 0 && errno == ESRCH && p->nr_tids > 1)
+					continue;
 				if (fd < 0)
 					goto failed;
 				e->fds[slot] = fd;
