@@ -107,6 +107,12 @@ else
 	ok "cycles are <not supported> here ($why)" grep -q '^<not supported>,,cycles,0,' "$tmp/hw.csv"
 fi
 ok "and page-faults are counted all the same" grep -Eq '^[0-9]+,,page-faults,' "$tmp/hw.csv"
+if has perf_hardware; then
+	skip "this CPU has hardware counters: nothing to explain"
+else
+	ftstat -v -o /dev/null -e cycles true 2>"$tmp/v.err"
+	ok "-v says why cycles are not supported" grep -q "cycles: not supported: .*no hardware counters" "$tmp/v.err"
+fi
 
 # --- a PMU event by its sysfs name
 pmu=/sys/bus/event_source/devices/msr/events/tsc
