@@ -19,6 +19,11 @@ count() {
 	awk -F, -v ev="$ev" '$3 == ev { print $1; exit }' "$tmp/c.csv"
 }
 
+# csv_get FILE NAMECOL VALCOL NAME: field VALCOL of the first row whose field NAMECOL is NAME
+csv_get() { awk -F, -v c="$2" -v v="$3" -v n="$4" '$c == n { print $v; exit }' "$1"; }
+# num_ok X EXPR: EXPR (in awk, of x) holds, and X is not empty
+num_ok() { awk -v x="$1" "BEGIN { exit !(x != \"\" && ($2)) }"; }
+
 # between LO X HI: LO <= X <= HI, integers
 between() { [ -n "$2" ] && [ "$1" -le "$2" ] && [ "$2" -le "$3" ]; }
 
@@ -95,7 +100,7 @@ if has perf_hardware; then
 else
 	ftstat -x, -e '{cycles,page-faults}' "$W" touch 1000 2>"$tmp/g2.csv"
 	ok "{cycles,page-faults} without a PMU: page-faults still counted" \
-		awk -F, '$3 == "page-faults" { exit !($1 >= 1000) }' "$tmp/g2.csv"
+		num_ok "$(csv_get "$tmp/g2.csv" 3 1 page-faults)" 'x >= 1000'
 fi
 
 # --- hardware counters: a number where the CPU has them, <not supported> where not
@@ -142,7 +147,7 @@ else
 fi
 ftstat -x, -I 100000 -e page-faults "$W" touch 500 2>"$tmp/i1.csv"
 is "$(grep -c ',page-faults,' "$tmp/i1.csv")" 1 "a command shorter than the interval: one row, the rest"
-ok "with its counts" awk -F, '$4 == "page-faults" { exit !($2 >= 500) }' "$tmp/i1.csv"
+ok "with its counts" num_ok "$(csv_get "$tmp/i1.csv" 4 2 page-faults)" 'x >= 500'
 
 # --- CSV and JSON parse with a standard parser
 # py_ok NAME SCRIPT ARGS...: python3's verdict, or a skip where there is no python3 (the VM)
@@ -189,7 +194,7 @@ is "$(grep -c ',cs,' "$tmp/a.csv")" "$ncpu" "-a -A: one cs row per CPU"
 ok "rows are named CPU0.." grep -q '^CPU0,' "$tmp/a.csv"
 ftstat -x, -C 0 -e cpu-clock sleep 0.1 2>"$tmp/c0.csv"
 ok "-C 0: one CPU's clock is at most the elapsed time (CPUs utilized <= 1)" \
-	awk -F, '$3 == "cpu-clock" { exit !($1 > 0 && $6 > 0 && $6 <= 1.01) }' "$tmp/c0.csv"
+	num_ok "$(csv_get "$tmp/c0.csv" 3 6 cpu-clock)" 'x > 0 && x <= 1.01'
 
 ftstat -C 4095 -e cs true 2>"$tmp/c9.err"
 is "$?" 1 "-C with a CPU that is not online is a usage error"
@@ -200,7 +205,19 @@ ok "that names the CPU" grep -q "CPU 4095 is not online" "$tmp/c9.err"
 spid=$!
 ftstat -x, -t $spid -e task-clock 2>"$tmp/t.csv"
 wait $spid
-ok "-t counts a thread until it exits" awk -F, '$3 == "task-clock" { exit !($1 > 0) }' "$tmp/t.csv"
+ok "-t counts a thread until it exits" num_ok "$(csv_get "$tmp/t.csv" 3 1 task-clock)" 'x > 0'
+
+# --- a user perf_event_paranoid 2 keeps out of the kernel: user space is counted, as :u
+if [ "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null)" != 2 ]; then
+	skip "perf_event_paranoid is not 2"
+elif ! command -v setpriv >/dev/null; then
+	skip "no setpriv (util-linux) to run as nobody"
+else
+	setpriv --reuid=65534 --regid=65534 --clear-groups ftstat -x, -e page-faults "$W" touch 300 \
+		2>"$tmp/nobody.csv"
+	ok "as nobody: page-faults:u counted (>= 300)" \
+		num_ok "$(csv_get "$tmp/nobody.csv" 3 1 page-faults:u)" 'x >= 300'
+fi
 
 # --- -r: means and noise
 ftstat -r 3 -e page-faults "$W" touch 500 2>"$tmp/r.txt"
@@ -247,7 +264,7 @@ spid=$!
 ftstat -x, -p $spid -e task-clock,sched:sched_process_fork "$W" fork 5 2>"$tmp/pc.csv"
 is "$?" 0 "-p PID COMMAND ends with the command"
 ok "the process was counted, still running" \
-	awk -F, '$3 == "task-clock" { exit !($1 > 0) }' "$tmp/pc.csv"
+	num_ok "$(csv_get "$tmp/pc.csv" 3 1 task-clock)" 'x > 0'
 if has perf_tracepoint; then
 	is "$(awk -F, '$3 == "sched:sched_process_fork" { print $1 }' "$tmp/pc.csv")" 0 \
 		"and the command itself was not (its 5 forks are not in the count)"
