@@ -7,6 +7,10 @@ lane live
 need_root
 need perf_software
 
+# Ask ftinfo once (each probe makes a scratch instance): has_tp/has_hw, and their reasons.
+has perf_tracepoint && has_tp=1 || { has_tp=; tp_why=$why; }
+has perf_hardware && has_hw=1 || { has_hw=; hw_why=$why; }
+
 W=$top_builddir/t/helpers/ftstat-work
 [ -x "$W" ] || skip_all "t/helpers/ftstat-work is not built (make check builds it)"
 tmp=$(mktemp -d /tmp/ftkit-t6000.XXXXXX)
@@ -66,7 +70,7 @@ ok "task-clock of a $ms ms busy loop is within 5%" \
 	awk -v t="$tc" -v m=$ms 'BEGIN { exit !(t >= m * 0.95 && t <= m * 1.05) }'
 
 # --- tracepoints (perf_tracepoint), hit an exact number of times
-if has perf_tracepoint; then
+if [ -n "$has_tp" ]; then
 	n=40
 	forks=$(count sched:sched_process_fork "$W" fork $n)
 	is "$forks" $n "sched:sched_process_fork counts $n forks exactly"
@@ -81,9 +85,9 @@ if has perf_tracepoint; then
 	is "$(cut -d, -f3 "$tmp/g.csv" | tr '\n' ' ')" "sched:sched_process_exec sched:sched_process_exit " \
 		"a tracepoint glob expands to the matching events, sorted"
 else
-	skip "tracepoint PMU: $why"
-	skip "tracepoint PMU: $why"
-	skip "tracepoint PMU: $why"
+	skip "tracepoint PMU: $tp_why"
+	skip "tracepoint PMU: $tp_why"
+	skip "tracepoint PMU: $tp_why"
 fi
 
 # --- groups and modifiers
@@ -95,7 +99,7 @@ ok "a group counts like a lone event (page-faults >= 2000)" between 2000 "$g" 30
 ok "page-faults:u counts user faults only (<= all)" between 2000 "$u" "$g"
 
 # --- a group whose leader cannot be counted: the members still are
-if has perf_hardware; then
+if [ -n "$has_hw" ]; then
 	skip "this CPU has hardware counters: no unsupported leader to try"
 else
 	ftstat -x, -e '{cycles,page-faults}' "$W" touch 1000 2>"$tmp/g2.csv"
@@ -106,13 +110,13 @@ fi
 # --- hardware counters: a number where the CPU has them, <not supported> where not
 ftstat -x, -e cycles,page-faults true 2>"$tmp/hw.csv"
 is "$?" 0 "hardware events do not stop the counting"
-if has perf_hardware; then
+if [ -n "$has_hw" ]; then
 	ok "cycles are counted" grep -Eq '^[0-9]+,,cycles,' "$tmp/hw.csv"
 else
-	ok "cycles are <not supported> here ($why)" grep -q '^<not supported>,,cycles,0,' "$tmp/hw.csv"
+	ok "cycles are <not supported> here ($hw_why)" grep -q '^<not supported>,,cycles,0,' "$tmp/hw.csv"
 fi
 ok "and page-faults are counted all the same" grep -Eq '^[0-9]+,,page-faults,' "$tmp/hw.csv"
-if has perf_hardware; then
+if [ -n "$has_hw" ]; then
 	skip "this CPU has hardware counters: nothing to explain"
 else
 	ftstat -v -o /dev/null -e cycles true 2>"$tmp/v.err"
@@ -135,7 +139,7 @@ is "$(grep -c ',cs,' "$tmp/ic.csv")" 3 "and 3 cs rows, one per interval"
 ok "row k is stamped at k*100 ms or later, in order" \
 	awk -F, '$4 == "cs" { k++; t = $1 + 0
 		if (t < k * 0.1 || t <= last) bad = 1; last = t } END { exit bad }' "$tmp/ic.csv"
-if has perf_tracepoint; then
+if [ -n "$has_tp" ]; then
 	n=60
 	ftstat -x, -I 20 -e sched:sched_process_fork "$W" fork $n 2>"$tmp/i.csv"
 	rows=$(grep -c ',sched:sched_process_fork,' "$tmp/i.csv")
@@ -143,7 +147,7 @@ if has perf_tracepoint; then
 	diag "$n forks in $rows intervals of 20 ms"
 	is "$sum" $n "-I 20: the rows of $n forks add up to $n"
 else
-	skip "tracepoint PMU: $why"
+	skip "tracepoint PMU: $tp_why"
 fi
 ftstat -x, -I 100000 -e page-faults "$W" touch 500 2>"$tmp/i1.csv"
 is "$(grep -c ',page-faults,' "$tmp/i1.csv")" 1 "a command shorter than the interval: one row, the rest"
@@ -265,11 +269,11 @@ ftstat -x, -p $spid -e task-clock,sched:sched_process_fork "$W" fork 5 2>"$tmp/p
 is "$?" 0 "-p PID COMMAND ends with the command"
 ok "the process was counted, still running" \
 	num_ok "$(csv_get "$tmp/pc.csv" 3 1 task-clock)" 'x > 0'
-if has perf_tracepoint; then
+if [ -n "$has_tp" ]; then
 	is "$(awk -F, '$3 == "sched:sched_process_fork" { print $1 }' "$tmp/pc.csv")" 0 \
 		"and the command itself was not (its 5 forks are not in the count)"
 else
-	skip "tracepoint PMU: $why"
+	skip "tracepoint PMU: $tp_why"
 fi
 kill $spid
 wait $spid 2>/dev/null
