@@ -8,6 +8,7 @@
 #include <ftkit/tracefs.h>
 #include <ftkit/caps.h>
 #include <ftkit/marker.h>
+#include <ftkit/perf.h>
 #include <ftkit/probe.h>
 
 #endif
