@@ -7,5 +7,7 @@
 #include <ftkit/common.h>
 #include <ftkit/tracefs.h>
 #include <ftkit/caps.h>
+#include <ftkit/tracewrite.h>
+#include <ftkit/capture.h>
 
 #endif
