@@ -303,6 +303,80 @@ static void *cpu_thread(void *arg)
 	return NULL;
 }
 
+/* Close every per-CPU fd: an instance with an open trace_pipe_raw cannot be removed. */
+static void close_cpus(struct ftk_capture *c)
+{
+	int cpu, i;
+
+	for (cpu = 0; c->cpus && cpu < c->ncpus; cpu++) {
+		struct cap_cpu *cc = &c->cpus[cpu];
+		int *fds[] = { &cc->trace_fd, &cc->pipe[0], &cc->pipe[1], &cc->spool[0],
+			       &cc->spool[1] };
+
+		for (i = 0; i < (int)ARRAY_SIZE(fds); i++) {
+			if (*fds[i] >= 0)
+				close(*fds[i]);
+			*fds[i] = -1;
+		}
+	}
+}
+
+/* Open trace_pipe_raw, the pipe and the spools of each online CPU. */
+static int open_cpus(struct ftk_capture *c)
+{
+	char file[PATH_MAX], *text;
+	int cpu, ret = 0, online = 0;
+
+	for (cpu = 0; cpu < c->ncpus; cpu++) {
+		struct cap_cpu *cc = &c->cpus[cpu];
+
+		snprintf(file, sizeof(file), "%s/per_cpu/cpu%d/trace_pipe_raw", ftk_tracefs_dir(c->t),
+			 cpu);
+		cc->trace_fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (cc->trace_fd < 0 && errno == ENOENT)
+			continue;	/* offline CPU */
+		if (cc->trace_fd < 0) {
+			ret = ftk_tracefs_fail(c->t, file, "open", -errno);
+			goto out;
+		}
+		cc->info.online = 1;
+		online++;
+		if (pipe2(cc->pipe, O_CLOEXEC) < 0) {
+			ret = -errno;
+			goto out;
+		}
+		/* Bigger pipes mean fewer splices; the limit is pipe-max-size. */
+		if (fcntl(cc->pipe[1], F_SETPIPE_SZ, c->o.pipe_bytes) < 0) {
+			int sz = fcntl(cc->pipe[1], F_GETPIPE_SZ);
+
+			c->o.pipe_bytes = sz > 0 ? (unsigned int)sz : 65536;
+		}
+		cc->spool[0] = open_spool(c);
+		cc->spool[1] = c->o.max_kb ? open_spool(c) : -1;
+		if (cc->spool[0] < 0 || (c->o.max_kb && cc->spool[1] < 0)) {
+			ret = cc->spool[0] < 0 ? cc->spool[0] : cc->spool[1];
+			pr_error("cannot create a spool file in '%s': %s\n", c->spool_dir,
+				 strerror(-ret));
+			goto out;
+		}
+		cc->page = malloc(c->page_size);
+		if (!cc->page) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		if (!read_stats(c, cpu, &text)) {
+			cc->base_overrun = stat_value(text, "overrun");
+			cc->base_dropped = stat_value(text, "dropped events");
+			cc->base_read = stat_value(text, "read events");
+			free(text);
+		}
+	}
+	if (!online)
+		ret = ftk_tracefs_fail(c->t, "per_cpu", "open", -ENOENT);
+out:
+	return ret;
+}
+
 /* ------------------------------------------------------------ API */
 
 /**
@@ -311,10 +385,10 @@ static void *cpu_thread(void *arg)
  * @opts: options, or NULL for the defaults
  * @out: where the capture goes
  *
- * Opens per_cpu/cpuN/trace_pipe_raw for each CPU, the pipes and the spool
- * files, reads the stats as a baseline, and (unless FTK_CAPTURE_NO_ONOFF)
- * switches tracing off through the journal, so that the caller can set up
- * events before ftk_capture_start() switches it on.
+ * Switches tracing off through the journal (unless FTK_CAPTURE_NO_ONOFF),
+ * so that the caller can set up events before ftk_capture_start() opens
+ * the buffers and switches it on. Nothing is opened yet: a tracer can
+ * still be set (the kernel refuses while trace_pipe_raw is open).
  *
  * Return: 0 and a capture to free with ftk_capture_free(), or a negative
  * errno with the reason in ftk_tracefs_errmsg(@t) or, where no capture was
@@ -324,9 +398,9 @@ FTK_API int ftk_capture_new(struct ftk_tracefs *t, const struct ftk_capture_opts
 			    struct ftk_capture **out)
 {
 	struct ftk_capture *c;
-	char file[PATH_MAX], *text;
 	const char *dir;
-	int cpu, ret, online = 0;
+	char *text;
+	int cpu, ret;
 
 	*out = NULL;
 	c = calloc(1, sizeof(*c));
@@ -392,50 +466,6 @@ FTK_API int ftk_capture_new(struct ftk_tracefs *t, const struct ftk_capture_opts
 		cc->c = c;
 		cc->cpu = cpu;
 		cc->trace_fd = cc->pipe[0] = cc->pipe[1] = cc->spool[0] = cc->spool[1] = -1;
-		snprintf(file, sizeof(file), "%s/per_cpu/cpu%d/trace_pipe_raw", ftk_tracefs_dir(t),
-			 cpu);
-		cc->trace_fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		if (cc->trace_fd < 0 && errno == ENOENT)
-			continue;	/* offline CPU */
-		if (cc->trace_fd < 0) {
-			ret = ftk_tracefs_fail(t, file, "open", -errno);
-			goto error;
-		}
-		cc->info.online = 1;
-		online++;
-		if (pipe2(cc->pipe, O_CLOEXEC) < 0) {
-			ret = -errno;
-			goto error;
-		}
-		/* Bigger pipes mean fewer splices; the limit is pipe-max-size. */
-		if (fcntl(cc->pipe[1], F_SETPIPE_SZ, c->o.pipe_bytes) < 0) {
-			int sz = fcntl(cc->pipe[1], F_GETPIPE_SZ);
-
-			c->o.pipe_bytes = sz > 0 ? (unsigned int)sz : 65536;
-		}
-		cc->spool[0] = open_spool(c);
-		cc->spool[1] = c->o.max_kb ? open_spool(c) : -1;
-		if (cc->spool[0] < 0 || (c->o.max_kb && cc->spool[1] < 0)) {
-			ret = cc->spool[0] < 0 ? cc->spool[0] : cc->spool[1];
-			pr_error("cannot create a spool file in '%s': %s\n", c->spool_dir,
-				 strerror(-ret));
-			goto error;
-		}
-		cc->page = malloc(c->page_size);
-		if (!cc->page) {
-			ret = -ENOMEM;
-			goto error;
-		}
-		if (!read_stats(c, cpu, &text)) {
-			cc->base_overrun = stat_value(text, "overrun");
-			cc->base_dropped = stat_value(text, "dropped events");
-			cc->base_read = stat_value(text, "read events");
-			free(text);
-		}
-	}
-	if (!online) {
-		ret = ftk_tracefs_fail(t, "per_cpu", "open", -ENOENT);
-		goto error;
 	}
 	if (!ftk_tracefs_read(t, "buffer_size_kb", &text)) {
 		c->buffer_kb = strtoull(text, NULL, 10);
@@ -471,19 +501,10 @@ FTK_API void ftk_capture_free(struct ftk_capture *c)
 	for (cpu = 0; c->cpus && cpu < c->ncpus; cpu++) {
 		struct cap_cpu *cc = &c->cpus[cpu];
 
-		if (cc->trace_fd >= 0)
-			close(cc->trace_fd);
-		if (cc->pipe[0] >= 0)
-			close(cc->pipe[0]);
-		if (cc->pipe[1] >= 0)
-			close(cc->pipe[1]);
-		if (cc->spool[0] >= 0)
-			close(cc->spool[0]);
-		if (cc->spool[1] >= 0)
-			close(cc->spool[1]);
 		free(cc->page);
 		free(cc->stats);
 	}
+	close_cpus(c);
 	if (c->stop_fd >= 0)
 		close(c->stop_fd);
 	pthread_mutex_destroy(&c->lock);
@@ -515,11 +536,20 @@ FTK_API int ftk_capture_start(struct ftk_capture *c)
 
 	if (c->started)
 		return ftk_err(-EBUSY);
+	ret = open_cpus(c);
+	if (ret) {
+		cap_fail(c, 0, "%s", ftk_tracefs_errmsg(c->t));
+		close_cpus(c);
+		return ftk_err(ret);
+	}
 	if (ftk_tracefs_exists(c->t, "buffer_percent")) {
 		snprintf(val, sizeof(val), "%d", c->o.buffer_percent);
 		ret = ftk_tracefs_set(c->t, "buffer_percent", val);
-		if (ret)
-			return ftk_err(cap_fail(c, 0, "%s", ftk_tracefs_errmsg(c->t)));
+		if (ret) {
+			cap_fail(c, 0, "%s", ftk_tracefs_errmsg(c->t));
+			close_cpus(c);
+			return ftk_err(ret);
+		}
 	}
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -579,6 +609,7 @@ FTK_API int ftk_capture_start(struct ftk_capture *c)
 	return 0;
 error:
 	ftk_capture_stop(c);
+	close_cpus(c);
 	return ftk_err(ret);
 }
 
@@ -619,6 +650,11 @@ FTK_API int ftk_capture_stop(struct ftk_capture *c)
 		cc->running = false;
 		if (cc->err && !ret)
 			ret = cap_fail(c, cc->err, "%s", cc->errmsg);
+		/* The buffers are done with; only the spools are still needed. */
+		close(cc->trace_fd);
+		close(cc->pipe[0]);
+		close(cc->pipe[1]);
+		cc->trace_fd = cc->pipe[0] = cc->pipe[1] = -1;
 	}
 	for (cpu = 0; cpu < c->ncpus; cpu++) {
 		struct cap_cpu *cc = &c->cpus[cpu];

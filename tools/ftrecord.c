@@ -30,6 +30,7 @@ static int nr_events;
 static char **func_filter, **func_notrace, **graph_funcs, **ftopts;
 static int *pids, nr_pids;
 static int quiet;
+static struct ftk_capture *cap;
 
 static void usage(FILE *f)
 {
@@ -276,19 +277,29 @@ static void start_child(char **argv)
 	exec_fd = ex[0];
 }
 
+static void kill_child(void);
+
+/* After the capture started: its fds must close before the instance can go. */
+#define fatal(...) do {					\
+		kill_child();				\
+		ftk_capture_free(cap);			\
+		cap = NULL;				\
+		tool_die(__VA_ARGS__);			\
+	} while (0)
+
 static void release_child(const char *cmd)
 {
 	char c = 'g';
 	int err;
 
 	if (write(go_fd, &c, 1) != 1)
-		tool_die("cannot start '%s': %s", cmd, strerror(errno));
+		fatal("cannot start '%s': %s", cmd, strerror(errno));
 	close(go_fd);
 	go_fd = -1;
 	if (read(exec_fd, &err, sizeof(err)) == sizeof(err)) {
 		waitpid(child, NULL, 0);
 		child = 0;
-		tool_die("cannot run '%s': %s", cmd, strerror(err));
+		fatal("cannot run '%s': %s", cmd, strerror(err));
 	}
 	close(exec_fd);
 }
@@ -386,7 +397,6 @@ int main(int argc, char **argv)
 	long buffer_kb = 0, sleep_us = 0, max_kb = 0, bp = 0, version = 7;
 	int children = 0, follow = 0, stack = 0, self = 0, noksyms = 0, bp_set = 0;
 	char name[64], *s, *outdir, *outcopy;
-	struct ftk_capture *cap;
 	struct ftk_tracefs *t;
 	int opt, i, cpu, ret, mainpid;
 	uint64_t total = 0;
@@ -508,8 +518,8 @@ int main(int argc, char **argv)
 		set_or_die(t, "set_graph_function", s);
 		free(s);
 	}
-	if (tracer)
-		set_or_die(t, "current_tracer", tracer);
+	if (tracer && ftk_tracefs_set(t, "current_tracer", tracer))
+		tool_die("cannot use tracer '%s': %s", tracer, ftk_tracefs_errmsg(t));
 	for (i = 0; i < nr_events; i++)
 		if (!enable_spec(t, &events[i]))
 			tool_usage_error("no event matches '%s' (see %s/available_events)",
@@ -535,10 +545,8 @@ int main(int argc, char **argv)
 	}
 
 	ret = ftk_capture_start(cap);
-	if (ret) {
-		kill_child();
-		tool_die("cannot start recording: %s", ftk_capture_errmsg(cap));
-	}
+	if (ret)
+		fatal("cannot start recording: %s", ftk_capture_errmsg(cap));
 	if (!quiet && !nr_events && !tracer)
 		tool_warn("no event enabled: recording trace_marker writes only");
 	if (optind < argc) {
