@@ -396,6 +396,7 @@ int main(int argc, char **argv)
 	const char *compression = NULL;
 	long buffer_kb = 0, sleep_us = 0, max_kb = 0, bp = 0, version = 7;
 	int children = 0, follow = 0, stack = 0, self = 0, noksyms = 0, bp_set = 0;
+	int copy_marker = 0;
 	char name[64], *s, *outdir, *outcopy;
 	struct ftk_tracefs *t;
 	int opt, i, cpu, ret, mainpid;
@@ -499,10 +500,6 @@ int main(int argc, char **argv)
 		set_option(t, ftopts[i]);
 	if (stack)
 		set_option(t, "stacktrace");
-	/* Applications write the top-level trace_marker: copy it into this instance. */
-	if (ftk_tracefs_instance(t) && ftk_tracefs_exists(t, "options/copy_trace_marker") &&
-	    !has_option("copy_trace_marker"))
-		set_or_die(t, "options/copy_trace_marker", "1");
 	if (func_filter) {
 		s = join(func_filter, " ");
 		set_or_die(t, "set_ftrace_filter", s);
@@ -547,6 +544,18 @@ int main(int argc, char **argv)
 	ret = ftk_capture_start(cap);
 	if (ret)
 		fatal("cannot start recording: %s", ftk_capture_errmsg(cap));
+	/*
+	 * Applications write the top-level trace_marker: copy it into this
+	 * instance, but only while it records. The kernel stops copying at
+	 * the first instance whose buffer is off, so an instance with tracing
+	 * off and the copy on would cut the markers off from other instances.
+	 */
+	if (ftk_tracefs_instance(t) && ftk_tracefs_exists(t, "options/copy_trace_marker") &&
+	    !has_option("copy_trace_marker")) {
+		if (ftk_tracefs_set(t, "options/copy_trace_marker", "1"))
+			fatal("cannot write 'options/copy_trace_marker': %s", ftk_tracefs_errmsg(t));
+		copy_marker = 1;
+	}
 	if (!quiet && !nr_events && !tracer)
 		tool_warn("no event enabled: recording trace_marker writes only");
 	if (optind < argc) {
@@ -558,6 +567,8 @@ int main(int argc, char **argv)
 		wait_signal();
 	}
 
+	if (copy_marker)
+		ftk_tracefs_write(t, "options/copy_trace_marker", "0");
 	ret = ftk_capture_stop(cap);
 	if (ret)
 		tool_err("recording failed: %s", ftk_capture_errmsg(cap));
