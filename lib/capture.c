@@ -183,7 +183,7 @@ static int to_spool(struct cap_cpu *cc, ssize_t n)
 			return r < 0 ? -errno : -EIO;
 		n -= r;
 		cc->spool_len[cc->cur] += r;
-		cc->info.bytes += r;
+		cc->info.moved += r;
 	}
 	return 0;
 }
@@ -191,9 +191,15 @@ static int to_spool(struct cap_cpu *cc, ssize_t n)
 /* Move every full page the kernel has; returns bytes moved or -errno. */
 static ssize_t move_pages(struct cap_cpu *cc)
 {
+	uint64_t half = cc->c->o.max_kb * 1024 / 2;
 	size_t want = cc->c->o.pipe_bytes;
 	ssize_t n, total = 0;
 	int ret;
+
+	/* With a size limit, move no more than a half at a time. */
+	if (half && half < want)
+		want = half > cc->c->page_size ? half / cc->c->page_size * cc->c->page_size :
+						 cc->c->page_size;
 
 	for (;;) {
 		n = splice(cc->trace_fd, NULL, cc->pipe[1], NULL, want,
@@ -245,7 +251,7 @@ static int drain(struct cap_cpu *cc)
 				return r < 0 ? -errno : -EIO;
 		}
 		cc->spool_len[cc->cur] += psz;
-		cc->info.bytes += psz;
+		cc->info.moved += psz;
 	}
 	if (n < 0 && errno != EAGAIN)
 		return -errno;
@@ -299,6 +305,7 @@ static void *cpu_thread(void *arg)
 		snprintf(cc->errmsg, sizeof(cc->errmsg), "per_cpu/cpu%d/trace_pipe_raw", cc->cpu);
 	}
 	cc->info.cpu_ns = now_ns(CLOCK_THREAD_CPUTIME_ID);
+	cc->info.bytes = cc->spool_len[cc->cur] + (cc->switched ? cc->spool_len[cc->cur ^ 1] : 0);
 	cc->info.pages = cc->info.bytes / c->page_size;
 	return NULL;
 }
@@ -733,7 +740,7 @@ FTK_API int ftk_capture_suggest_kb(const struct ftk_capture *c, int cpu, uint64_
 		return 0;
 	f = i->read_events ? (double)(i->read_events + i->lost) / i->read_events : 4.0;
 	want = (uint64_t)(cur * f * 2);
-	rate_kb = dur ? (uint64_t)((double)i->bytes * f / 1024 / (dur / 1e9)) : 0;
+	rate_kb = dur ? (uint64_t)((double)i->moved * f / 1024 / (dur / 1e9)) : 0;
 	if (want < rate_kb / 4)
 		want = rate_kb / 4;
 	while (p < want)

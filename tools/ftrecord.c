@@ -599,7 +599,7 @@ int main(int argc, char **argv)
 				(unsigned long long)ci.lost);
 			fprintf(stderr, "ftrecord: cpu%d: %.1f MB/s stored; to lose none try -b %llu\n",
 				cpu, ftk_capture_duration_ns(cap) ?
-				ci.bytes / 1e6 / (ftk_capture_duration_ns(cap) / 1e9) : 0.0,
+				ci.moved / 1e6 / (ftk_capture_duration_ns(cap) / 1e9) : 0.0,
 				(unsigned long long)kb);
 		}
 	}

@@ -63,8 +63,9 @@ struct ftk_capture_opts {
 
 /* What one CPU's capture did; plain data the caller reads. */
 struct ftk_capture_cpu {
-	uint64_t	bytes;		/* stored in the spool (whole pages) */
+	uint64_t	bytes;		/* stored (whole pages), what goes into the file */
 	uint64_t	pages;		/* of which pages */
+	uint64_t	moved;		/* moved out of the ring buffer (more with max_kb) */
 	uint64_t	lost;		/* events lost: overrun + dropped events, from stats */
 	uint64_t	read_events;	/* "read events" of stats during the capture */
 	uint64_t	wakeups;	/* poll wake-ups */

@@ -1,0 +1,95 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# ftrecord's recording options do what trace-cmd record's letters do,
+# checked in what trace-cmd report reads back: -m keeps the newest events,
+# -F -c only the command and its children, -C the clock named in the
+# file, -e on a uprobe event, -f a filter.
+. "$top_srcdir/t/tap.sh"
+lane live
+need_root
+need instances raw_buffers trace_marker events
+command -v trace-cmd >/dev/null || skip_all "trace-cmd is not installed"
+
+T=$(tracefs_dir)
+I=ftkit-t4140-$$
+G=ftkit_t4140_$$
+tmp=$(mktemp -d)
+cleanup() {
+	rm -rf "$tmp"
+	rmdir "$T/instances/$I" 2>/dev/null
+	grep -q "^p:$G/" "$T/uprobe_events" 2>/dev/null && echo "-:$G/getpid" >> "$T/uprobe_events"
+}
+trap cleanup EXIT
+export T I
+report() { trace-cmd report -i "$1" 2>/dev/null; }
+
+# -m: about the last 64 KiB per CPU are kept, the newest markers included.
+N=20000
+burst() {
+	local i=1
+	while [ $i -le $N ]; do echo "ftk4140 m$i"; i=$((i + 1)); done > "$T/instances/$I/trace_marker"
+}
+export -f burst
+export N
+nocopy=
+[ -e "$T/options/copy_trace_marker" ] && nocopy="-O nocopy_trace_marker"
+ftrecord -q -B "$I" $nocopy -m 64 -o "$tmp/m.dat" bash -c burst
+is "$?" 0 "-m 64: ftrecord exits 0"
+kept=$(report "$tmp/m.dat" | grep -c 'tracing_mark_write: ftk4140 m')
+ok "-m 64: fewer markers kept ($kept of $N)" test "$kept" -gt 0 -a "$kept" -lt $N
+ok "-m 64: the newest marker is kept" eval 'report "$tmp/m.dat" | grep -q "ftk4140 m$N\$"'
+ok "-m 64: the oldest is not" eval '! report "$tmp/m.dat" | grep -q "ftk4140 m1\$"'
+size=$(stat -c %s "$tmp/m.dat")
+ftrecord -q -B "$I" $nocopy -o "$tmp/nom.dat" bash -c burst
+full=$(stat -c %s "$tmp/nom.dat")
+ok "-m 64: the file is smaller ($size < $full bytes)" test "$size" -lt "$full"
+
+# -F -c: the exec events of the command and its children, nobody else's.
+ftrecord -q -F -c -e sched:sched_process_exec -o "$tmp/f.dat" \
+	bash -c 'true; /bin/true; sleep 0.1; ls / >/dev/null'
+is "$?" 0 "-F -c: ftrecord exits 0"
+execs=$(report "$tmp/f.dat" | sed -n 's/.*sched_process_exec: *filename=\([^ ]*\) .*/\1/p' |
+	xargs -n1 basename 2>/dev/null | sort | tr '\n' ' ')
+is "$execs" "bash ls sleep true " "-F -c: exactly the command's execs (bash, true, sleep, ls)"
+
+# -C: the clock is the one stored in the file.
+ftrecord -q -C mono -e sched:sched_process_exec -o "$tmp/c.dat" true
+is "$?" 0 "-C mono: ftrecord exits 0"
+ok "-C mono: the file's buffer says mono" \
+	eval 'trace-cmd dump --summary -i "$tmp/c.dat" 2>/dev/null | grep -q "\"mono\" clock"'
+
+# -f: a filter on the event before it.
+ftrecord -q -F -c -e sched:sched_process_exec -f 'filename ~ "*ls"' -o "$tmp/flt.dat" \
+	bash -c 'true; /bin/true; ls / >/dev/null'
+execs=$(report "$tmp/flt.dat" | grep -c 'sched_process_exec:')
+is "$execs" 1 "-f: only the exec the filter lets through"
+
+# A uprobe event: getpid in libc, hit by the command.
+libc=$(ldd /bin/true 2>/dev/null | awk '/libc\.so/ { print $3 }')
+if ! has uprobes; then
+	skip "uprobes: $why"
+elif [ -z "$libc" ] || ! command -v readelf >/dev/null || ! command -v nm >/dev/null; then
+	skip "uprobes: needs ldd, nm and readelf to find getpid in libc"
+else
+	addr=$(nm -D "$libc" | awk '$3 ~ /^getpid(@|$)/ { print $1; exit }')
+	off=
+	a=$((16#$addr))
+	# The executable LOAD segment that holds the address maps file offsets.
+	while read -r type o v _ s _ flags; do
+		[ "$type" = LOAD ] && [[ $flags == *E* ]] || continue
+		if [ $a -ge $((v)) ] && [ $a -lt $((v + s)) ]; then
+			off=$(printf '0x%x' $((a - v + o)))
+		fi
+	done < <(readelf -lW "$libc")
+	if echo "p:$G/getpid $libc:$off" >> "$T/uprobe_events" 2>/dev/null; then
+		ftrecord -q -F -e "$G:getpid" -o "$tmp/u.dat" \
+			python3 -c 'import os; [os.getpid() for i in range(5)]' 2>/dev/null ||
+			ftrecord -q -F -e "$G:getpid" -o "$tmp/u.dat" bash -c 'echo $BASHPID'
+		n=$(report "$tmp/u.dat" | grep -c "getpid:")
+		ok "uprobe $G:getpid recorded and read back ($n hits)" test "$n" -gt 0
+		echo "-:$G/getpid" >> "$T/uprobe_events"
+	else
+		skip "uprobes: cannot place a probe at $libc:$off"
+	fi
+fi
+done_testing
