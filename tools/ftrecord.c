@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -589,10 +590,10 @@ int main(int argc, char **argv)
 			continue;
 		total += ci.bytes;
 		if (!quiet)
-			fprintf(stderr, "ftrecord: cpu%d: %llu pages (%llu KiB) stored, %llu wake-ups\n",
-				cpu, (unsigned long long)ci.pages,
+			fprintf(stderr, "ftrecord: cpu%d: %llu pages (%llu KiB) stored, %llu wake-ups, "
+				"%.3f s CPU\n", cpu, (unsigned long long)ci.pages,
 				(unsigned long long)ci.bytes / 1024,
-				(unsigned long long)ci.wakeups);
+				(unsigned long long)ci.wakeups, ci.cpu_ns / 1e9);
 		if (ci.lost) {
 			ftk_capture_suggest_kb(cap, cpu, &kb);
 			fprintf(stderr, "ftrecord: cpu%d: %llu events lost\n", cpu,
@@ -604,10 +605,16 @@ int main(int argc, char **argv)
 		}
 	}
 	ftk_capture_free(cap);
-	if (!ret && !quiet)
-		fprintf(stderr, "ftrecord: wrote '%s' (version %ld%s%s, %llu KiB of events)\n",
-			output, version, compression ? ", " : "", compression ? compression : "",
-			(unsigned long long)total / 1024);
+	if (!ret && !quiet) {
+		struct rusage ru;
+
+		getrusage(RUSAGE_SELF, &ru);
+		fprintf(stderr, "ftrecord: wrote '%s' (version %ld%s%s, %llu KiB of events), "
+			"%.3f s CPU in all\n", output, version, compression ? ", " : "",
+			compression ? compression : "", (unsigned long long)total / 1024,
+			ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+			(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
+	}
 	free(outcopy);
 	tool_exit(ret ? EXIT_FAIL : EXIT_OK);
 }
