@@ -750,27 +750,22 @@ FTK_API int ftk_capture_suggest_kb(const struct ftk_capture *c, int cpu, uint64_
 }
 
 /**
- * ftk_capture_save() - write the captured data as a trace.dat
+ * ftk_capture_add_to() - hand the captured data to a trace.dat writer
  * @c: the stopped capture
- * @path: the file to write
- * @wopts: writer options (version, compression), or NULL for the defaults
+ * @w: the writer; the spools must stay open (do not free @c) until
+ *     ftk_tracewrite_save() returned
  *
- * The spools are copied into the file with copy_file_range(2); the per-CPU
- * stats are stored as CPUSTAT options, as trace-cmd does.
+ * Adds each CPU's spool (the older half first with max_kb) and its stats
+ * text, which the writer stores as CPUSTAT options, as trace-cmd does.
  *
- * Return: 0, or a negative errno with the reason in ftk_capture_errmsg().
+ * Return: 0, -EBUSY while the capture runs, or -ENOMEM.
  */
-FTK_API int ftk_capture_save(struct ftk_capture *c, const char *path,
-			     const struct ftk_tracewrite_opts *wopts)
+FTK_API int ftk_capture_add_to(struct ftk_capture *c, struct ftk_tracewrite *w)
 {
-	struct ftk_tracewrite *w;
-	int cpu, ret;
+	int cpu, ret = 0;
 
 	if (c->started && !c->stopped)
 		return ftk_err(-EBUSY);
-	ret = ftk_tracewrite_new(c->t, wopts, &w);
-	if (ret)
-		return ftk_err(cap_fail(c, ret, "%s: cannot start the writer", path));
 	for (cpu = 0; cpu < c->ncpus && !ret; cpu++) {
 		struct cap_cpu *cc = &c->cpus[cpu];
 
@@ -785,12 +780,38 @@ FTK_API int ftk_capture_save(struct ftk_capture *c, const char *path,
 		if (!ret && cc->stats)
 			ret = ftk_tracewrite_cpustat(w, cpu, cc->stats);
 	}
-	if (!ret) {
+	return ftk_err(ret);
+}
+
+/**
+ * ftk_capture_save() - write the captured data as a trace.dat
+ * @c: the stopped capture
+ * @path: the file to write
+ * @wopts: writer options (version, compression), or NULL for the defaults
+ *
+ * ftk_tracewrite_new(), ftk_capture_add_to() and ftk_tracewrite_save() in
+ * one: the spools are copied into the file with copy_file_range(2).
+ *
+ * Return: 0, or a negative errno with the reason in ftk_capture_errmsg().
+ */
+FTK_API int ftk_capture_save(struct ftk_capture *c, const char *path,
+			     const struct ftk_tracewrite_opts *wopts)
+{
+	struct ftk_tracewrite *w;
+	int ret;
+
+	if (c->started && !c->stopped)
+		return ftk_err(-EBUSY);
+	ret = ftk_tracewrite_new(c->t, wopts, &w);
+	if (ret)
+		return ftk_err(cap_fail(c, ret, "%s: cannot start the writer", path));
+	ret = ftk_capture_add_to(c, w);
+	if (ret) {
+		cap_fail(c, ret, "%s", path);
+	} else {
 		ret = ftk_tracewrite_save(w, path);
 		if (ret)
 			cap_fail(c, 0, "%s", ftk_tracewrite_errmsg(w));
-	} else {
-		cap_fail(c, ret, "%s", path);
 	}
 	ftk_tracewrite_free(w);
 	return ftk_err(ret);

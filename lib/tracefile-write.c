@@ -101,6 +101,7 @@ struct ftk_tracewrite {
 	char			*buffer_name;
 	char			*clock_file;	/* trace_clock contents */
 	char			*clock;		/* the selected clock */
+	struct buf		comms;		/* "pid comm" lines added by the caller */
 	struct buf		strings;
 	struct buf		opts;
 	uint64_t		pos;		/* where the next write lands */
@@ -520,6 +521,17 @@ static int write_metadata(struct ftk_tracewrite *w, struct meta_offsets *mo)
 		case OPT_CMDLINES:
 			root_path(w, path, sizeof(path), "saved_cmdlines");
 			ret = meta_file(w, &b, path, 8);
+			if (!ret && w->comms.len && !b.err) {
+				uint64_t n;
+
+				/* The caller's lines go first, and the first name of a pid wins. */
+				memcpy(&n, b.data, 8);
+				n += w->comms.len;
+				memcpy(b.data, &n, 8);
+				buf_add(&b, w->comms.data, w->comms.len);
+				memmove(b.data + 8 + w->comms.len, b.data + 8, b.len - 8 - w->comms.len);
+				memcpy(b.data + 8, w->comms.data, w->comms.len);
+			}
 			break;
 		}
 		if (!ret) {
@@ -945,6 +957,7 @@ FTK_API void ftk_tracewrite_free(struct ftk_tracewrite *w)
 	free(w->clock);
 	buf_release(&w->strings);
 	buf_release(&w->opts);
+	buf_release(&w->comms);
 	if (w->fd >= 0)
 		close(w->fd);
 	free(w);
@@ -1003,6 +1016,31 @@ FTK_API int ftk_tracewrite_cpustat(struct ftk_tracewrite *w, int cpu, const char
 	free(w->cpus[cpu].stat);
 	w->cpus[cpu].stat = s;
 	return 0;
+}
+
+/**
+ * ftk_tracewrite_comm() - add a task name to the file's saved cmdlines
+ * @w: the writer
+ * @pid: the task
+ * @comm: its name (as in /proc/PID/comm)
+ *
+ * For tasks the kernel's saved_cmdlines may miss (it only keeps the names
+ * of tasks it saw switch, and only a few hundred): the recorded command,
+ * say, whose pid the kernel may have saved under its name before exec.
+ * A name given here wins over the kernel's for the same @pid.
+ *
+ * Return: 0, -EINVAL (a name with a newline) or -ENOMEM.
+ */
+FTK_API int ftk_tracewrite_comm(struct ftk_tracewrite *w, int pid, const char *comm)
+{
+	char line[64];
+	int n;
+
+	if (strchr(comm, '\n'))
+		return ftk_err(-EINVAL);
+	n = snprintf(line, sizeof(line), "%d %.15s\n", pid, comm);
+	buf_add(&w->comms, line, n);
+	return ftk_err(w->comms.err);
 }
 
 /**

@@ -243,7 +243,7 @@ static int has_option(const char *name)
 
 /* The command runs in a child that waits for "go" on a pipe, so it is known
  * (and can be filtered on) before tracing starts. */
-static pid_t child;
+static pid_t child, child_pid;
 static int go_fd = -1, exec_fd = -1;
 
 static void start_child(char **argv)
@@ -274,6 +274,7 @@ static void start_child(char **argv)
 	}
 	close(go[0]);
 	close(ex[1]);
+	child_pid = child;
 	go_fd = go[1];
 	exec_fd = ex[0];
 }
@@ -345,6 +346,31 @@ static void kill_child(void)
 		waitpid(child, NULL, 0);
 		child = 0;
 	}
+}
+
+/* The file, with the command's name for its pid (saved_cmdlines may lack it). */
+static int save(struct ftk_tracefs *t, const char *output, const struct ftk_tracewrite_opts *wopts,
+		const char *cmd)
+{
+	struct ftk_tracewrite *w;
+	char buf[128];
+	int ret;
+
+	ret = ftk_tracewrite_new(t, wopts, &w);
+	if (ret) {
+		tool_err("cannot write '%s': %s", output, ftk_strerror(ret, buf, sizeof(buf)));
+		return ret;
+	}
+	ret = ftk_capture_add_to(cap, w);
+	if (!ret && cmd && child_pid > 0)
+		ret = ftk_tracewrite_comm(w, child_pid, strrchr(cmd, '/') ? strrchr(cmd, '/') + 1 : cmd);
+	if (!ret)
+		ret = ftk_tracewrite_save(w, output);
+	if (ret)
+		tool_err("cannot write '%s': %s", output, ftk_tracewrite_errmsg(w)[0] ?
+			 ftk_tracewrite_errmsg(w) : ftk_strerror(ret, buf, sizeof(buf)));
+	ftk_tracewrite_free(w);
+	return ret;
 }
 
 static long parse_num(const char *s, const char *what, long min, long max)
@@ -576,11 +602,8 @@ int main(int argc, char **argv)
 	wopts.version = version;
 	wopts.compression = compression;
 	wopts.flags = noksyms ? FTK_TRACEWRITE_NO_KALLSYMS : 0;
-	if (!ret) {
-		ret = ftk_capture_save(cap, output, &wopts);
-		if (ret)
-			tool_err("cannot write '%s': %s", output, ftk_capture_errmsg(cap));
-	}
+	if (!ret)
+		ret = save(t, output, &wopts, optind < argc ? argv[optind] : NULL);
 	for (cpu = 0; cpu < ftk_capture_cpus(cap); cpu++) {
 		struct ftk_capture_cpu ci;
 		uint64_t kb;

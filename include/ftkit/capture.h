@@ -83,6 +83,7 @@ FTK_API int ftk_capture_cpu_info(const struct ftk_capture *c, int cpu,
 				 struct ftk_capture_cpu *info);
 FTK_API uint64_t ftk_capture_duration_ns(const struct ftk_capture *c);
 FTK_API int ftk_capture_suggest_kb(const struct ftk_capture *c, int cpu, uint64_t *kb);
+FTK_API int ftk_capture_add_to(struct ftk_capture *c, struct ftk_tracewrite *w);
 FTK_API int ftk_capture_save(struct ftk_capture *c, const char *path,
 			     const struct ftk_tracewrite_opts *wopts);
 FTK_API const char *ftk_capture_errmsg(const struct ftk_capture *c);

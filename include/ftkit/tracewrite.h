@@ -53,6 +53,7 @@ FTK_API void ftk_tracewrite_free(struct ftk_tracewrite *w);
 FTK_API int ftk_tracewrite_add(struct ftk_tracewrite *w, int cpu, int fd, uint64_t offset,
 			       uint64_t length);
 FTK_API int ftk_tracewrite_cpustat(struct ftk_tracewrite *w, int cpu, const char *text);
+FTK_API int ftk_tracewrite_comm(struct ftk_tracewrite *w, int pid, const char *comm);
 FTK_API int ftk_tracewrite_system(struct ftk_tracewrite *w, const char *system);
 FTK_API int ftk_tracewrite_save(struct ftk_tracewrite *w, const char *path);
 FTK_API const char *ftk_tracewrite_errmsg(const struct ftk_tracewrite *w);
