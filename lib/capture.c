@@ -23,6 +23,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -268,6 +269,15 @@ static void *cpu_thread(void *arg)
 	int ret = 0, idle = 0;
 
 	cc->tid = syscall(SYS_gettid);
+	/* A real-time reader runs as soon as the kernel wakes it: no wait behind busy tasks. */
+	if (c->o.rt_priority > 0) {
+		struct sched_param sp = { .sched_priority = c->o.rt_priority };
+		int err = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+
+		if (err)
+			pr_warn("cpu%d: cannot use SCHED_FIFO %d: %s\n", cc->cpu, c->o.rt_priority,
+				strerror(err));
+	}
 	pthread_mutex_lock(&c->lock);
 	c->nr_ready++;
 	pthread_cond_broadcast(&c->cond);

@@ -38,7 +38,7 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: ftrecord [-cFqTv] [-e event [-f filter]]... [-p tracer] [-l func] [-n func]\n"
 "                [-g func] [-P pid] [-C clock] [-b kb] [-B instance] [-o file]\n"
-"                [-s usecs] [-m kb] [-O option] [--file-version 6|7]\n"
+"                [-s usecs] [-r prio] [-m kb] [-O option] [--file-version 6|7]\n"
 "                [--compression none|zstd|zlib] [command [arg...]]\n"
 "\n"
 "Record tracing events into a trace.dat (trace-cmd's format), until the\n"
@@ -58,6 +58,7 @@ static void usage(FILE *f)
 "  -B, --instance NAME record in this instance (created if missing)\n"
 "  -o, --output FILE   the file to write (default trace.dat)\n"
 "  -s, --sleep USECS   wake at least this often (default: when half full)\n"
+"  -r, --rt PRIO       run the readers SCHED_FIFO at PRIO (1-99)\n"
 "  -m, --max KB        keep about the last KB KiB per CPU\n"
 "  -T, --stacktrace    a kernel stack with every event\n"
 "  -O, --option OPT    set options/OPT (noOPT clears it)\n"
@@ -403,6 +404,7 @@ int main(int argc, char **argv)
 		{ "instance",		required_argument,	NULL, 'B' },
 		{ "output",		required_argument,	NULL, 'o' },
 		{ "sleep",		required_argument,	NULL, 's' },
+		{ "rt",			required_argument,	NULL, 'r' },
 		{ "max",		required_argument,	NULL, 'm' },
 		{ "stacktrace",		no_argument,		NULL, 'T' },
 		{ "option",		required_argument,	NULL, 'O' },
@@ -423,14 +425,14 @@ int main(int argc, char **argv)
 	const char *compression = NULL;
 	long buffer_kb = 0, sleep_us = 0, max_kb = 0, bp = 0, version = 7;
 	int children = 0, follow = 0, stack = 0, self = 0, noksyms = 0, bp_set = 0;
-	int copy_marker = 0;
+	int copy_marker = 0, rt = 0;
 	char name[64], *s, *outdir, *outcopy;
 	struct ftk_tracefs *t;
 	int opt, i, cpu, ret, mainpid;
 	uint64_t total = 0;
 
 	tool_init("ftrecord");
-	while ((opt = getopt_long(argc, argv, "+e:f:p:l:n:g:P:cFC:b:B:o:s:m:TO:qvVh", longopts,
+	while ((opt = getopt_long(argc, argv, "+e:f:p:l:n:g:P:cFC:b:B:o:s:r:m:TO:qvVh", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'e':
@@ -461,6 +463,7 @@ int main(int argc, char **argv)
 		case 'B': instance = optarg; break;
 		case 'o': output = optarg; break;
 		case 's': sleep_us = parse_num(optarg, "sleep interval", 1, 1L << 40); break;
+		case 'r': rt = parse_num(optarg, "real-time priority", 1, 99); break;
 		case 'm': max_kb = parse_num(optarg, "max size", 1, 1L << 40); break;
 		case 'T': stack = 1; break;
 		case 'O': add_list(&ftopts, optarg); break;
@@ -507,6 +510,7 @@ int main(int argc, char **argv)
 	copts.buffer_percent = bp_set ? (bp ? bp : -1) : 50;
 	copts.poll_ms = sleep_us ? (sleep_us + 999) / 1000 : 0;
 	copts.max_kb = max_kb;
+	copts.rt_priority = rt;
 	copts.flags = self ? FTK_CAPTURE_TRACE_SELF : 0;
 	copts.notrace_pids = &mainpid;
 	copts.nr_notrace_pids = 1;

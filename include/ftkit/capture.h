@@ -59,6 +59,8 @@ struct ftk_capture_opts {
 	unsigned int	flags;		/* enum ftk_capture_flags */
 	/* Pipe capacity per CPU in bytes (the memory the capture holds); 0 = 1 MiB. */
 	unsigned int	pipe_bytes;
+	/* SCHED_FIFO priority of the CPU threads (1-99); 0 = normal scheduling. */
+	int		rt_priority;
 };
 
 /* What one CPU's capture did; plain data the caller reads. */

@@ -7,7 +7,8 @@
 # sched_switch and sched_wakeup. Each is run
 #   untraced    events off (syscall workload only)
 #   no reader   events on, nobody reads the buffer
-#   ftrecord    ftrecord -B instance (poll + buffer_percent + splice)
+#   ftrecord    ftrecord -B instance (poll + buffer_percent + splice), run
+#               twice, and once with -r 10 (SCHED_FIFO readers)
 #   poll 1ms    a reader that read(2)s trace_pipe_raw every millisecond,
 #               the way a fixed-interval recorder does (trace-cmd record
 #               sleeps 1 ms between reads by default; it cannot run on this
@@ -35,8 +36,12 @@ cc -O2 -o "$tmp/loadgen" "$top_srcdir/t/bench/record-loadgen.c" -lpthread || exi
 CPUS=$(nproc)
 
 fresh() {	# a new instance: zeroed stats
-	rmdir $T/instances/$I 2>/dev/null
-	mkdir $T/instances/$I
+	local i
+	for i in $(seq 1 50); do
+		[ -d $T/instances/$I ] || break
+		rmdir $T/instances/$I 2>/dev/null || sleep 0.1
+	done
+	mkdir $T/instances/$I || { echo "record-bench: cannot make a fresh instance" >&2; exit 1; }
 }
 stat_sum() {	# field: summed over the CPUs of the instance
 	cat $T/instances/$I/per_cpu/cpu*/stats | awk -v f="$1" -F': *' '$1 == f { s += $2 } END { print s + 0 }'
@@ -66,8 +71,32 @@ chmod +x "$tmp/work"
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.4g", a / b; else print "n/a" }'; }
 
+# ftrecord LABEL [OPTIONS]: one recording of the workload $w; sets R_* for the ratios.
+run_ftrecord() {
+	local label=$1 rd lost stored cpu capcpu t2 mb
+	shift
+	fresh
+	"$FTRECORD" -B $I -O nocopy_trace_marker ${FTRECORD_OPTS:-} "$@" \
+		$(for e in $EVENTS; do echo "-e $e"; done) -o "$tmp/rec.dat" "$tmp/work" $w \
+		> "$tmp/rec.out" 2> "$tmp/rec.err"
+	t2=$(cat "$tmp/rec.out")
+	rd=$(stat_sum "read events")
+	lost=$(sed -n 's/^ftrecord: cpu[0-9]*: \([0-9]*\) events lost$/\1/p' "$tmp/rec.err" | awk '{ s += $1 } END { print s + 0 }')
+	stored=$(sed -n 's/^ftrecord: cpu[0-9]*: \([0-9]*\) pages.*/\1/p' "$tmp/rec.err" | awk '{ s += $1 } END { print s * 4096 }')
+	cpu=$(sed -n 's/.* \([0-9.]*\) s CPU in all$/\1/p' "$tmp/rec.err")
+	capcpu=$(sed -n 's/^ftrecord: cpu[0-9]*: .* \([0-9.]*\) s CPU$/\1/p' "$tmp/rec.err" | awk '{ s += $1 } END { print s + 0 }')
+	mb=$(awk -v s=$stored 'BEGIN { print s / 1e6 }')
+	printf '%-10s %8.3f s   lost %d of %d (%s)  %s bytes/event stored  %s CPU s/MB  (slowdown x%s vs no reader)\n' \
+		"$label" "$(awk -v t=$t2 'BEGIN { print t / 1e9 }')" "$lost" $((rd + lost)) \
+		"$(ratio $lost $((rd + lost)))" "$(ratio $stored $rd)" "$(ratio $cpu $mb)" "$(ratio $t2 $t1)"
+	printf '%-10s capture threads %s CPU s/MB; writing the file included %s CPU s/MB\n' "" \
+		"$(ratio $capcpu $mb)" "$(ratio $cpu $mb)"
+	R_CAPCPU=$(ratio $capcpu $mb) R_CPU=$(ratio $cpu $mb) R_BPE=$(ratio $stored $rd) R_T=$t2
+}
+
 bench() {
-	local w=$1 t0=0 t1 t2 t3 ev_bytes rd lost stored cpu capcpu
+	w=$1
+	local t0=0 t3 ev_bytes rd lost stored cpu
 	case $w in
 	syscall) EVENTS="raw_syscalls:sys_enter raw_syscalls:sys_exit" ;;
 	marker) EVENTS="sched:sched_switch sched:sched_wakeup" ;;
@@ -86,25 +115,10 @@ bench() {
 	printf '%-10s %8.3f s   event data %s bytes/event in the ring buffer\n' "no reader" \
 		"$(awk -v t=$t1 'BEGIN { print t / 1e9 }')" "$ev_bytes"
 
-	fresh
-	"$FTRECORD" -B $I -O nocopy_trace_marker ${FTRECORD_OPTS:-} \
-		$(for e in $EVENTS; do echo "-e $e"; done) -o "$tmp/rec.dat" "$tmp/work" $w \
-		> "$tmp/rec.out" 2> "$tmp/rec.err"
-	t2=$(cat "$tmp/rec.out")
-	rd=$(stat_sum "read events")
-	lost=$(sed -n 's/^ftrecord: cpu[0-9]*: \([0-9]*\) events lost$/\1/p' "$tmp/rec.err" | awk '{ s += $1 } END { print s + 0 }')
-	stored=$(sed -n 's/^ftrecord: cpu[0-9]*: \([0-9]*\) pages.*/\1/p' "$tmp/rec.err" | awk '{ s += $1 } END { print s * 4096 }')
-	cpu=$(sed -n 's/.* \([0-9.]*\) s CPU in all$/\1/p' "$tmp/rec.err")
-	capcpu=$(sed -n 's/^ftrecord: cpu[0-9]*: .* \([0-9.]*\) s CPU$/\1/p' "$tmp/rec.err" | awk '{ s += $1 } END { print s + 0 }')
-	printf '%-10s %8.3f s   lost %d of %d (%s)  %s bytes/event stored  %s CPU s/MB  (slowdown x%s vs no reader)\n' \
-		ftrecord "$(awk -v t=$t2 'BEGIN { print t / 1e9 }')" "$lost" $((rd + lost)) \
-		"$(ratio $lost $((rd + lost)))" "$(ratio $stored $rd)" \
-		"$(ratio $cpu "$(awk -v s=$stored 'BEGIN { print s / 1e6 }')")" "$(ratio $t2 $t1)"
-	printf '%-10s capture threads %s CPU s/MB; writing the file included %s CPU s/MB\n' "" \
-		"$(ratio $capcpu "$(awk -v s=$stored 'BEGIN { print s / 1e6 }')")" \
-		"$(ratio $cpu "$(awk -v s=$stored 'BEGIN { print s / 1e6 }')")"
-	R_CAPCPU=$(ratio $capcpu "$(awk -v s=$stored 'BEGIN { print s / 1e6 }')")
-	R_LOST=$lost R_BPE=$(ratio $stored $rd) R_CPU=$(ratio $cpu "$(awk -v s=$stored 'BEGIN { print s / 1e6 }')") R_T=$t2
+	run_ftrecord ftrecord
+	run_ftrecord "ftrecord -r" -r 10
+	R_T_RT=$R_T
+	run_ftrecord ftrecord
 
 	fresh; events_on
 	"$tmp/loadgen" poll $T/instances/$I "$tmp/poll" 1 > "$tmp/poll.out" &
@@ -120,7 +134,7 @@ bench() {
 		"poll 1ms" "$(awk -v t=$t3 'BEGIN { print t / 1e9 }')" "$lost" $((rd + lost)) \
 		"$(ratio $lost $((rd + lost)))" "$(ratio $stored $rd)" \
 		"$(ratio $cpu "$(awk -v s=$stored 'BEGIN { print s / 1e6 }')")" "$(ratio $t3 $t1)"
-	echo "ratios: ftrecord/no-reader time $(ratio $R_T $t1), poll/no-reader time $(ratio $t3 $t1)," \
+	echo "ratios: ftrecord/no-reader time $(ratio $R_T $t1), ftrecord -r/no-reader time $(ratio $R_T_RT $t1), poll/no-reader time $(ratio $t3 $t1)," \
 	     "ftrecord bytes/event / event data $(ratio $R_BPE $ev_bytes)," \
 	     "poll bytes/event / event data $(ratio "$(ratio $stored $rd)" $ev_bytes)," \
 	     "ftrecord capture CPU/MB / poll CPU/MB $(ratio $R_CAPCPU "$(ratio $cpu "$(awk -v s=$stored 'BEGIN { print s / 1e6 }')")")," \
