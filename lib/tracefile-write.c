@@ -393,6 +393,10 @@ static int system_formats(struct ftk_tracewrite *w, struct buf *b, const char *s
 
 	snprintf(dir, sizeof(dir), "%s/events/%s", ftk_tracefs_root(w->t), sys);
 	n = scandir(dir, &ev, is_dir, alphasort);
+	if (n < 0 && (errno == ENOENT || errno == ENODEV)) {
+		*count = 0;	/* a dynamic event group removed meanwhile */
+		return 0;
+	}
 	if (n < 0)
 		return fail(w, -errno, "cannot read '%s'", dir);
 	count_at = b->len;
@@ -401,8 +405,8 @@ static int system_formats(struct ftk_tracewrite *w, struct buf *b, const char *s
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s/format", dir, ev[i]->d_name);
 		ret = buf_file(b, path, 8);
-		if (ret == -ENOENT || ret == -EACCES || ret == -EPERM) {
-			ret = 0;	/* not every directory is an event */
+		if (ret == -ENOENT || ret == -ENODEV || ret == -EACCES || ret == -EPERM) {
+			ret = 0;	/* not an event, or one removed meanwhile */
 			continue;
 		}
 		if (ret) {

@@ -463,8 +463,18 @@ static int replay(struct ftk_tracefs *t, struct undo *u)
 	case UNDO_APPEND:
 		return do_write(t, u->file, u->text, O_APPEND);
 	case UNDO_RMDIR:
-		if (rmdir(u->file) < 0 && errno != ENOENT)
-			return ftk_tracefs_fail(t, u->file, "rmdir", -errno);
+		/*
+		 * Any process that has a file of the instance open (a tool
+		 * dumping every instance, say) makes rmdir fail with EBUSY
+		 * for that moment: try again for up to a second.
+		 */
+		for (r = 0; rmdir(u->file) < 0; r++) {
+			if (errno == ENOENT)
+				break;
+			if (errno != EBUSY || r == 50)
+				return ftk_tracefs_fail(t, u->file, "rmdir", -errno);
+			usleep(20000);
+		}
 		return 0;
 	case UNDO_LINES:
 		ret = do_write(t, u->file, "", O_TRUNC);

@@ -4,6 +4,8 @@
 #   tracefs_snap DIR        the control files a recorder may touch in DIR
 #                           (the tracing root or an instance), one per line
 #   instances_snap PATTERN  the instances whose name matches the ERE PATTERN
+#   rmdir_instance NAME     remove an instance, retrying while it is busy
+#   is_exit GOT WANT NAME ERRFILE   an exit status check that shows stderr
 #
 #   snap_is GOT WANT NAME   compare two snapshots as a TAP test
 #
@@ -32,6 +34,25 @@ snap_is() {
 		_tap_result 1 "$3"
 		diag "$(diff <(echo "$2") <(echo "$1") | grep '^[<>]')"
 	fi
+}
+
+# rmdir_instance NAME: remove an instance of ours, waiting out the moments
+# another process holds it open (rmdir fails with EBUSY then).
+rmdir_instance() {
+	local t i
+	t=$(tracefs_dir) || return 1
+	for i in $(seq 1 50); do
+		[ -d "$t/instances/$1" ] || return 0
+		rmdir "$t/instances/$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	echo "# cannot remove instance $1" >&2
+	return 1
+}
+
+# is_exit GOT WANT NAME ERRFILE: is, showing the tool's stderr on failure.
+is_exit() {
+	is "$1" "$2" "$3" || diag "$(cat "$4" 2>/dev/null)"
 }
 
 instances_snap() {

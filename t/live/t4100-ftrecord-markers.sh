@@ -12,7 +12,7 @@ need instances raw_buffers trace_marker
 T=$(tracefs_dir)
 I=ftkit-t4100-$$
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"; rmdir "$T/instances/$I" 2>/dev/null' EXIT
+trap 'rm -rf "$tmp"; rmdir_instance "$I"' EXIT
 N=300
 
 # A workload that writes N numbered markers into the instance.
@@ -48,7 +48,7 @@ for variant in "v7:" "v6:--file-version 6" "zstd:--compression zstd" "zlib:--com
 	args=${variant#*:}
 	out="$tmp/$name.dat"
 	ftrecord -q -B "$I" $args -o "$out" bash -c markers 2> "$tmp/err"
-	is "$?" 0 "$name: ftrecord exits 0"
+	is_exit "$?" 0 "$name: ftrecord exits 0" "$tmp/err"
 	ok "$name: file written" test -s "$out"
 	if [ $have_tc = 0 ]; then
 		skip "$name: trace-cmd is not installed"

@@ -40,7 +40,7 @@ for sig in INT TERM; do
 	sleep 0.2
 	kill -$sig $pid
 	wait $pid
-	is "$?" 0 "SIG$sig: ftrecord exits 0"
+	is_exit "$?" 0 "SIG$sig: ftrecord exits 0" "$tmp/$sig.err"
 	ok "SIG$sig: the private instance is removed" test ! -e "$T/instances/ftkit-rec-$pid"
 	snap_is "$(tracefs_snap "$T")" "$top_before" "SIG$sig: top-level settings unchanged"
 	if [ $have_tc = 1 ]; then
@@ -70,7 +70,7 @@ sleep 0.3
 start=$SECONDS
 kill -TERM $pid
 wait $pid
-is "$?" 0 "SIGTERM with a command: ftrecord exits 0"
+is_exit "$?" 0 "SIGTERM with a command: ftrecord exits 0" "$tmp/cmd.err"
 ok "SIGTERM with a command: the command was stopped too" test $((SECONDS - start)) -lt 20
 ok "SIGTERM with a command: file written" test -s "$out"
 ok "SIGTERM with a command: the private instance is removed" \
@@ -80,12 +80,16 @@ ok "SIGTERM with a command: the private instance is removed" \
 # woken on every event, its splice and ppoll calls would otherwise feed back.
 # Its threads are read from /proc while it runs (other ftrecords may run too).
 self_calls() {	# extra ftrecord options; prints the count of its own calls traced
-	local pid tids=
+	local pid i tids=
 	ftrecord -q "$@" --buffer-percent 0 -e syscalls:sys_enter_splice \
 		-e syscalls:sys_enter_ppoll -o "$tmp/self.dat" \
-		sh -c "sleep 0.5; echo ftk4110 > $T/trace_marker; sleep 0.3" 2>/dev/null &
+		sh -c "sleep 1; echo ftk4110 > $T/trace_marker; sleep 0.3" 2>/dev/null &
 	pid=$!
-	sleep 0.3
+	# The reader threads are there once recording started.
+	for i in $(seq 1 100); do
+		[ "$(ls /proc/$pid/task 2>/dev/null | wc -l)" -gt 1 ] && break
+		sleep 0.05
+	done
 	tids=$(ls /proc/$pid/task 2>/dev/null | tr '\n' '|')
 	wait $pid
 	trace-cmd report -i "$tmp/self.dat" 2>/dev/null |

@@ -5,6 +5,7 @@
 # -F -c only the command and its children, -C the clock named in the
 # file, -e on a uprobe event, -f a filter.
 . "$top_srcdir/t/tap.sh"
+. "$top_srcdir/t/lib/tracefs-snap.sh"
 lane live
 need_root
 need instances raw_buffers trace_marker events
@@ -16,7 +17,7 @@ G=ftkit_t4140_$$
 tmp=$(mktemp -d)
 cleanup() {
 	rm -rf "$tmp"
-	rmdir "$T/instances/$I" 2>/dev/null
+	rmdir_instance "$I"
 	grep -q "^p:$G/" "$T/uprobe_events" 2>/dev/null && echo "-:$G/getpid" >> "$T/uprobe_events"
 }
 trap cleanup EXIT
@@ -33,8 +34,8 @@ export -f burst
 export N
 nocopy=
 [ -e "$T/options/copy_trace_marker" ] && nocopy="-O nocopy_trace_marker"
-ftrecord -q -B "$I" $nocopy -m 64 -o "$tmp/m.dat" bash -c burst
-is "$?" 0 "-m 64: ftrecord exits 0"
+ftrecord -q -B "$I" $nocopy -m 64 -o "$tmp/m.dat" bash -c burst 2> "$tmp/err"
+is_exit "$?" 0 "-m 64: ftrecord exits 0" "$tmp/err"
 kept=$(report "$tmp/m.dat" | grep -c 'tracing_mark_write: ftk4140 m')
 ok "-m 64: fewer markers kept ($kept of $N)" test "$kept" -gt 0 -a "$kept" -lt $N
 ok "-m 64: the newest marker is kept" eval 'report "$tmp/m.dat" | grep -q "ftk4140 m$N\$"'
@@ -46,15 +47,15 @@ ok "-m 64: the file is smaller ($size < $full bytes)" test "$size" -lt "$full"
 
 # -F -c: the exec events of the command and its children, nobody else's.
 ftrecord -q -F -c -e sched:sched_process_exec -o "$tmp/f.dat" \
-	bash -c 'true; /bin/true; sleep 0.1; ls / >/dev/null'
-is "$?" 0 "-F -c: ftrecord exits 0"
+	bash -c 'true; /bin/true; sleep 0.1; ls / >/dev/null' 2> "$tmp/err"
+is_exit "$?" 0 "-F -c: ftrecord exits 0" "$tmp/err"
 execs=$(report "$tmp/f.dat" | sed -n 's/.*sched_process_exec: *filename=\([^ ]*\) .*/\1/p' |
 	xargs -n1 basename 2>/dev/null | sort | tr '\n' ' ')
 is "$execs" "bash ls sleep true " "-F -c: exactly the command's execs (bash, true, sleep, ls)"
 
 # -C: the clock is the one stored in the file.
-ftrecord -q -C mono -e sched:sched_process_exec -o "$tmp/c.dat" true
-is "$?" 0 "-C mono: ftrecord exits 0"
+ftrecord -q -C mono -e sched:sched_process_exec -o "$tmp/c.dat" true 2> "$tmp/err"
+is_exit "$?" 0 "-C mono: ftrecord exits 0" "$tmp/err"
 ok "-C mono: the file's buffer says mono" \
 	eval 'trace-cmd dump --summary -i "$tmp/c.dat" 2>/dev/null | grep -q "\"mono\" clock"'
 
