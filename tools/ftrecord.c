@@ -637,8 +637,9 @@ int main(int argc, char **argv)
 
 		getrusage(RUSAGE_SELF, &ru);
 		fprintf(stderr, "ftrecord: wrote '%s' (version %ld%s%s, %llu KiB of events), "
-			"%.3f s CPU in all\n", output, version, compression ? ", " : "",
-			compression ? compression : "", (unsigned long long)total / 1024,
+			"peak RSS %ld KiB, %.3f s CPU in all\n", output, version,
+			compression ? ", " : "", compression ? compression : "",
+			(unsigned long long)total / 1024, ru.ru_maxrss,
 			ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
 			(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
 	}

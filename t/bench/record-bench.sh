@@ -89,8 +89,9 @@ run_ftrecord() {
 	printf '%-10s %8.3f s   lost %d of %d (%s)  %s bytes/event stored  %s CPU s/MB  (slowdown x%s vs no reader)\n' \
 		"$label" "$(awk -v t=$t2 'BEGIN { print t / 1e9 }')" "$lost" $((rd + lost)) \
 		"$(ratio $lost $((rd + lost)))" "$(ratio $stored $rd)" "$(ratio $cpu $mb)" "$(ratio $t2 $t1)"
-	printf '%-10s capture threads %s CPU s/MB; writing the file included %s CPU s/MB\n' "" \
-		"$(ratio $capcpu $mb)" "$(ratio $cpu $mb)"
+	printf '%-10s capture threads %s CPU s/MB; writing the file included %s CPU s/MB; %s MB stored, peak RSS %s KiB\n' "" \
+		"$(ratio $capcpu $mb)" "$(ratio $cpu $mb)" "$mb" \
+		"$(sed -n 's/.*peak RSS \([0-9]*\) KiB.*/\1/p' "$tmp/rec.err")"
 	R_CAPCPU=$(ratio $capcpu $mb) R_CPU=$(ratio $cpu $mb) R_BPE=$(ratio $stored $rd) R_T=$t2
 }
 

@@ -65,6 +65,21 @@ ftrecord -q -F -c -e sched:sched_process_exec -f 'filename ~ "*ls"' -o "$tmp/flt
 execs=$(report "$tmp/flt.dat" | grep -c 'sched_process_exec:')
 is "$execs" 1 "-f: only the exec the filter lets through"
 
+# -P: only the switches of one task (prev or next is it).
+sleep 1 &
+S=$!
+ftrecord -q -P $S -e sched:sched_switch -o "$tmp/p.dat" sleep 1.3 2> "$tmp/err"
+is_exit "$?" 0 "-P: ftrecord exits 0" "$tmp/err"
+all=$(report "$tmp/p.dat" | grep -c 'sched_switch:')
+its=$(report "$tmp/p.dat" | grep 'sched_switch:' | grep -Ec "(:$S \[|sleep-$S )")
+ok "-P $S: $all switches, all of them of that task" test "$all" -gt 0 -a "$all" = "$its"
+wait $S
+
+# -T: a kernel stack with each event.
+ftrecord -q -T -F -e sched:sched_process_exec -o "$tmp/t.dat" true 2> "$tmp/err"
+is_exit "$?" 0 "-T: ftrecord exits 0" "$tmp/err"
+ok "-T: the exec comes with a kernel stack" eval 'report "$tmp/t.dat" | grep -q "kernel_stack:"'
+
 # A uprobe event: getpid in libc, hit by the command.
 libc=$(ldd /bin/true 2>/dev/null | awk '/libc\.so/ { print $3 }')
 if ! has uprobes; then
