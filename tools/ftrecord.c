@@ -312,16 +312,16 @@ static void wait_child(void)
 	int st, forwarded = 0;
 
 	for (;;) {
-		if (waitpid(child, &st, 0) == child)
-			break;
-		if (errno != EINTR)
-			break;
 		if (tool_stop) {
 			/* Pass the signal on once; a second one kills. */
 			kill(child, forwarded ? SIGKILL : tool_stop);
 			forwarded = 1;
 			tool_stop = 0;
 		}
+		if (waitpid(child, &st, 0) == child)
+			break;
+		if (errno != EINTR)
+			break;
 	}
 	child = 0;
 }
