@@ -286,8 +286,18 @@ static void *cpu_thread(void *arg)
 	p[0] = (struct pollfd){ .fd = cc->trace_fd, .events = POLLIN };
 	p[1] = (struct pollfd){ .fd = c->stop_fd, .events = POLLIN };
 	for (;;) {
-		/* A wake-up that found no full page (buffer_percent 0): back off. */
-		n = poll(p, 2, idle ? (timeout > 0 && timeout < 10 ? timeout : 10) : timeout);
+		/*
+		 * A wake-up that found no full page (buffer_percent 0 wakes on
+		 * every event, but only whole pages can be spliced): sleep a
+		 * little on the stop fd alone rather than spin on a readable fd.
+		 */
+		if (idle) {
+			n = poll(&p[1], 1, timeout > 0 && timeout < 10 ? timeout : 10);
+			if (n > 0)
+				break;
+			idle = 0;
+		}
+		n = poll(p, 2, timeout);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -296,10 +306,6 @@ static void *cpu_thread(void *arg)
 		}
 		if (p[1].revents)
 			break;
-		if (n == 0 && idle) {
-			idle = 0;
-			continue;
-		}
 		cc->info.wakeups++;
 		n = move_pages(cc);
 		if (n < 0) {
