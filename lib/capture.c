@@ -275,8 +275,8 @@ static void *cpu_thread(void *arg)
 		int err = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
 
 		if (err)
-			pr_warn("cpu%d: cannot use SCHED_FIFO %d: %s\n", cc->cpu, c->o.rt_priority,
-				strerror(err));
+			pr_info("cpu%d: cannot use SCHED_FIFO %d (%s): normal scheduling\n",
+				cc->cpu, c->o.rt_priority, strerror(err));
 	}
 	pthread_mutex_lock(&c->lock);
 	c->nr_ready++;

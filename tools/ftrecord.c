@@ -58,7 +58,7 @@ static void usage(FILE *f)
 "  -B, --instance NAME record in this instance (created if missing)\n"
 "  -o, --output FILE   the file to write (default trace.dat)\n"
 "  -s, --sleep USECS   wake at least this often (default: when half full)\n"
-"  -r, --rt PRIO       run the readers SCHED_FIFO at PRIO (1-99)\n"
+"  -r, --rt PRIO       readers' SCHED_FIFO priority (default 1; 0: normal)\n"
 "  -m, --max KB        keep about the last KB KiB per CPU\n"
 "  -T, --stacktrace    a kernel stack with every event\n"
 "  -O, --option OPT    set options/OPT (noOPT clears it)\n"
@@ -425,7 +425,7 @@ int main(int argc, char **argv)
 	const char *compression = NULL;
 	long buffer_kb = 0, sleep_us = 0, max_kb = 0, bp = 0, version = 7;
 	int children = 0, follow = 0, stack = 0, self = 0, noksyms = 0, bp_set = 0;
-	int copy_marker = 0, rt = 0;
+	int copy_marker = 0, rt = 1;
 	char name[64], *s, *outdir, *outcopy;
 	struct ftk_tracefs *t;
 	int opt, i, cpu, ret, mainpid;
@@ -463,7 +463,7 @@ int main(int argc, char **argv)
 		case 'B': instance = optarg; break;
 		case 'o': output = optarg; break;
 		case 's': sleep_us = parse_num(optarg, "sleep interval", 1, 1L << 40); break;
-		case 'r': rt = parse_num(optarg, "real-time priority", 1, 99); break;
+		case 'r': rt = parse_num(optarg, "real-time priority", 0, 99); break;
 		case 'm': max_kb = parse_num(optarg, "max size", 1, 1L << 40); break;
 		case 'T': stack = 1; break;
 		case 'O': add_list(&ftopts, optarg); break;

@@ -7,24 +7,29 @@
 # sched_switch and sched_wakeup. Each is run
 #   untraced    events off (syscall workload only)
 #   no reader   events on, nobody reads the buffer
-#   ftrecord    ftrecord -B instance (poll + buffer_percent + splice), run
-#               twice, and once with -r 10 (SCHED_FIFO readers)
+#   ftrecord    ftrecord -B instance (poll + buffer_percent + splice, real-time
+#               readers), and once with -r 0 (normally scheduled readers)
 #   poll 1ms    a reader that read(2)s trace_pipe_raw every millisecond,
 #               the way a fixed-interval recorder does (trace-cmd record
 #               sleeps 1 ms between reads by default; it cannot run on this
 #               locked-down host, so this stands in for it here)
 # and reports events lost, the slowdown of the workload against no reader,
 # bytes stored per event against the event data in the ring buffer, and
-# the recorder's CPU time per MB stored.
+# the recorder's CPU time per MB stored ("rdr": the reader threads alone;
+# "CPU": all of ftrecord, writing the file included), and ftrecord's peak
+# RSS. Modes are interleaved round by round so they share the machine's
+# mood; the time shown is the best of the rounds.
 #
 # usage: t/bench/record-bench.sh [syscall|marker]...
-# (root; N_SYS and N_MARK scale the work, FTRECORD_OPTS adds ftrecord options)
+# (root; N_SYS and N_MARK scale the work, ROUNDS repeats it (3), FTRECORD_OPTS
+# adds ftrecord options)
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir/build}"
 FTRECORD=${FTRECORD:-$top_builddir/tools/ftrecord}
 N_SYS=${N_SYS:-1000000}
 N_MARK=${N_MARK:-200000}
+ROUNDS=${ROUNDS:-3}
 [ "$(id -u)" = 0 ] || { echo "record-bench: needs root" >&2; exit 1; }
 [ -x "$FTRECORD" ] || { echo "record-bench: no $FTRECORD (build first)" >&2; exit 1; }
 T=/sys/kernel/tracing
@@ -71,76 +76,95 @@ chmod +x "$tmp/work"
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.4g", a / b; else print "n/a" }'; }
 
-# ftrecord LABEL [OPTIONS]: one recording of the workload $w; sets R_* for the ratios.
+# Results per mode: the shortest time over the rounds (the run least
+# disturbed by the rest of a shared machine), losses summed over the rounds.
+declare -A TMIN LOST TOTAL BPE CPUMB CAPMB RSS MBS
+note() {	# mode time lost total bytes/event cpu/MB capture-cpu/MB rss MB
+	if [ -z "${TMIN[$1]:-}" ] || [ "$2" -lt "${TMIN[$1]}" ]; then TMIN[$1]=$2; fi
+	LOST[$1]=$(( ${LOST[$1]:-0} + $3 ))
+	TOTAL[$1]=$(( ${TOTAL[$1]:-0} + $4 ))
+	BPE[$1]=$5 CPUMB[$1]=$6 CAPMB[$1]=$7 RSS[$1]=$8 MBS[$1]=$9
+}
+
+# ftrecord MODE [OPTIONS]: one recording of the workload $w.
 run_ftrecord() {
-	local label=$1 rd lost stored cpu capcpu t2 mb
+	local mode=$1 rd lost stored cpu capcpu t mb
 	shift
 	fresh
 	"$FTRECORD" -B $I -O nocopy_trace_marker ${FTRECORD_OPTS:-} "$@" \
 		$(for e in $EVENTS; do echo "-e $e"; done) -o "$tmp/rec.dat" "$tmp/work" $w \
 		> "$tmp/rec.out" 2> "$tmp/rec.err"
-	t2=$(cat "$tmp/rec.out")
+	t=$(cat "$tmp/rec.out")
 	rd=$(stat_sum "read events")
 	lost=$(sed -n 's/^ftrecord: cpu[0-9]*: \([0-9]*\) events lost$/\1/p' "$tmp/rec.err" | awk '{ s += $1 } END { print s + 0 }')
 	stored=$(sed -n 's/^ftrecord: cpu[0-9]*: \([0-9]*\) pages.*/\1/p' "$tmp/rec.err" | awk '{ s += $1 } END { print s * 4096 }')
 	cpu=$(sed -n 's/.* \([0-9.]*\) s CPU in all$/\1/p' "$tmp/rec.err")
 	capcpu=$(sed -n 's/^ftrecord: cpu[0-9]*: .* \([0-9.]*\) s CPU$/\1/p' "$tmp/rec.err" | awk '{ s += $1 } END { print s + 0 }')
 	mb=$(awk -v s=$stored 'BEGIN { print s / 1e6 }')
-	printf '%-10s %8.3f s   lost %d of %d (%s)  %s bytes/event stored  %s CPU s/MB  (slowdown x%s vs no reader)\n' \
-		"$label" "$(awk -v t=$t2 'BEGIN { print t / 1e9 }')" "$lost" $((rd + lost)) \
-		"$(ratio $lost $((rd + lost)))" "$(ratio $stored $rd)" "$(ratio $cpu $mb)" "$(ratio $t2 $t1)"
-	printf '%-10s capture threads %s CPU s/MB; writing the file included %s CPU s/MB; %s MB stored, peak RSS %s KiB\n' "" \
-		"$(ratio $capcpu $mb)" "$(ratio $cpu $mb)" "$mb" \
-		"$(sed -n 's/.*peak RSS \([0-9]*\) KiB.*/\1/p' "$tmp/rec.err")"
-	R_CAPCPU=$(ratio $capcpu $mb) R_CPU=$(ratio $cpu $mb) R_BPE=$(ratio $stored $rd) R_T=$t2
+	note "$mode" "$t" "$lost" $((rd + lost)) "$(ratio $stored $rd)" "$(ratio $cpu $mb)" \
+		"$(ratio $capcpu $mb)" "$(sed -n 's/.*peak RSS \([0-9]*\) KiB.*/\1/p' "$tmp/rec.err")" "$mb"
 }
 
-bench() {
-	w=$1
-	local t0=0 t3 ev_bytes rd lost stored cpu
-	case $w in
-	syscall) EVENTS="raw_syscalls:sys_enter raw_syscalls:sys_exit" ;;
-	marker) EVENTS="sched:sched_switch sched:sched_wakeup" ;;
-	esac
-	echo "== $w workload ($EVENTS$([ $w = marker ] && echo " + trace_marker on $CPUS CPUs"))"
-
-	if [ $w = syscall ]; then
-		fresh
-		t0=$("$tmp/work" $w)
-		printf '%-10s %8.3f s\n' untraced "$(awk -v t=$t0 'BEGIN { print t / 1e9 }')"
-	fi
-
-	fresh; events_on
-	t1=$("$tmp/work" $w)
-	ev_bytes=$(ratio "$(stat_sum bytes)" "$(stat_sum entries)")
-	printf '%-10s %8.3f s   event data %s bytes/event in the ring buffer\n' "no reader" \
-		"$(awk -v t=$t1 'BEGIN { print t / 1e9 }')" "$ev_bytes"
-
-	run_ftrecord ftrecord
-	run_ftrecord "ftrecord -r" -r 10
-	R_T_RT=$R_T
-	run_ftrecord ftrecord
-
+run_poll() {
+	local pp t stored cpu rd lost mb
 	fresh; events_on
 	"$tmp/loadgen" poll $T/instances/$I "$tmp/poll" 1 > "$tmp/poll.out" &
-	local pp=$!
+	pp=$!
 	sleep 0.2
-	t3=$("$tmp/work" $w)
+	t=$("$tmp/work" $w)
 	echo 0 > $T/instances/$I/tracing_on
 	kill -INT $pp; wait $pp
 	read -r stored cpu < "$tmp/poll.out"
 	rd=$(stat_sum "read events")
 	lost=$(( $(stat_sum overrun) + $(stat_sum "dropped events") ))
-	printf '%-10s %8.3f s   lost %d of %d (%s)  %s bytes/event stored  %s CPU s/MB  (slowdown x%s vs no reader)\n' \
-		"poll 1ms" "$(awk -v t=$t3 'BEGIN { print t / 1e9 }')" "$lost" $((rd + lost)) \
-		"$(ratio $lost $((rd + lost)))" "$(ratio $stored $rd)" \
-		"$(ratio $cpu "$(awk -v s=$stored 'BEGIN { print s / 1e6 }')")" "$(ratio $t3 $t1)"
-	echo "ratios: ftrecord/no-reader time $(ratio $R_T $t1), ftrecord -r/no-reader time $(ratio $R_T_RT $t1), poll/no-reader time $(ratio $t3 $t1)," \
-	     "ftrecord bytes/event / event data $(ratio $R_BPE $ev_bytes)," \
-	     "poll bytes/event / event data $(ratio "$(ratio $stored $rd)" $ev_bytes)," \
-	     "ftrecord capture CPU/MB / poll CPU/MB $(ratio $R_CAPCPU "$(ratio $cpu "$(awk -v s=$stored 'BEGIN { print s / 1e6 }')")")," \
-	     "ftrecord total CPU/MB / poll CPU/MB $(ratio $R_CPU "$(ratio $cpu "$(awk -v s=$stored 'BEGIN { print s / 1e6 }')")")"
-	[ $w = syscall ] && echo "ratios: untraced -> no reader x$(ratio $t1 $t0), untraced -> ftrecord x$(ratio $R_T $t0)"
+	mb=$(awk -v s=$stored 'BEGIN { print s / 1e6 }')
+	note "poll 1ms" "$t" "$lost" $((rd + lost)) "$(ratio $stored $rd)" "$(ratio $cpu $mb)" \
+		"$(ratio $cpu $mb)" - "$mb"
+}
+
+secs() { awk -v t="$1" 'BEGIN { printf "%.3f", t / 1e9 }'; }
+
+bench() {
+	w=$1
+	local r m ev_bytes=0 t
+	TMIN=() LOST=() TOTAL=() BPE=() CPUMB=() CAPMB=() RSS=() MBS=()
+	case $w in
+	syscall) EVENTS="raw_syscalls:sys_enter raw_syscalls:sys_exit" ;;
+	marker) EVENTS="sched:sched_switch sched:sched_wakeup" ;;
+	esac
+	echo "== $w workload ($EVENTS$([ $w = marker ] && echo " + trace_marker on $CPUS CPUs"))," \
+	     "best of $ROUNDS rounds, losses summed"
+	for r in $(seq 1 $ROUNDS); do
+		if [ $w = syscall ]; then
+			fresh
+			note untraced "$("$tmp/work" $w)" 0 0 - - - - -
+		fi
+		fresh; events_on
+		t=$("$tmp/work" $w)
+		ev_bytes=$(ratio "$(stat_sum bytes)" "$(stat_sum entries)")
+		note "no reader" "$t" 0 0 - - - - -
+		run_ftrecord ftrecord
+		run_ftrecord "ftrecord -r0" -r 0
+		run_poll
+	done
+	echo "event data in the ring buffer: $ev_bytes bytes/event"
+	printf '%-13s %8s %8s %22s %10s %10s %10s %9s\n' mode time "vs none" "lost" "bytes/ev" \
+		"CPU ms/MB" "rdr ms/MB" "RSS KiB"
+	for m in untraced "no reader" ftrecord "ftrecord -r0" "poll 1ms"; do
+		[ -n "${TMIN[$m]:-}" ] || continue
+		printf '%-13s %8s %8s %22s %10s %10s %10s %9s\n' "$m" "$(secs ${TMIN[$m]})" \
+			"x$(ratio ${TMIN[$m]} ${TMIN["no reader"]})" \
+			"${LOST[$m]}/${TOTAL[$m]} ($(ratio ${LOST[$m]} ${TOTAL[$m]}))" "${BPE[$m]}" \
+			"$(awk -v c="${CPUMB[$m]}" 'BEGIN { if (c == "-") print "-"; else printf "%.3g", c * 1000 }')" \
+			"$(awk -v c="${CAPMB[$m]}" 'BEGIN { if (c == "-") print "-"; else printf "%.3g", c * 1000 }')" \
+			"${RSS[$m]}"
+	done
+	echo "ratios: ftrecord/no-reader time $(ratio ${TMIN[ftrecord]} ${TMIN["no reader"]})," \
+	     "poll/no-reader time $(ratio ${TMIN["poll 1ms"]} ${TMIN["no reader"]})," \
+	     "ftrecord bytes/event / event data $(ratio ${BPE[ftrecord]} $ev_bytes)," \
+	     "poll bytes/event / event data $(ratio ${BPE["poll 1ms"]} $ev_bytes)," \
+	     "ftrecord reader CPU/MB / poll CPU/MB $(ratio ${CAPMB[ftrecord]} ${CAPMB["poll 1ms"]})," \
+	     "ftrecord total CPU/MB / poll CPU/MB $(ratio ${CPUMB[ftrecord]} ${CPUMB["poll 1ms"]})"
 	echo
 }
 
