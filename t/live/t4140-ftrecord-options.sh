@@ -65,6 +65,15 @@ ftrecord -q -F -c -e sched:sched_process_exec -f 'filename ~ "*ls"' -o "$tmp/flt
 execs=$(report "$tmp/flt.dat" | grep -c 'sched_process_exec:')
 is "$execs" 1 "-f: only the exec the filter lets through"
 
+# No spinning: with nothing to record the readers sleep in poll() for the
+# whole second; -s 100000 wakes them every 100 ms.
+ftrecord -o "$tmp/idle.dat" sleep 1 2> "$tmp/err"
+w=$(sed -n 's/^ftrecord: cpu[0-9]*: .* \([0-9]*\) wake-ups.*/\1/p' "$tmp/err" | awk '{ s += $1 } END { print s + 0 }')
+is "$w" 0 "idle for a second: no wake-up at all"
+ftrecord -s 100000 -o "$tmp/idle.dat" sleep 1 2> "$tmp/err"
+w=$(sed -n 's/^ftrecord: cpu0: .* \([0-9]*\) wake-ups.*/\1/p' "$tmp/err")
+ok "-s 100000: cpu0's reader woke about every 100 ms ($w in 1 s)" test "${w:-0}" -ge 5 -a "${w:-0}" -le 25
+
 # -P: only the switches of one task (prev or next is it).
 sleep 1 &
 S=$!
