@@ -775,13 +775,15 @@ static int save_v7(struct ftk_tracewrite *w)
 		buf_u64(&b, w->cpus[cpu].file_off);
 		buf_u64(&b, w->cpus[cpu].file_size);
 	}
-	if (b.err)
-		return b.err;
-	opt_add(w, OPT_BUFFER, b.data, b.len);
+	if (!b.err)
+		opt_add(w, OPT_BUFFER, b.data, b.len);
+	ret = b.err;
 	buf_release(&b);
+	if (ret)
+		return fail(w, ret, "cannot write");
 	opt_u64(w, OPT_DONE, 0);
 	if (w->opts.err)
-		return w->opts.err;
+		return fail(w, w->opts.err, "cannot write");
 	ret = sec_begin(w, OPT_DONE, 0, "options", &opts_at);
 	if (!ret)
 		ret = out_write(w, w->opts.data, w->opts.len);
@@ -820,8 +822,10 @@ static int save_v6(struct ftk_tracewrite *w)
 	buf_u32(&b, w->ncpus);
 	buf_add(&b, "options  ", 10);
 	common_options(w);
-	if (w->opts.err)
-		return w->opts.err;
+	if (w->opts.err) {
+		buf_release(&b);
+		return fail(w, w->opts.err, "cannot write");
+	}
 	buf_add(&b, w->opts.data, w->opts.len);
 	buf_u16(&b, OPT_DONE);
 	buf_add(&b, "flyrecord", 10);
