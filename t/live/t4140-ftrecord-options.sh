@@ -34,12 +34,20 @@ export -f burst
 export N
 nocopy=
 [ -e "$T/options/copy_trace_marker" ] && nocopy="-O nocopy_trace_marker"
-ftrecord -q -B "$I" $nocopy -m 64 -o "$tmp/m.dat" bash -c burst 2> "$tmp/err"
+# The limit is per CPU: the writer stays on one CPU, or a CPU that saw only
+# the first markers would rightly keep them.
+pin=
+command -v taskset >/dev/null && pin="taskset -c 0"
+ftrecord -q -B "$I" $nocopy -m 64 -o "$tmp/m.dat" $pin bash -c burst 2> "$tmp/err"
 is_exit "$?" 0 "-m 64: ftrecord exits 0" "$tmp/err"
 kept=$(report "$tmp/m.dat" | grep -c 'tracing_mark_write: ftk4140 m')
 ok "-m 64: fewer markers kept ($kept of $N)" test "$kept" -gt 0 -a "$kept" -lt $N
 ok "-m 64: the newest marker is kept" eval 'report "$tmp/m.dat" | grep -q "ftk4140 m$N\$"'
-ok "-m 64: the oldest is not" eval '! report "$tmp/m.dat" | grep -q "ftk4140 m1\$"'
+if [ -n "$pin" ]; then
+	ok "-m 64: the oldest is not" eval '! report "$tmp/m.dat" | grep -q "ftk4140 m1\$"'
+else
+	skip "-m 64: no taskset to keep the writer on one CPU"
+fi
 size=$(stat -c %s "$tmp/m.dat")
 ftrecord -q -B "$I" $nocopy -o "$tmp/nom.dat" bash -c burst
 full=$(stat -c %s "$tmp/nom.dat")
