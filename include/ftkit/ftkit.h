@@ -7,8 +7,10 @@
 #include <ftkit/common.h>
 #include <ftkit/tracefs.h>
 #include <ftkit/caps.h>
+#include <ftkit/capture.h>
 #include <ftkit/marker.h>
 #include <ftkit/perf.h>
 #include <ftkit/probe.h>
+#include <ftkit/tracewrite.h>
 
 #endif
