@@ -7,5 +7,9 @@
 #include <ftkit/common.h>
 #include <ftkit/tracefs.h>
 #include <ftkit/caps.h>
+#include <ftkit/stream.h>
+#include <ftkit/merge.h>
+#include <ftkit/tracefile.h>
+#include <ftkit/print.h>
 
 #endif
