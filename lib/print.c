@@ -265,21 +265,19 @@ static int print_text(struct ftk_printer *p, const struct tep_record *crec, int 
 	const struct pbuf *pb = buf >= 0 && buf < p->nr_bufs ? &p->bufs[buf] : NULL;
 	const char *comm, *name;
 	char num[32], *e = num + sizeof(num), *b, *o;
-	size_t nlen, clen, info;
+	size_t nlen, clen, info, head;
 	int pid, n;
 
-	trace_seq_reset(&p->s);
-	tep_print_event(p->tep, &p->s, rec, "%s",
-			(p->flags & FTK_PRINT_RAW) ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
-	info = p->s.len;
-	if (info && p->s.buffer[info - 1] == '\n')
-		info--;
+	/*
+	 * The head first: printing the event may register comms (the
+	 * sched_switch plugin does), which trace-cmd only sees on later lines.
+	 */
 	pid = tep_data_pid(p->tep, rec);
 	comm = tep_data_comm_from_pid(p->tep, pid);
 	name = ev ? ev->name : "[UNKNOWN EVENT]";
 	nlen = strlen(name);
 	clen = strlen(comm);
-	if (grow(p, info + nlen + clen + p->name_width + 256))
+	if (grow(p, nlen + clen + p->name_width + 256))
 		return -ENOMEM;
 	o = p->line;
 	if (p->prefix) {
@@ -318,6 +316,16 @@ static int print_text(struct ftk_printer *p, const struct tep_record *crec, int 
 	*o++ = ' ';
 	for (n = nlen; n < 20; n++)
 		*o++ = ' ';
+	head = o - p->line;
+	trace_seq_reset(&p->s);
+	tep_print_event(p->tep, &p->s, rec, "%s",
+			(p->flags & FTK_PRINT_RAW) ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
+	info = p->s.len;
+	if (info && p->s.buffer[info - 1] == '\n')
+		info--;
+	if (grow(p, head + info + 2))
+		return -ENOMEM;
+	o = p->line + head;
 	memcpy(o, p->s.buffer, info);
 	o += info;
 	*o++ = '\n';

@@ -187,6 +187,8 @@ int main(int argc, char **argv)
 	static char obuf[1 << 20];
 
 	tool_init("ftreport");
+	/* Formats libtraceevent cannot parse leave their events unknown, quietly, as in trace-cmd. */
+	tep_set_loglevel(TEP_LOG_CRITICAL);
 	while ((c = getopt_long(argc, argv, "i:NRtF:o:B:qvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
@@ -233,6 +235,7 @@ int main(int argc, char **argv)
 			break;
 		case 'v':
 			tool_verbose(1);
+			tep_set_loglevel(TEP_LOG_WARNING);
 			break;
 		case 'h':
 			usage(stdout);
@@ -304,9 +307,15 @@ int main(int argc, char **argv)
 		p = ftk_printer_new(out, tep, format, pflags);
 		if (!p)
 			tool_die("cannot print: %s", strerror(errno));
+		/*
+		 * trace-cmd report prints the boot clock's stamps as a plain
+		 * count, although they are nanoseconds: do the same in text.
+		 */
 		for (b = 0; b < ftk_tracefile_buffers(tf); b++)
 			ftk_printer_add_buffer(p, ftk_tracefile_buffer_name(tf, b),
-					       ftk_tracefile_buffer_in_ns(tf, b));
+					       ftk_tracefile_buffer_in_ns(tf, b) &&
+					       (format != FTK_PRINT_TEXT ||
+						strcmp(ftk_tracefile_buffer_clock(tf, b), "boot")));
 		ftk_printer_begin(p, ftk_tracefile_cpus(tf));
 	}
 	while (!tool_stop && (rec = ftk_merge_peek(m, &tag))) {
