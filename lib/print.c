@@ -224,7 +224,8 @@ static char *pad_left(char *o, const char *s, int n, int width)
  * formats: " %6.1000d" (seconds.microseconds, rounded), " %9.1d" with -t,
  * "%12d" for clocks that do not count nanoseconds.
  */
-static char *put_time(char *o, unsigned long long ts, int in_ns, int nsec)
+static char *put_time(struct ftk_printer *p, struct tep_record *rec, char *o,
+		      unsigned long long ts, int in_ns, int nsec)
 {
 	char num[32], *e = num + sizeof(num), *b;
 	unsigned long long t, p10;
@@ -244,7 +245,14 @@ static char *put_time(char *o, unsigned long long ts, int in_ns, int nsec)
 		prec = 6;
 		p10 = 1000000ULL;
 	}
-	if (p10 < t) {
+	if (t <= p10) {
+		/* Stamps under a second: leave the edge cases to libtraceevent. */
+		trace_seq_reset(&p->s);
+		tep_print_event(p->tep, &p->s, rec, nsec ? "%9.1d" : "%6.1000d", TEP_PRINT_TIME);
+		memcpy(o, p->s.buffer, p->s.len);
+		return o + p->s.len;
+	}
+	{
 		b = utoa(e, t / p10);
 		o = pad_left(o, b, e - b, 5);
 		*o++ = '.';
@@ -254,8 +262,6 @@ static char *put_time(char *o, unsigned long long ts, int in_ns, int nsec)
 		memcpy(o, b, e - b);
 		return o + (e - b);
 	}
-	b = utoa(e, t);
-	return pad_left(o, b, e - b, 12);
 }
 
 static int print_text(struct ftk_printer *p, const struct tep_record *crec, int buf,
@@ -306,7 +312,7 @@ static int print_text(struct ftk_printer *p, const struct tep_record *crec, int 
 			*o++ = ' ';
 	}
 	o += sprintf(o, " [%03d]", rec->cpu);
-	o = put_time(o, rec->ts, pb ? pb->in_ns : 1, p->flags & FTK_PRINT_NSEC);
+	o = put_time(p, rec, o, rec->ts, pb ? pb->in_ns : 1, p->flags & FTK_PRINT_NSEC);
 	*o++ = ':';
 	/* " %s: " and the name padded to 20 */
 	*o++ = ' ';

@@ -376,7 +376,16 @@ static int load_next(struct ftk_stream *s)
 			return stream_fail(s, -FTK_E_FORMAT, "cannot load sub-buffer at offset %llu",
 					   s->cur_off);
 		s->st.subbufs++;
-		s->page_missed = kbuffer_missed_events(s->kbuf);
+		/*
+		 * Read the loss from the header ourselves: kbuffer_missed_events()
+		 * says 0 when the sub-buffer starts with a time extend.
+		 */
+		if (!(flags & MISSED_EVENTS))
+			s->page_missed = 0;
+		else if (flags & MISSED_STORED)
+			s->page_missed = (long long)read_long(s, s->cur_page + hdr + size);
+		else
+			s->page_missed = -1;
 		if (s->page_missed > 0)
 			s->st.missed += s->page_missed;
 		else if (s->page_missed < 0)

@@ -496,10 +496,10 @@ static int read_v6_flyrecord(struct ftk_tracefile *tf, struct tf_buffer *b, unsi
 	for (i = 0; i < tf->cpus; i++) {
 		if ((ret = cur_num(&c, 8, &o)) || (ret = cur_num(&c, 8, &s)))
 			return ret;
-		if (o > tf->fsize || s > tf->fsize - o)
-			return tf_fail(tf, -FTK_E_TRUNC,
-				       "file is truncated: cpu %d data at offset %llu, %llu bytes, beyond the end of the file (%llu bytes)",
-				       i, o, s, tf->fsize);
+		/* Data cut short is reported by the stream, after what can be read. */
+		if (o + s < o)
+			return tf_fail(tf, -FTK_E_FORMAT, "cpu %d data at offset %llu: bad size %llu",
+				       i, o, s);
 		b->cpus[b->nr_cpus++] = (struct tf_cpu){ .cpu = i, .offset = o, .size = s };
 		if (s && o < first)
 			first = o;
@@ -634,10 +634,10 @@ static int parse_option(struct ftk_tracefile *tf, unsigned int id, struct cur *o
 			if ((ret = cur_u32(o, &cpu)) || (ret = cur_num(o, 8, &off)) ||
 			    (ret = cur_num(o, 8, &size)))
 				break;
-			if (cpu >= MAX_CPUS || off > tf->fsize || size > tf->fsize - off) {
-				ret = tf_fail(tf, -FTK_E_TRUNC,
-					      "file is truncated: buffer \"%s\" cpu %u data at offset %llu, %llu bytes, beyond the end of the file (%llu bytes)",
-					      b->name, cpu, off, size, tf->fsize);
+			if (cpu >= MAX_CPUS || off + size < off) {
+				ret = tf_fail(tf, -FTK_E_FORMAT,
+					      "buffer \"%s\" cpu %u data at offset %llu: bad size %llu",
+					      b->name, cpu, off, size);
 				break;
 			}
 			b->cpus[b->nr_cpus++] = (struct tf_cpu){ .cpu = cpu, .offset = off,
