@@ -414,6 +414,28 @@ static int read_kallsyms(struct cur *c)
 	return 0;
 }
 
+/*
+ * Keep only the lines libtraceevent can take: tep_parse_printk_formats()
+ * reads past the end of a line that has no ':' (found by fuzzing).
+ */
+static void keep_colon_lines(char *b)
+{
+	char *in = b, *out = b, *nl, *colon;
+	size_t n;
+
+	while (*in) {
+		nl = strchr(in, '\n');
+		n = nl ? (size_t)(nl - in) + 1 : strlen(in);
+		colon = memchr(in, ':', n);
+		if (colon && colon + 1 < in + n && colon[1] != '\n') {
+			memmove(out, in, n);
+			out += n;
+		}
+		in += n;
+	}
+	*out = 0;
+}
+
 static int read_printk(struct cur *c)
 {
 	char *b;
@@ -421,6 +443,7 @@ static int read_printk(struct cur *c)
 
 	if (ret)
 		return ret;
+	keep_colon_lines(b);
 	if (*b)
 		tep_parse_printk_formats(c->tf->tep, b);
 	free(b);
@@ -1339,6 +1362,7 @@ FTK_API int ftk_tracefile_open_live(const char *tracing_dir, const char *instanc
 		free(txt);
 	}
 	if ((txt = read_text(root, "printk_formats"))) {
+		keep_colon_lines(txt);
 		tep_parse_printk_formats(tf->tep, txt);
 		free(txt);
 	}
