@@ -12,9 +12,12 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <traceevent/event-parse.h>
 
@@ -24,6 +27,12 @@
 struct pbuf {
 	char	*name;
 	int	in_ns;
+};
+
+/* A growing output buffer for the fast path. */
+struct obuf {
+	char	*b;
+	size_t	len, cap;
 };
 
 struct ftk_printer {
@@ -38,9 +47,26 @@ struct ftk_printer {
 	int			nrec;
 	int			err;
 	struct trace_seq	s;
-	char			*line;
-	size_t			line_cap;
+	struct fprog		**progs;	/* per event id, built on first use */
+	int			nr_progs;
+	unsigned char		*pid_seen;	/* bitmap: comms the plugin already registered */
+	int			no_fast;	/* FTK_PRINT_SLOW in the environment */
+	int			swap;		/* file endianness differs from ours */
+	unsigned int		comm_gen;	/* bumped whenever comms may change */
+	struct comm_slot	*comms;		/* pid -> comm cache */
+	struct obuf		ob;		/* text lines not written yet */
 };
+
+#define COMM_SLOTS	4096
+
+struct comm_slot {
+	unsigned int	gen;
+	int		pid;
+	unsigned short	len;
+	char		comm[30];
+};
+
+static int out_flush(struct ftk_printer *p);
 
 /**
  * ftk_print_format_parse() - output format from its name
@@ -87,6 +113,9 @@ FTK_API struct ftk_printer *ftk_printer_new(FILE *out, struct tep_handle *tep,
 	p->format = format;
 	p->flags = flags;
 	trace_seq_init(&p->s);
+	p->no_fast = getenv("FTK_PRINT_SLOW") != NULL;
+	p->swap = tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);
+	p->comm_gen = 1;
 	if (flags & FTK_PRINT_NSEC)
 		tep_set_flag(tep, TEP_NSEC_OUTPUT);
 	return p;
@@ -104,8 +133,13 @@ FTK_API void ftk_printer_free(struct ftk_printer *p)
 		return;
 	for (i = 0; i < p->nr_bufs; i++)
 		free(p->bufs[i].name);
+	for (i = 0; i < p->nr_progs; i++)
+		free(p->progs[i]);
+	free(p->progs);
+	free(p->pid_seen);
+	free(p->comms);
+	free(p->ob.b);
 	free(p->bufs);
-	free(p->line);
 	trace_seq_destroy(&p->s);
 	free(p);
 }
@@ -175,6 +209,8 @@ FTK_API int ftk_printer_begin(struct ftk_printer *p, int cpus)
  */
 FTK_API int ftk_printer_end(struct ftk_printer *p)
 {
+	if (out_flush(p) < 0)
+		return ftk_err(-EIO);
 	if (p->format == FTK_PRINT_CHROME)
 		fputs("\n]}\n", p->out);
 	if (fflush(p->out) || ferror(p->out))
@@ -183,23 +219,6 @@ FTK_API int ftk_printer_end(struct ftk_printer *p)
 }
 
 /* ---------------------------------------------------------------- line building */
-
-static int grow(struct ftk_printer *p, size_t need)
-{
-	size_t cap = p->line_cap ? p->line_cap : 512;
-	char *n;
-
-	if (need <= p->line_cap)
-		return 0;
-	while (cap < need)
-		cap *= 2;
-	n = realloc(p->line, cap);
-	if (!n)
-		return -ENOMEM;
-	p->line = n;
-	p->line_cap = cap;
-	return 0;
-}
 
 static char *utoa(char *end, unsigned long long v)
 {
@@ -264,14 +283,486 @@ static char *put_time(struct ftk_printer *p, struct tep_record *rec, char *o,
 	}
 }
 
+
+/* ---------------------------------------------------------------- fast event text */
+
+/*
+ * Printing an event's own text through tep_print_event() costs about
+ * three quarters of the time of a report. For the events whose print
+ * format is plain (literal text and %d %u %x %s of fields, no helpers)
+ * and for the sched_switch and sched_wakeup plugins, the text is
+ * formatted here instead, with the same reads and casts libtraceevent
+ * makes (fields read unsigned at their size, then cast to int, long or
+ * long long by the length modifier). The first CHECK_FIRST records of
+ * every event are also printed by libtraceevent and compared: an event
+ * whose output differs goes back to libtraceevent for good, so a newer
+ * libtraceevent or plugin cannot make the text wrong.
+ */
+#define CHECK_FIRST	32
+#define MAX_OPS		32
+
+enum fop_kind { FOP_LIT, FOP_NUM, FOP_STR };
+
+struct fop {
+	enum fop_kind	kind;
+	int		ls;		/* number of 'l's */
+	int		plain;		/* bare %d/%u/%s: no flags, width or precision */
+	char		conv;
+	char		fmt[24];
+	const char	*lit;
+	unsigned int	litlen;
+	unsigned int	off, size;
+};
+
+enum { PROG_SLOW, PROG_GENERIC, PROG_SWITCH, PROG_WAKEUP };
+
+struct fprog {
+	int			kind;
+	int			checked;
+	int			nops;
+	struct fop		ops[MAX_OPS];
+	/* plugin layouts */
+	struct tep_format_field	*f[8];
+};
+
+static struct tep_format_field *num_field(struct tep_event *ev, const char *name)
+{
+	struct tep_format_field *f = tep_find_field(ev, name);
+
+	if (!f || (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_STRING)))
+		return NULL;
+	if (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8)
+		return NULL;
+	return f;
+}
+
+static struct tep_format_field *comm_field(struct tep_event *ev, const char *name)
+{
+	struct tep_format_field *f = tep_find_any_field(ev, name);
+
+	if (!f || (f->flags & TEP_FIELD_IS_DYNAMIC) || f->size <= 0 || f->size > 64)
+		return NULL;
+	return f;
+}
+
+static int compile_generic(struct fprog *pr, struct tep_event *ev)
+{
+	const char *fmt = ev->print_fmt.format, *q;
+	struct tep_print_arg *arg = ev->print_fmt.args;
+	struct tep_format_field *f;
+	struct fop *op;
+	size_t n;
+
+	if (!fmt || strchr(fmt, '\\'))
+		return -1;
+	while (*fmt) {
+		if (pr->nops >= MAX_OPS)
+			return -1;
+		op = &pr->ops[pr->nops];
+		if (*fmt != '%') {
+			q = strchr(fmt, '%');
+			n = q ? (size_t)(q - fmt) : strlen(fmt);
+			*op = (struct fop){ .kind = FOP_LIT, .lit = fmt, .litlen = n };
+			pr->nops++;
+			fmt += n;
+			continue;
+		}
+		q = fmt + 1;
+		while (*q && strchr("-+ #0", *q))
+			q++;
+		while (*q >= '0' && *q <= '9')
+			q++;
+		if (*q == '.') {
+			q++;
+			while (*q >= '0' && *q <= '9')
+				q++;
+		}
+		*op = (struct fop){ 0 };
+		while (*q == 'l') {
+			op->ls++;
+			q++;
+		}
+		if (op->ls > 2 || !*q || !strchr("diuxXs", *q))
+			return -1;
+		op->conv = *q;
+		n = q - fmt + 1;
+		if (n >= sizeof(op->fmt))
+			return -1;
+		memcpy(op->fmt, fmt, n);
+		op->fmt[n] = 0;
+		op->plain = (n == 2 + (size_t)op->ls);
+		fmt = q + 1;
+		if (!arg || arg->type != TEP_PRINT_FIELD)
+			return -1;
+		f = arg->field.field ? arg->field.field : tep_find_any_field(ev, arg->field.name);
+		arg = arg->next;
+		if (!f || (f->flags & TEP_FIELD_IS_DYNAMIC))
+			return -1;
+		op->off = f->offset;
+		op->size = f->size;
+		if (op->conv == 's') {
+			if (!(f->flags & TEP_FIELD_IS_ARRAY) || f->size <= 0 || f->size > 1024 ||
+			    !strstr(f->type, "char"))
+				return -1;
+			op->kind = FOP_STR;
+		} else {
+			if (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING))
+				return -1;
+			if (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8)
+				return -1;
+			op->kind = FOP_NUM;
+		}
+		pr->nops++;
+	}
+	return arg ? -1 : 0;
+}
+
+static struct fprog *compile(struct ftk_printer *p, struct tep_event *ev)
+{
+	struct fprog *pr = calloc(1, sizeof(*pr));
+
+	if (!pr)
+		return NULL;
+	pr->kind = PROG_SLOW;
+	if (p->no_fast || (p->flags & FTK_PRINT_RAW) || ev->flags)
+		return pr;
+	if (ev->handler) {
+		if (strcmp(ev->system, "sched"))
+			return pr;
+		if (!strcmp(ev->name, "sched_switch") && !tep_find_field(ev, "prev_state_char")) {
+			pr->f[0] = num_field(ev, "prev_pid");
+			pr->f[1] = comm_field(ev, "prev_comm");
+			pr->f[2] = num_field(ev, "prev_prio");
+			pr->f[3] = num_field(ev, "prev_state");
+			pr->f[4] = num_field(ev, "next_pid");
+			pr->f[5] = comm_field(ev, "next_comm");
+			pr->f[6] = num_field(ev, "next_prio");
+			if (pr->f[0] && pr->f[1] && pr->f[2] && pr->f[3] && pr->f[4] && pr->f[5] &&
+			    pr->f[6])
+				pr->kind = PROG_SWITCH;
+		} else if (!strcmp(ev->name, "sched_wakeup") || !strcmp(ev->name, "sched_wakeup_new")) {
+			pr->f[0] = num_field(ev, "pid");
+			pr->f[1] = comm_field(ev, "comm");
+			pr->f[2] = num_field(ev, "prio");
+			pr->f[3] = tep_find_field(ev, "success");
+			pr->f[4] = tep_find_field(ev, "target_cpu");
+			if (pr->f[0] && pr->f[1] && pr->f[2] && !pr->f[3] &&
+			    (!pr->f[4] || num_field(ev, "target_cpu")))
+				pr->kind = PROG_WAKEUP;
+		}
+		return pr;
+	}
+	if (compile_generic(pr, ev) == 0)
+		pr->kind = PROG_GENERIC;
+	else
+		pr->nops = 0;
+	return pr;
+}
+
+
+static int ob_need(struct obuf *o, size_t n)
+{
+	char *nb;
+	size_t cap = o->cap ? o->cap : 256;
+
+	if (o->len + n <= o->cap)
+		return 0;
+	while (cap < o->len + n)
+		cap *= 2;
+	nb = realloc(o->b, cap);
+	if (!nb)
+		return -1;
+	o->b = nb;
+	o->cap = cap;
+	return 0;
+}
+
+static void ob_put(struct obuf *o, const char *s, size_t n)
+{
+	if (ob_need(o, n))
+		return;
+	memcpy(o->b + o->len, s, n);
+	o->len += n;
+}
+
+static void ob_lld(struct obuf *o, long long v)
+{
+	char num[24], *e = num + sizeof(num), *b;
+	unsigned long long u = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
+
+	b = utoa(e, u);
+	if (v < 0)
+		*--b = '-';
+	ob_put(o, b, e - b);
+}
+
+static void ob_printf(struct obuf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void ob_printf(struct obuf *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || ob_need(o, n + 1))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(o->b + o->len, n + 1, fmt, ap);
+	va_end(ap);
+	o->len += n;
+}
+
+static unsigned long long rdn(struct ftk_printer *p, const void *ptr, int size)
+{
+	if (p->swap)
+		return tep_read_number(p->tep, ptr, size);
+	switch (size) {
+	case 1: return *(const uint8_t *)ptr;
+	case 2: { uint16_t v; memcpy(&v, ptr, 2); return v; }
+	case 4: { uint32_t v; memcpy(&v, ptr, 4); return v; }
+	case 8: { uint64_t v; memcpy(&v, ptr, 8); return v; }
+	}
+	return tep_read_number(p->tep, ptr, size);
+}
+
+static unsigned long long rd(struct ftk_printer *p, const struct tep_record *rec,
+			     const struct tep_format_field *f)
+{
+	return rdn(p, (const char *)rec->data + f->offset, f->size);
+}
+
+/* @v in decimal, zero-padded to @width (the "%03llu" the plugins use). */
+static void ob_u0(struct obuf *o, unsigned long long v, int width)
+{
+	char num[24], *e = num + sizeof(num), *b = utoa(e, v);
+
+	while (e - b < width)
+		*--b = '0';
+	ob_put(o, b, e - b);
+}
+
+/* The plugin's write_and_save_comm(): print the comm, register it for @pid once. */
+static void put_comm(struct ftk_printer *p, struct obuf *o, const struct tep_record *rec,
+		     const struct tep_format_field *f, int pid)
+{
+	const char *c = (const char *)rec->data + f->offset;
+	size_t n = strnlen(c, f->size);
+	char comm[72];
+
+	ob_put(o, c, n);
+	if (pid <= 0 || pid >= (1 << 22) || !p->pid_seen) {
+		memcpy(comm, c, n);
+		comm[n] = 0;
+		tep_register_comm(p->tep, comm, pid);
+		p->comm_gen++;
+		return;
+	}
+	if (p->pid_seen[pid >> 3] & (1 << (pid & 7)))
+		return;
+	memcpy(comm, c, n);
+	comm[n] = 0;
+	tep_register_comm(p->tep, comm, pid);
+	p->pid_seen[pid >> 3] |= 1 << (pid & 7);
+	p->comm_gen++;
+}
+
+static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct tep_record *rec,
+		    struct obuf *o)
+{
+	unsigned long long v;
+	int i, pid;
+
+	switch (pr->kind) {
+	case PROG_SWITCH:
+		pid = (int)rd(p, rec, pr->f[0]);
+		v = rd(p, rec, pr->f[3]);
+		if (v > 3)
+			return -1;	/* state letters differ between plugin versions */
+		put_comm(p, o, rec, pr->f[1], pid);
+		ob_put(o, ":", 1);
+		ob_lld(o, (long long)rd(p, rec, pr->f[0]));
+		ob_put(o, " [", 2);
+		ob_lld(o, (int)rd(p, rec, pr->f[2]));
+		ob_put(o, "] ", 2);
+		ob_put(o, v == 0 ? "R" : v == 1 ? "S" : v == 2 ? "D" : "S|D", v == 3 ? 3 : 1);
+		ob_put(o, " ==> ", 5);
+		pid = (int)rd(p, rec, pr->f[4]);
+		put_comm(p, o, rec, pr->f[5], pid);
+		ob_put(o, ":", 1);
+		ob_lld(o, (long long)rd(p, rec, pr->f[4]));
+		ob_put(o, " [", 2);
+		ob_lld(o, (int)rd(p, rec, pr->f[6]));
+		ob_put(o, "]", 1);
+		return 0;
+	case PROG_WAKEUP:
+		pid = (int)rd(p, rec, pr->f[0]);
+		put_comm(p, o, rec, pr->f[1], pid);
+		ob_put(o, ":", 1);
+		ob_lld(o, (long long)rd(p, rec, pr->f[0]));
+		ob_put(o, " [", 2);
+		ob_lld(o, (long long)rd(p, rec, pr->f[2]));
+		ob_put(o, "]", 1);
+		if (pr->f[4]) {
+			ob_put(o, " CPU:", 5);
+			ob_u0(o, rd(p, rec, pr->f[4]), 3);
+		}
+		return 0;
+	case PROG_GENERIC:
+		for (i = 0; i < pr->nops; i++) {
+			const struct fop *op = &pr->ops[i];
+
+			if (op->kind == FOP_LIT) {
+				ob_put(o, op->lit, op->litlen);
+			} else if (op->kind == FOP_STR) {
+				char buf[1025];
+
+				memcpy(buf, (const char *)rec->data + op->off, op->size);
+				buf[op->size] = 0;
+				if (op->plain)
+					ob_put(o, buf, strlen(buf));
+				else
+					ob_printf(o, op->fmt, buf);
+			} else {
+				v = rdn(p, (const char *)rec->data + op->off, op->size);
+				if (op->plain && (op->conv == 'd' || op->conv == 'i'))
+					ob_lld(o, op->ls == 0 ? (long long)(int)v :
+						  op->ls == 1 ? (long long)(long)v : (long long)v);
+				else if (op->ls == 0)
+					ob_printf(o, op->fmt, (int)v);
+				else if (op->ls == 1)
+					ob_printf(o, op->fmt, (long)v);
+				else
+					ob_printf(o, op->fmt, (long long)v);
+			}
+		}
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * The event's own text into p->s (as tep_print_event(..., TEP_PRINT_INFO)
+ * would put it there).
+ */
+/* Append the event's own text (as TEP_PRINT_INFO gives it) to @o. */
+static void event_text(struct ftk_printer *p, struct tep_record *rec, struct tep_event *ev,
+		       struct obuf *o)
+{
+	struct fprog *pr = NULL;
+	size_t start = o->len;
+
+	if (ev && ev->id >= 0 && ev->id < 65536) {
+		if (ev->id >= p->nr_progs) {
+			int n = ev->id + 64;
+			struct fprog **np = realloc(p->progs, n * sizeof(*np));
+
+			if (np) {
+				memset(np + p->nr_progs, 0, (n - p->nr_progs) * sizeof(*np));
+				p->progs = np;
+				p->nr_progs = n;
+			}
+		}
+		if (ev->id < p->nr_progs) {
+			if (!p->progs[ev->id])
+				p->progs[ev->id] = compile(p, ev);
+			pr = p->progs[ev->id];
+		}
+	}
+	if (!p->pid_seen && pr && (pr->kind == PROG_SWITCH || pr->kind == PROG_WAKEUP))
+		p->pid_seen = calloc(1, (1 << 22) / 8);
+	if (pr && pr->kind != PROG_SLOW) {
+		if (run_prog(p, pr, rec, o) == 0) {
+			if (pr->checked >= CHECK_FIRST)
+				return;
+			pr->checked++;
+			p->comm_gen++;
+			trace_seq_reset(&p->s);
+			tep_print_event(p->tep, &p->s, rec, "%s", TEP_PRINT_INFO);
+			if (p->s.len == o->len - start && !memcmp(p->s.buffer, o->b + start, p->s.len))
+				return;
+			pr_debug("print: %s:%s: own text differs from libtraceevent's, using libtraceevent\n",
+				 ev->system, ev->name);
+			pr->kind = PROG_SLOW;
+			o->len = start;
+			ob_put(o, p->s.buffer, p->s.len);
+			return;
+		}
+		o->len = start;
+	}
+	p->comm_gen++;	/* a plugin may register comms */
+	trace_seq_reset(&p->s);
+	tep_print_event(p->tep, &p->s, rec, "%s",
+			(p->flags & FTK_PRINT_RAW) ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
+	ob_put(o, p->s.buffer, p->s.len);
+}
+
+/*
+ * tep_data_comm_from_pid() is a binary search; lines of one task come in
+ * runs, so keep what it said, until a comm may have been registered.
+ */
+static const char *lookup_comm(struct ftk_printer *p, int pid, size_t *len)
+{
+	struct comm_slot *c;
+	const char *comm;
+
+	if (!p->comms)
+		p->comms = calloc(COMM_SLOTS, sizeof(*p->comms));
+	if (!p->comms) {
+		comm = tep_data_comm_from_pid(p->tep, pid);
+		*len = strlen(comm);
+		return comm;
+	}
+	c = &p->comms[(unsigned int)pid % COMM_SLOTS];
+	if (c->gen == p->comm_gen && c->pid == pid) {
+		*len = c->len;
+		return c->comm;
+	}
+	comm = tep_data_comm_from_pid(p->tep, pid);
+	*len = strlen(comm);
+	if (*len < sizeof(c->comm)) {
+		c->gen = p->comm_gen;
+		c->pid = pid;
+		c->len = *len;
+		memcpy(c->comm, comm, *len + 1);
+		return c->comm;
+	}
+	return comm;
+}
+
+#define OUT_FLUSH	(256 * 1024)
+
+/* Write the text buffered in p->ob; 0 or -EIO. */
+static int out_flush(struct ftk_printer *p)
+{
+	size_t done = 0;
+	ssize_t r;
+
+	if (!p->ob.len)
+		return 0;
+	if (fflush(p->out))
+		return -EIO;
+	while (done < p->ob.len) {
+		r = write(fileno(p->out), p->ob.b + done, p->ob.len - done);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -EIO;
+		done += r;
+	}
+	p->ob.len = 0;
+	return 0;
+}
+
 static int print_text(struct ftk_printer *p, const struct tep_record *crec, int buf,
 		      struct tep_event *ev)
 {
 	struct tep_record *rec = (struct tep_record *)crec;
 	const struct pbuf *pb = buf >= 0 && buf < p->nr_bufs ? &p->bufs[buf] : NULL;
-	const char *comm, *name;
 	char num[32], *e = num + sizeof(num), *b, *o;
-	size_t nlen, clen, info, head;
+	const char *comm, *name;
+	size_t nlen, clen;
 	int pid, n;
 
 	/*
@@ -279,13 +770,12 @@ static int print_text(struct ftk_printer *p, const struct tep_record *crec, int 
 	 * sched_switch plugin does), which trace-cmd only sees on later lines.
 	 */
 	pid = tep_data_pid(p->tep, rec);
-	comm = tep_data_comm_from_pid(p->tep, pid);
+	comm = lookup_comm(p, pid, &clen);
 	name = ev ? ev->name : "[UNKNOWN EVENT]";
 	nlen = strlen(name);
-	clen = strlen(comm);
-	if (grow(p, nlen + clen + p->name_width + 256))
+	if (ob_need(&p->ob, nlen + clen + p->name_width + 256))
 		return -ENOMEM;
-	o = p->line;
+	o = p->ob.b + p->ob.len;
 	if (p->prefix) {
 		const char *bn = pb ? pb->name : "";
 
@@ -302,8 +792,7 @@ static int print_text(struct ftk_printer *p, const struct tep_record *crec, int 
 	o = pad_left(o, comm, clen, 16);
 	*o++ = '-';
 	if (pid < 0) {
-		n = sprintf(o, "%-5d", pid);
-		o += n;
+		o += sprintf(o, "%-5d", pid);
 	} else {
 		b = utoa(e, pid);
 		memcpy(o, b, e - b);
@@ -311,7 +800,18 @@ static int print_text(struct ftk_printer *p, const struct tep_record *crec, int 
 		for (n = e - b; n < 5; n++)
 			*o++ = ' ';
 	}
-	o += sprintf(o, " [%03d]", rec->cpu);
+	if (rec->cpu >= 0 && rec->cpu < 1000000) {
+		b = utoa(e, rec->cpu);
+		*o++ = ' ';
+		*o++ = '[';
+		for (n = e - b; n < 3; n++)
+			*o++ = '0';
+		memcpy(o, b, e - b);
+		o += e - b;
+		*o++ = ']';
+	} else {
+		o += sprintf(o, " [%03d]", rec->cpu);
+	}
 	o = put_time(p, rec, o, rec->ts, pb ? pb->in_ns : 1, p->flags & FTK_PRINT_NSEC);
 	*o++ = ':';
 	/* " %s: " and the name padded to 20 */
@@ -322,21 +822,14 @@ static int print_text(struct ftk_printer *p, const struct tep_record *crec, int 
 	*o++ = ' ';
 	for (n = nlen; n < 20; n++)
 		*o++ = ' ';
-	head = o - p->line;
-	trace_seq_reset(&p->s);
-	tep_print_event(p->tep, &p->s, rec, "%s",
-			(p->flags & FTK_PRINT_RAW) ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
-	info = p->s.len;
-	if (info && p->s.buffer[info - 1] == '\n')
-		info--;
-	if (grow(p, head + info + 2))
-		return -ENOMEM;
-	o = p->line + head;
-	memcpy(o, p->s.buffer, info);
-	o += info;
-	*o++ = '\n';
-	if (fwrite(p->line, 1, o - p->line, p->out) != (size_t)(o - p->line))
-		return -EIO;
+	p->ob.len = o - p->ob.b;
+	n = p->ob.len;
+	event_text(p, rec, ev, &p->ob);
+	if ((int)p->ob.len > n && p->ob.b[p->ob.len - 1] == '\n')
+		p->ob.len--;
+	ob_put(&p->ob, "\n", 1);
+	if (p->ob.len >= OUT_FLUSH)
+		return out_flush(p);
 	return 0;
 }
 
