@@ -739,12 +739,19 @@ static int out_flush(struct ftk_printer *p)
 	size_t done = 0;
 	ssize_t r;
 
+	int fd = fileno(p->out);
+
 	if (!p->ob.len)
 		return 0;
+	if (fd < 0) {	/* a memory stream */
+		r = fwrite(p->ob.b, 1, p->ob.len, p->out);
+		p->ob.len = 0;
+		return ferror(p->out) ? -EIO : 0;
+	}
 	if (fflush(p->out))
 		return -EIO;
 	while (done < p->ob.len) {
-		r = write(fileno(p->out), p->ob.b + done, p->ob.len - done);
+		r = write(fd, p->ob.b + done, p->ob.len - done);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
