@@ -55,6 +55,8 @@ struct ftk_printer {
 	unsigned int		comm_gen;	/* bumped whenever comms may change */
 	struct comm_slot	*comms;		/* pid -> comm cache */
 	struct obuf		ob;		/* text lines not written yet */
+	int			type_off, type_size;	/* common_type, common_pid: */
+	int			pid_off, pid_size;	/* read without a field lookup */
 };
 
 #define COMM_SLOTS	4096
@@ -317,6 +319,7 @@ struct fop {
 enum { PROG_SLOW, PROG_GENERIC, PROG_SWITCH, PROG_WAKEUP };
 
 struct fprog {
+	struct tep_event	*ev;
 	int			kind;
 	int			checked;
 	int			nops;
@@ -423,7 +426,19 @@ static struct fprog *compile(struct ftk_printer *p, struct tep_event *ev)
 
 	if (!pr)
 		return NULL;
+	pr->ev = ev;
 	pr->kind = PROG_SLOW;
+	if (!p->type_size) {
+		struct tep_format_field *t = tep_find_common_field(ev, "common_type");
+		struct tep_format_field *d = tep_find_common_field(ev, "common_pid");
+
+		if (t && d && (t->size == 1 || t->size == 2 || t->size == 4) && d->size == 4) {
+			p->type_off = t->offset;
+			p->pid_off = d->offset;
+			p->pid_size = d->size;
+			p->type_size = t->size;
+		}
+	}
 	if (p->no_fast || (p->flags & FTK_PRINT_RAW) || ev->flags)
 		return pr;
 	if (ev->handler) {
@@ -477,9 +492,9 @@ static int ob_need(struct obuf *o, size_t n)
 	return 0;
 }
 
-static void ob_put(struct obuf *o, const char *s, size_t n)
+static inline __attribute__((always_inline)) void ob_put(struct obuf *o, const char *s, size_t n)
 {
-	if (ob_need(o, n))
+	if (o->len + n > o->cap && ob_need(o, n))
 		return;
 	memcpy(o->b + o->len, s, n);
 	o->len += n;
@@ -629,6 +644,9 @@ static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct 
 				if (op->plain && (op->conv == 'd' || op->conv == 'i'))
 					ob_lld(o, op->ls == 0 ? (long long)(int)v :
 						  op->ls == 1 ? (long long)(long)v : (long long)v);
+				else if (op->plain && op->conv == 'u')
+					ob_u0(o, op->ls == 0 ? (unsigned long long)(unsigned int)v :
+						 op->ls == 1 ? (unsigned long long)(unsigned long)v : v, 0);
 				else if (op->ls == 0)
 					ob_printf(o, op->fmt, (int)v);
 				else if (op->ls == 1)
@@ -776,7 +794,10 @@ static int print_text(struct ftk_printer *p, const struct tep_record *crec, int 
 	 * The head first: printing the event may register comms (the
 	 * sched_switch plugin does), which trace-cmd only sees on later lines.
 	 */
-	pid = tep_data_pid(p->tep, rec);
+	if (p->pid_size && p->pid_off + p->pid_size <= rec->size)
+		pid = (int)rdn(p, (const char *)rec->data + p->pid_off, p->pid_size);
+	else
+		pid = tep_data_pid(p->tep, rec);
 	comm = lookup_comm(p, pid, &clen);
 	name = ev ? ev->name : "[UNKNOWN EVENT]";
 	nlen = strlen(name);
@@ -996,8 +1017,19 @@ static int print_other(struct ftk_printer *p, const struct tep_record *crec, int
  */
 FTK_API int ftk_printer_print(struct ftk_printer *p, const struct tep_record *rec, int buf)
 {
-	struct tep_event *ev = tep_find_event_by_record(p->tep, (struct tep_record *)rec);
-	int ret;
+	struct tep_event *ev;
+	int ret, id;
+
+	if (p->type_size && p->type_off + p->type_size <= rec->size)
+		id = (int)rdn(p, (const char *)rec->data + p->type_off, p->type_size);
+	else
+		id = tep_data_type(p->tep, (struct tep_record *)rec);
+
+	/* tep_find_event() is a binary search; most records repeat the last few ids */
+	if (id >= 0 && id < p->nr_progs && p->progs[id] && p->progs[id]->ev)
+		ev = p->progs[id]->ev;
+	else
+		ev = tep_find_event(p->tep, id);
 
 	if (p->format == FTK_PRINT_TEXT)
 		ret = print_text(p, rec, buf, ev);
