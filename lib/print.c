@@ -320,6 +320,7 @@ enum { PROG_SLOW, PROG_GENERIC, PROG_SWITCH, PROG_WAKEUP };
 
 struct fprog {
 	struct tep_event	*ev;
+	unsigned int		min_size;	/* fixed fields end here */
 	int			kind;
 	int			checked;
 	int			nops;
@@ -420,6 +421,41 @@ static int compile_generic(struct fprog *pr, struct tep_event *ev)
 	return arg ? -1 : 0;
 }
 
+static unsigned long long rdn(struct ftk_printer *p, const void *ptr, int size);
+
+/*
+ * Whether every field of @ev lies inside @rec. libtraceevent trusts the
+ * format: a record shorter than its fields, or a dynamic array pointing
+ * past the record, makes it read out of bounds (found by fuzzing).
+ */
+static int record_ok(struct ftk_printer *p, struct tep_event *ev, const struct tep_record *rec)
+{
+	struct tep_format_field *f;
+	unsigned long long v, off, len;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (f = pass ? ev->format.fields : ev->format.common_fields; f; f = f->next) {
+			if (f->offset < 0 || f->size < 0)
+				return 0;
+			if ((unsigned long long)f->offset + f->size > (unsigned long long)rec->size)
+				return 0;
+			if (!(f->flags & TEP_FIELD_IS_DYNAMIC))
+				continue;
+			if (f->size != 4)
+				return 0;
+			v = rdn(p, (const char *)rec->data + f->offset, 4);
+			off = v & 0xffff;
+			len = v >> 16;
+			if (f->flags & TEP_FIELD_IS_RELATIVE)
+				off += f->offset + f->size;
+			if (off + len > (unsigned long long)rec->size)
+				return 0;
+		}
+	}
+	return 1;
+}
+
 static struct fprog *compile(struct ftk_printer *p, struct tep_event *ev)
 {
 	struct fprog *pr = calloc(1, sizeof(*pr));
@@ -428,6 +464,16 @@ static struct fprog *compile(struct ftk_printer *p, struct tep_event *ev)
 		return NULL;
 	pr->ev = ev;
 	pr->kind = PROG_SLOW;
+	{
+		struct tep_format_field *f;
+		int pass;
+
+		for (pass = 0; pass < 2; pass++)
+			for (f = pass ? ev->format.fields : ev->format.common_fields; f; f = f->next)
+				if (f->offset >= 0 && f->size >= 0 &&
+				    (unsigned int)(f->offset + f->size) > pr->min_size)
+					pr->min_size = f->offset + f->size;
+	}
 	if (!p->type_size) {
 		struct tep_format_field *t = tep_find_common_field(ev, "common_type");
 		struct tep_format_field *d = tep_find_common_field(ev, "common_pid");
@@ -690,7 +736,7 @@ static void event_text(struct ftk_printer *p, struct tep_record *rec, struct tep
 	}
 	if (!p->pid_seen && pr && (pr->kind == PROG_SWITCH || pr->kind == PROG_WAKEUP))
 		p->pid_seen = calloc(1, (1 << 22) / 8);
-	if (pr && pr->kind != PROG_SLOW) {
+	if (pr && pr->kind != PROG_SLOW && (unsigned int)rec->size >= pr->min_size) {
 		if (run_prog(p, pr, rec, o) == 0) {
 			if (pr->checked >= CHECK_FIRST)
 				return;
@@ -708,6 +754,12 @@ static void event_text(struct ftk_printer *p, struct tep_record *rec, struct tep
 			return;
 		}
 		o->len = start;
+	}
+	if (ev && !record_ok(p, ev, rec)) {
+		static const char bad[] = "[record shorter than its format]";
+
+		ob_put(o, bad, sizeof(bad) - 1);
+		return;
 	}
 	p->comm_gen++;	/* a plugin may register comms */
 	trace_seq_reset(&p->s);
@@ -953,8 +1005,11 @@ static int print_other(struct ftk_printer *p, const struct tep_record *crec, int
 	size_t info;
 
 	trace_seq_reset(&p->s);
-	tep_print_event(p->tep, &p->s, rec, "%s",
-			(p->flags & FTK_PRINT_RAW) ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
+	if (ev && !record_ok(p, ev, rec))
+		trace_seq_puts(&p->s, "[record shorter than its format]");
+	else
+		tep_print_event(p->tep, &p->s, rec, "%s",
+				(p->flags & FTK_PRINT_RAW) ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
 	info = p->s.len;
 	while (info && p->s.buffer[info - 1] == '\n')
 		info--;
@@ -971,7 +1026,10 @@ static int print_other(struct ftk_printer *p, const struct tep_record *crec, int
 		if (rec->missed_events)
 			fprintf(p->out, ",\"missed\":%lld", rec->missed_events);
 		fputs(",\"fields\":", p->out);
-		put_fields(p, ev, rec);
+		if (ev && record_ok(p, ev, rec))
+			put_fields(p, ev, rec);
+		else
+			fputs("{}", p->out);
 		fputs(",\"info\":", p->out);
 		put_json_str(p->out, p->s.buffer, info);
 		fputs("}\n", p->out);
