@@ -246,3 +246,15 @@ FTK_API struct ftk_stream *ftk_merge_stream(const struct ftk_merge *m, int i)
 {
 	return i >= 0 && i < m->nr ? m->all[i].s : NULL;
 }
+
+/**
+ * ftk_merge_tag() - the tag a stream was added with
+ * @m: the merge
+ * @i: index in the order added
+ *
+ * Return: the tag, or -1 if @i is out of range.
+ */
+FTK_API int ftk_merge_tag(const struct ftk_merge *m, int i)
+{
+	return i >= 0 && i < m->nr ? m->all[i].tag : -1;
+}

@@ -91,6 +91,14 @@ static int *parse_cpus(const char *arg)
 	return cpus;
 }
 
+/* Name of the buffer the i-th stream of @m reads ("" for the top one). */
+static const char *stream_buffer(struct ftk_tracefile *tf, struct ftk_merge *m, int i)
+{
+	int tag = ftk_merge_tag(m, i);
+
+	return tag >= 0 && tag < ftk_tracefile_buffers(tf) ? ftk_tracefile_buffer_name(tf, tag) : "";
+}
+
 static void print_stat(FILE *out, struct ftk_tracefile *tf, struct ftk_merge *m,
 		       unsigned long long *per_event, int nr_ids, unsigned long long total,
 		       unsigned long long first, unsigned long long last)
@@ -112,9 +120,14 @@ static void print_stat(FILE *out, struct ftk_tracefile *tf, struct ftk_merge *m,
 			*ftk_tracefile_buffer_name(tf, b) ? ftk_tracefile_buffer_name(tf, b) : "(top)",
 			ftk_tracefile_buffer_clock(tf, b), ftk_tracefile_buffer_cpus(tf, b));
 	fprintf(out, "events:    %llu\n", total);
-	if (total) {
+	if (total && ftk_tracefile_buffer_in_ns(tf, 0)) {
 		fprintf(out, "first:     %llu.%09llu\n", first / 1000000000ULL, first % 1000000000ULL);
 		fprintf(out, "last:      %llu.%09llu\n", last / 1000000000ULL, last % 1000000000ULL);
+		fprintf(out, "span:      %llu.%09llu s\n", (last - first) / 1000000000ULL,
+			(last - first) % 1000000000ULL);
+	} else if (total) {
+		/* counter and x86-tsc stamps are counts, not nanoseconds */
+		fprintf(out, "first:     %llu\nlast:      %llu\n", first, last);
 	}
 	fprintf(out, "\nper cpu:\n");
 	for (i = 0; i < ftk_merge_count(m); i++) {
@@ -122,9 +135,10 @@ static void print_stat(FILE *out, struct ftk_tracefile *tf, struct ftk_merge *m,
 
 		ftk_stream_stats(s, &st);
 		lost += st.missed;
-		fprintf(out, "  cpu%-4d events %-12llu subbufs %-8llu lost %llu%s\n",
+		fprintf(out, "  cpu%-4d events %-12llu subbufs %-8llu lost %llu%s%s%s\n",
 			ftk_stream_cpu(s), st.records, st.subbufs, st.missed,
-			st.missed_unknown ? " (and more, uncounted)" : "");
+			st.missed_unknown ? " (and more, uncounted)" : "",
+			*stream_buffer(tf, m, i) ? "  buffer " : "", stream_buffer(tf, m, i));
 	}
 	fprintf(out, "lost:      %llu\n", lost);
 	fprintf(out, "\nper event:\n");

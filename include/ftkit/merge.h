@@ -41,6 +41,7 @@ FTK_API struct ftk_stream *ftk_merge_failed(const struct ftk_merge *m);
 /* Number of streams and the i-th one (in the order added). */
 FTK_API int ftk_merge_count(const struct ftk_merge *m);
 FTK_API struct ftk_stream *ftk_merge_stream(const struct ftk_merge *m, int i);
+FTK_API int ftk_merge_tag(const struct ftk_merge *m, int i);
 
 #ifdef __cplusplus
 }
