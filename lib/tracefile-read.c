@@ -13,6 +13,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -308,6 +310,76 @@ static int section_load(struct ftk_tracefile *tf, unsigned long long off, const 
 	return 0;
 }
 
+
+/* ---------------------------------------------------------------- guarded parsing */
+
+/*
+ * libtraceevent's parsers trust their input: some damaged event formats
+ * make tep_parse_event() dereference NULL (found by fuzzing). A file must
+ * not crash the reader, so each call into a parser runs with a SIGSEGV and
+ * SIGBUS handler that jumps back here; the format is then counted as
+ * unparsable, as a format libtraceevent rejects would be. Only the thread
+ * inside a guarded call jumps; any other fault takes the default action.
+ */
+static __thread sigjmp_buf *guard_env;
+
+static void guard_handler(int sig)
+{
+	if (guard_env)
+		siglongjmp(*guard_env, sig);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+enum gkind { G_EVENT, G_HEADER, G_KALLSYMS, G_PRINTK, G_CMDLINES };
+
+static int guarded(struct ftk_tracefile *tf, enum gkind kind, char *buf, unsigned long size,
+		   const char *sys, unsigned long long at)
+{
+	struct sigaction sa, old_segv, old_bus;
+	sigjmp_buf env;
+	volatile int ret = 0;
+	int sig;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = guard_handler;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, &old_segv);
+	sigaction(SIGBUS, &sa, &old_bus);
+	sig = sigsetjmp(env, 1);
+	if (!sig) {
+		guard_env = &env;
+		switch (kind) {
+		case G_EVENT:
+			ret = tep_parse_event(tf->tep, buf, size, sys) ? 1 : 0;
+			break;
+		case G_HEADER:
+			ret = tep_parse_header_page(tf->tep, buf, size, tf->long_size) ? -1 : 0;
+			break;
+		case G_KALLSYMS:
+			tep_parse_kallsyms(tf->tep, buf);
+			break;
+		case G_PRINTK:
+			tep_parse_printk_formats(tf->tep, buf);
+			break;
+		case G_CMDLINES:
+			tep_parse_saved_cmdlines(tf->tep, buf);
+			break;
+		}
+	}
+	guard_env = NULL;
+	sigaction(SIGSEGV, &old_segv, NULL);
+	sigaction(SIGBUS, &old_bus, NULL);
+	if (sig) {
+		pr_warn("%s: libtraceevent crashed parsing the %s before offset %llu; skipped\n",
+			tf->path, kind == G_EVENT ? "event format" : kind == G_HEADER ? "header page" :
+			kind == G_KALLSYMS ? "kallsyms" : kind == G_PRINTK ? "printk formats" :
+			"saved cmdlines", at);
+		return -2;
+	}
+	return ret;
+}
+
 /* ---------------------------------------------------------------- metadata blocks */
 
 static int read_header_info(struct cur *c)
@@ -325,7 +397,7 @@ static int read_header_info(struct cur *c)
 		return tf_fail(tf, -FTK_E_FORMAT, "no header_page at offset %llu", cur_where(c) - 12);
 	if ((ret = cur_num(c, 8, &size)) || (ret = cur_blob(c, size, &blob)))
 		return ret;
-	if (tep_parse_header_page(tf->tep, blob, size, tf->long_size))
+	if (guarded(tf, G_HEADER, blob, size, NULL, cur_where(c)))
 		ret = tf_fail(tf, -FTK_E_PARSE, "cannot parse header_page before offset %llu",
 			      cur_where(c));
 	free(blob);
@@ -356,7 +428,7 @@ static int read_formats(struct cur *c, const char *system)
 		if ((ret = cur_num(c, 8, &size)) || (ret = cur_blob(c, size, &blob)))
 			return ret;
 		/* A format libtraceevent cannot parse leaves that event unknown, as in trace-cmd. */
-		if (tep_parse_event(c->tf->tep, blob, size, system))
+		if (guarded(c->tf, G_EVENT, blob, size, system, cur_where(c)))
 			pr_debug("%s: cannot parse a %s event format before offset %llu\n",
 				 c->tf->path, system, cur_where(c));
 		free(blob);
@@ -409,7 +481,7 @@ static int read_kallsyms(struct cur *c)
 	if (ret)
 		return ret;
 	if (*b)
-		tep_parse_kallsyms(c->tf->tep, b);
+		guarded(c->tf, G_KALLSYMS, b, 0, NULL, cur_where(c));
 	free(b);
 	return 0;
 }
@@ -445,7 +517,7 @@ static int read_printk(struct cur *c)
 		return ret;
 	keep_colon_lines(b);
 	if (*b)
-		tep_parse_printk_formats(c->tf->tep, b);
+		guarded(c->tf, G_PRINTK, b, 0, NULL, cur_where(c));
 	free(b);
 	return 0;
 }
@@ -458,7 +530,7 @@ static int read_cmdlines(struct cur *c)
 	if (ret)
 		return ret;
 	if (*b)
-		tep_parse_saved_cmdlines(c->tf->tep, b);
+		guarded(c->tf, G_CMDLINES, b, 0, NULL, cur_where(c));
 	free(b);
 	return 0;
 }
