@@ -309,6 +309,8 @@ struct fop {
 	enum fop_kind	kind;
 	int		ls;		/* number of 'l's */
 	int		plain;		/* bare %d/%u/%s: no flags, width or precision */
+	int		zpad;		/* "%0Nx"-style: zero-padded to width, done here */
+	int		width;
 	char		conv;
 	char		fmt[24];
 	const char	*lit;
@@ -395,10 +397,50 @@ static int compile_generic(struct fprog *pr, struct tep_event *ev)
 		memcpy(op->fmt, fmt, n);
 		op->fmt[n] = 0;
 		op->plain = (n == 2 + (size_t)op->ls);
+		if (fmt[1] == '0' && fmt[2] >= '1' && fmt[2] <= '9') {
+			const char *w = fmt + 2;
+
+			while (*w >= '0' && *w <= '9')
+				w++;
+			if (w == q - op->ls && strchr("ux", *q)) {
+				op->zpad = 1;
+				op->width = atoi(fmt + 2);
+			}
+		} else if (op->plain && *q == 'x') {
+			op->zpad = 1;
+			op->width = 0;
+		}
 		fmt = q + 1;
-		if (!arg || arg->type != TEP_PRINT_FIELD)
+		if (!arg)
 			return -1;
-		f = arg->field.field ? arg->field.field : tep_find_any_field(ev, arg->field.name);
+		{
+			struct tep_print_arg *fa = arg;
+
+			/*
+			 * A cast that leaves a 64-bit value as it is, as the
+			 * syscall events have: ((unsigned long)(REC->fd)).
+			 */
+			if (fa->type == TEP_PRINT_TYPE) {
+				const char *t = fa->typecast.type;
+
+				if (!t || tep_get_long_size(ev->tep) != 8 ||
+				    (strcmp(t, "unsigned long") && strcmp(t, "long") &&
+				     strcmp(t, "u64") && strcmp(t, "s64")))
+					return -1;
+				fa = fa->typecast.item;
+				if (!fa || fa->type != TEP_PRINT_FIELD)
+					return -1;
+				f = fa->field.field ? fa->field.field :
+				    tep_find_any_field(ev, fa->field.name);
+				if (!f || f->size != 8)
+					return -1;
+			} else if (fa->type == TEP_PRINT_FIELD) {
+				f = fa->field.field ? fa->field.field :
+				    tep_find_any_field(ev, fa->field.name);
+			} else {
+				return -1;
+			}
+		}
 		arg = arg->next;
 		if (!f || (f->flags & TEP_FIELD_IS_DYNAMIC))
 			return -1;
@@ -544,6 +586,21 @@ static inline __attribute__((always_inline)) void ob_put(struct obuf *o, const c
 		return;
 	memcpy(o->b + o->len, s, n);
 	o->len += n;
+}
+
+/* @v in base @base (10 or 16, lower case), zero-padded to @width. */
+static void ob_num0(struct obuf *o, unsigned long long v, int width, int base)
+{
+	static const char digits[] = "0123456789abcdef";
+	char num[80], *e = num + sizeof(num), *b = e;
+
+	do {
+		*--b = digits[v % base];
+		v /= base;
+	} while (v);
+	while (e - b < width && b > num)
+		*--b = '0';
+	ob_put(o, b, e - b);
 }
 
 static void ob_lld(struct obuf *o, long long v)
@@ -693,6 +750,10 @@ static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct 
 				else if (op->plain && op->conv == 'u')
 					ob_u0(o, op->ls == 0 ? (unsigned long long)(unsigned int)v :
 						 op->ls == 1 ? (unsigned long long)(unsigned long)v : v, 0);
+				else if (op->zpad)
+					ob_num0(o, op->ls == 0 ? (unsigned long long)(unsigned int)v :
+						   op->ls == 1 ? (unsigned long long)(unsigned long)v : v,
+						op->width, op->conv == 'x' ? 16 : 10);
 				else if (op->ls == 0)
 					ob_printf(o, op->fmt, (int)v);
 				else if (op->ls == 1)
