@@ -687,8 +687,13 @@ static int parse_option(struct ftk_tracefile *tf, unsigned int id, struct cur *o
 	case TF_OPT_OFFSET:
 		name = opt_string(o);
 		if (name)
-			tf->ts_offset = strtoll(name, NULL, 0);
-		free(name);
+			tf->ts_offset += strtoll(name, NULL, 0);
+		break;
+	case TF_OPT_DATE:
+		/* trace-cmd record --date: microseconds from the trace clock to the time of day */
+		name = opt_string(o);
+		if (name)
+			tf->ts_offset += strtoll(name, NULL, 0) * 1000;
 		break;
 	case TF_OPT_CPUCOUNT:
 		if (o->len >= 4)

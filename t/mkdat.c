@@ -3,7 +3,7 @@
  * mkdat: write a synthetic trace.dat (version 6) for tests and benchmarks.
  *
  *	mkdat [-n events] [-c cpus] [-s subbuf] [-l 4|8] [-E] [-k clock]
- *	      [-m] [-x] [-t] [-S seed] -o file
+ *	      [-m] [-x] [-t] [-S seed] [-D date] [-O offset] -o file
  *
  * Events are sched_switch, sched_wakeup, ftrace print and a test event
  * with a big payload, from a seeded generator, packed into sub-buffers the
@@ -11,7 +11,9 @@
  * extends for long gaps (-x makes them frequent), missed-event flags and
  * counts on some sub-buffers (-m), either endianness (-E: big) and long
  * size (-l). trace-cmd convert turns the result into version 7 files.
- * -t adds an instance buffer "ftkit-inst" with its own data.
+ * -t adds an instance buffer "ftkit-inst" with its own data; -D and -O
+ * write the DATE (microseconds, "0x..." as trace-cmd record --date does)
+ * and OFFSET (nanoseconds) options.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -22,7 +24,7 @@
 static int big, lsize = 8, ncpu = 2, missed, extends, instance;
 static unsigned int subbuf = 4096;
 static unsigned long long nevents = 1000, seed = 1;
-static const char *clock_name = "local";
+static const char *clock_name = "local", *date_opt, *offset_opt;
 static FILE *out;
 
 static unsigned long long rnd(void)
@@ -291,7 +293,7 @@ int main(int argc, char **argv)
 	long table_at, buf_opt_at = 0, inst_table_at;
 	int c;
 
-	while ((c = getopt(argc, argv, "n:c:s:l:Ek:mxtS:o:")) != -1) {
+	while ((c = getopt(argc, argv, "n:c:s:l:Ek:mxtS:o:D:O:")) != -1) {
 		switch (c) {
 		case 'n': nevents = strtoull(optarg, NULL, 0); break;
 		case 'c': ncpu = atoi(optarg); break;
@@ -304,6 +306,8 @@ int main(int argc, char **argv)
 		case 't': instance = 1; break;
 		case 'S': seed = strtoull(optarg, NULL, 0) | 1; break;
 		case 'o': path = optarg; break;
+		case 'D': date_opt = optarg; break;
+		case 'O': offset_opt = optarg; break;
 		default:
 			fprintf(stderr, "usage: mkdat [-n events] [-c cpus] [-s subbuf] [-l 4|8] [-E] [-k clock] [-m] [-x] [-t] [-S seed] -o file\n");
 			return 1;
@@ -357,6 +361,16 @@ int main(int argc, char **argv)
 	wnum(5, 2);			/* UNAME */
 	wnum(strlen("Linux mkdat 6.1.0 x86_64") + 1, 4);
 	fwrite("Linux mkdat 6.1.0 x86_64", 1, strlen("Linux mkdat 6.1.0 x86_64") + 1, out);
+	if (date_opt) {
+		wnum(1, 2);		/* DATE */
+		wnum(strlen(date_opt) + 1, 4);
+		fwrite(date_opt, 1, strlen(date_opt) + 1, out);
+	}
+	if (offset_opt) {
+		wnum(7, 2);		/* OFFSET */
+		wnum(strlen(offset_opt) + 1, 4);
+		fwrite(offset_opt, 1, strlen(offset_opt) + 1, out);
+	}
 	if (instance) {
 		wnum(3, 2);		/* BUFFER: offset patched below, name */
 		wnum(8 + 11, 4);

@@ -55,6 +55,11 @@ for clk in local global counter uptime perf mono mono_raw boot tai x86-tsc; do
 	same "clock $clk" "$tmp/c.dat"
 done
 
+"$mkdat" -n 500 -D 0x5f5e100 -o "$tmp/d.dat"
+same "DATE option shifts the stamps" "$tmp/d.dat"
+"$mkdat" -n 500 -O 123456789 -o "$tmp/o.dat"
+same "OFFSET option shifts the stamps" "$tmp/o.dat"
+
 for f in "$top_srcdir"/t/fixtures/tc-*.dat; do
 	[ -e "$f" ] || { skip "no trace-cmd recorded fixtures (t/fixtures/tc-*.dat)"; break; }
 	same "trace-cmd recorded $(basename "$f")" "$f"
