@@ -144,6 +144,7 @@ int main(void)
 	check_fixture(dir, "synth-v6-8k", 6, "none", 1);
 	check_fixture(dir, "synth-v6-inst", 6, "none", 2);
 	check_fixture(dir, "synth-v7-none", 7, "none", 1);
+	check_fixture(dir, "synth-v6-opts", 6, "none", 1);
 	check_fixture(dir, "synth-v7-zstd-inst", 7, "zstd", 2);
 
 	fd = mkstemp(tmp);
