@@ -427,6 +427,8 @@ static int fill(struct ftk_stream *s)
 				   "bad event at offset %llu: %d bytes past the end of the sub-buffer",
 				   s->cur_off + kbuffer_curr_offset(s->kbuf), size);
 	memset(&s->rec, 0, sizeof(s->rec));
+	if (s->fmt.ts_mult)
+		ts = (unsigned long long)(((unsigned __int128)ts * s->fmt.ts_mult) >> s->fmt.ts_shift);
 	s->rec.ts = ts + s->fmt.ts_offset;
 	s->rec.offset = s->cur_off + (unsigned long long)(data - s->cur_page);
 	s->rec.size = size;

@@ -74,6 +74,8 @@ struct ftk_tracefile {
 	char			*top_clock;
 	char			*latency;
 	long long		ts_offset;
+	unsigned int		tsc_mult;	/* TSC2NSEC option */
+	unsigned int		tsc_shift;
 	int			live;
 	int			nr_bufs;
 	struct tf_buffer	bufs[MAX_BUFFERS];
@@ -695,6 +697,15 @@ static int parse_option(struct ftk_tracefile *tf, unsigned int id, struct cur *o
 		if (name)
 			tf->ts_offset += strtoll(name, NULL, 0) * 1000;
 		break;
+	case TF_OPT_TSC2NSEC:
+		/* x86-tsc stamps converted to nanoseconds, as trace-cmd record -C tsc2nsec asks */
+		if (o->len >= 16) {
+			tf->tsc_mult = (unsigned int)tf_num(tf, o->mem, 4);
+			tf->tsc_shift = (unsigned int)tf_num(tf, o->mem + 4, 4);
+			if (tf->tsc_shift > 63)
+				tf->tsc_mult = 0;
+		}
+		break;
 	case TF_OPT_CPUCOUNT:
 		if (o->len >= 4)
 			tf->cpus = (int)tf_num(tf, o->mem, 4);
@@ -1163,6 +1174,8 @@ FTK_API int ftk_tracefile_buffer_in_ns(const struct ftk_tracefile *tf, int buf)
 {
 	const char *c = ftk_tracefile_buffer_clock(tf, buf);
 
+	if (tf->tsc_mult)
+		return 1;	/* converted to nanoseconds */
 	return !!strcmp(c, "counter") && !!strcmp(c, "x86-tsc");
 }
 
@@ -1288,6 +1301,8 @@ FTK_API struct ftk_stream *ftk_tracefile_stream(struct ftk_tracefile *tf, int bu
 	fmt.big_endian = tf->big_endian;
 	fmt.cpu = c->cpu;
 	fmt.ts_offset = tf->ts_offset;
+	fmt.ts_mult = tf->tsc_mult;
+	fmt.ts_shift = tf->tsc_shift;
 	fmt.name = tf->path;
 	if (tf->live)
 		return ftk_stream_open_fd(c->fd, &fmt);

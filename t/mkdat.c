@@ -13,7 +13,7 @@
  * size (-l). trace-cmd convert turns the result into version 7 files.
  * -t adds an instance buffer "ftkit-inst" with its own data; -D and -O
  * write the DATE (microseconds, "0x..." as trace-cmd record --date does)
- * and OFFSET (nanoseconds) options.
+ * and OFFSET (nanoseconds) options; -T mult,shift the TSC2NSEC option.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -25,6 +25,7 @@ static int big, lsize = 8, ncpu = 2, missed, extends, instance;
 static unsigned int subbuf = 4096;
 static unsigned long long nevents = 1000, seed = 1;
 static const char *clock_name = "local", *date_opt, *offset_opt;
+static unsigned int tsc_mult, tsc_shift;
 static FILE *out;
 
 static unsigned long long rnd(void)
@@ -293,7 +294,7 @@ int main(int argc, char **argv)
 	long table_at, buf_opt_at = 0, inst_table_at;
 	int c;
 
-	while ((c = getopt(argc, argv, "n:c:s:l:Ek:mxtS:o:D:O:")) != -1) {
+	while ((c = getopt(argc, argv, "n:c:s:l:Ek:mxtS:o:D:O:T:")) != -1) {
 		switch (c) {
 		case 'n': nevents = strtoull(optarg, NULL, 0); break;
 		case 'c': ncpu = atoi(optarg); break;
@@ -308,6 +309,7 @@ int main(int argc, char **argv)
 		case 'o': path = optarg; break;
 		case 'D': date_opt = optarg; break;
 		case 'O': offset_opt = optarg; break;
+		case 'T': sscanf(optarg, "%u,%u", &tsc_mult, &tsc_shift); break;
 		default:
 			fprintf(stderr, "usage: mkdat [-n events] [-c cpus] [-s subbuf] [-l 4|8] [-E] [-k clock] [-m] [-x] [-t] [-S seed] -o file\n");
 			return 1;
@@ -370,6 +372,13 @@ int main(int argc, char **argv)
 		wnum(7, 2);		/* OFFSET */
 		wnum(strlen(offset_opt) + 1, 4);
 		fwrite(offset_opt, 1, strlen(offset_opt) + 1, out);
+	}
+	if (tsc_mult) {
+		wnum(14, 2);		/* TSC2NSEC: mult, shift, offset */
+		wnum(16, 4);
+		wnum(tsc_mult, 4);
+		wnum(tsc_shift, 4);
+		wnum(0, 8);
 	}
 	if (instance) {
 		wnum(3, 2);		/* BUFFER: offset patched below, name */

@@ -40,6 +40,8 @@ struct ftk_stream_fmt {
 	int		cpu;		/* the CPU the records belong to */
 	long long	ts_offset;	/* added to every time stamp */
 	const char	*name;		/* for error messages: file name or path */
+	unsigned int	ts_mult;	/* if not 0: stamp = (stamp * ts_mult) >> ts_shift, */
+	unsigned int	ts_shift;	/* before ts_offset (TSC to nanoseconds) */
 };
 
 /*

@@ -60,6 +60,9 @@ same "DATE option shifts the stamps" "$tmp/d.dat"
 "$mkdat" -n 500 -O 123456789 -o "$tmp/o.dat"
 same "OFFSET option shifts the stamps" "$tmp/o.dat"
 
+"$mkdat" -n 500 -k x86-tsc -T 1398101,22 -o "$tmp/t.dat"
+same "TSC2NSEC option converts x86-tsc stamps" "$tmp/t.dat"
+
 for f in "$top_srcdir"/t/fixtures/tc-*.dat; do
 	[ -e "$f" ] || { skip "no trace-cmd recorded fixtures (t/fixtures/tc-*.dat)"; break; }
 	same "trace-cmd recorded $(basename "$f")" "$f"
