@@ -11,7 +11,17 @@ T=$(tracefs_dir)
 inst="ftkit-t4100-$$"
 dir="$T/instances/$inst"
 tmp=$(mktemp -d /tmp/ftk-t4100-XXXXXX)
-cleanup() { [ -d "$dir" ] && rmdir "$dir"; rm -rf "$tmp"; }
+# The kernel may hold the instance busy for a moment after its raw buffers
+# were read: retry the removal.
+cleanup() {
+	local i
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		[ -d "$dir" ] || break
+		rmdir "$dir" 2>/dev/null || sleep 0.5
+	done
+	[ -d "$dir" ] && echo "# cannot remove instance $inst" >&2
+	rm -rf "$tmp"
+}
 trap cleanup EXIT
 mkdir "$dir" || bail_out "cannot create instance $inst"
 
