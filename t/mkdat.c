@@ -13,7 +13,9 @@
  * size (-l). trace-cmd convert turns the result into version 7 files.
  * -t adds an instance buffer "ftkit-inst" with its own data; -D and -O
  * write the DATE (microseconds, "0x..." as trace-cmd record --date does)
- * and OFFSET (nanoseconds) options; -T mult,shift the TSC2NSEC option.
+ * and OFFSET (nanoseconds) options; -T mult,shift the TSC2NSEC option;
+ * -g adds ftrace function, function_graph and kernel_stack events (8-byte
+ * longs only).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -21,7 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static int big, lsize = 8, ncpu = 2, missed, extends, instance;
+static int big, lsize = 8, ncpu = 2, missed, extends, instance, graph;
 static unsigned int subbuf = 4096;
 static unsigned long long nevents = 1000, seed = 1;
 static const char *clock_name = "local", *date_opt, *offset_opt;
@@ -64,7 +66,19 @@ static const char common[] =
 	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
 	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n";
 
+static const char *comms[] = { "bash", "kworker/0:1", "sshd", "make", "cc1", "ls" };
+static const int pids[] = { 1234, 42, 777, 4321, 4400, 5000 };
+
 static char fmt_switch[2048], fmt_wakeup[1024], fmt_print[1024], fmt_blob[1024];
+static char fmt_func[1024], fmt_gent[1024], fmt_gret[1024], fmt_stack[2048];
+
+/* Function graph state per CPU: the open calls. */
+static unsigned long long gfunc[64][16], gcall[64][16];
+static int gdepth[64];
+static const unsigned long long funcs[] = {
+	0xffffffff81000200ULL, 0xffffffff81000300ULL, 0xffffffff81000400ULL, 0xffffffff81000500ULL,
+	0xffffffff81000100ULL, 0xffffffff90000000ULL,	/* the last one is not in kallsyms */
+};
 
 static void make_formats(void)
 {
@@ -104,10 +118,76 @@ static void make_formats(void)
 		 "\tfield:u8 bytes[180];\toffset:20;\tsize:180;\tsigned:0;\n\n"
 		 "print fmt: \"seq=%%llu len=%%u\", REC->seq, REC->len\n",
 		 common);
+	snprintf(fmt_func, sizeof(fmt_func),
+		 "name: function\nID: 1\nformat:\n%s"
+		 "\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+		 "\tfield:unsigned long parent_ip;\toffset:16;\tsize:8;\tsigned:0;\n"
+		 "\tfield:unsigned long args[];\toffset:24;\tsize:0;\tsigned:0;\n\n"
+		 "print fmt: \" %%ps <-- %%ps\", (void *)REC->ip, (void *)REC->parent_ip\n", common);
+	snprintf(fmt_gent, sizeof(fmt_gent),
+		 "name: funcgraph_entry\nID: 11\nformat:\n%s"
+		 "\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
+		 "\tfield:unsigned int depth;\toffset:16;\tsize:4;\tsigned:0;\n"
+		 "\tfield:unsigned long args[];\toffset:24;\tsize:0;\tsigned:0;\n\n"
+		 "print fmt: \"--> %%ps (%%u)\", (void *)REC->func, REC->depth\n", common);
+	snprintf(fmt_gret, sizeof(fmt_gret),
+		 "name: funcgraph_exit\nID: 10\nformat:\n%s"
+		 "\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
+		 "\tfield:unsigned int depth;\toffset:16;\tsize:4;\tsigned:0;\n"
+		 "\tfield:unsigned int overrun;\toffset:20;\tsize:4;\tsigned:0;\n"
+		 "\tfield:unsigned long long calltime;\toffset:24;\tsize:8;\tsigned:0;\n"
+		 "\tfield:unsigned long long rettime;\toffset:32;\tsize:8;\tsigned:0;\n\n"
+		 "print fmt: \"<-- %%ps (%%u) (start: %%llx  end: %%llx) over: %%u\", (void *)REC->func, REC->depth, REC->calltime, REC->rettime, REC->depth\n",
+		 common);
+	snprintf(fmt_stack, sizeof(fmt_stack),
+		 "name: kernel_stack\nID: 4\nformat:\n%s"
+		 "\tfield:int size;\toffset:8;\tsize:4;\tsigned:1;\n"
+		 "\tfield:unsigned long caller[8];\toffset:16;\tsize:64;\tsigned:0;\n\n"
+		 "print fmt: \"\\t=> %%ps\\n\\t=> %%ps\\n\", (void *)REC->caller[0], (void *)REC->caller[1]\n",
+		 common);
 }
 
-static const char *comms[] = { "bash", "kworker/0:1", "sshd", "make", "cc1", "ls" };
-static const int pids[] = { 1234, 42, 777, 4321, 4400, 5000 };
+/* A function, function_graph or kernel_stack event for @cpu at @ts into @p; its length. */
+static int make_ftrace_event(unsigned char *p, int cpu, unsigned long long ts)
+{
+	int k = rnd() % 10, who = rnd() % 6, n, d;
+
+	memset(p, 0, 256);
+	put(p + 4, pids[who], 4);
+	if (k < 2) {
+		put(p, 1, 2);
+		put(p + 8, funcs[rnd() % 6] + rnd() % 16, 8);
+		put(p + 16, funcs[rnd() % 6] + rnd() % 16, 8);
+		return 24;
+	}
+	if (k < 3) {
+		put(p, 4, 2);
+		n = 1 + rnd() % 8;
+		put(p + 8, n, 4);
+		for (d = 0; d < 8; d++)
+			put(p + 16 + 8 * d, d < n ? funcs[rnd() % 6] + rnd() % 64 : ~0ULL, 8);
+		return 80;
+	}
+	put(p + 4, pids[cpu % 6], 4);	/* one task per CPU: entry and return pair up */
+	d = gdepth[cpu];
+	if (d > 0 && (d >= 15 || rnd() % 2)) {
+		d = --gdepth[cpu];
+		put(p, 10, 2);
+		put(p + 8, gfunc[cpu][d], 8);
+		put(p + 16, d, 4);
+		put(p + 24, gcall[cpu][d], 8);
+		put(p + 32, ts, 8);
+		return 40;
+	}
+	gfunc[cpu][d] = funcs[rnd() % 6];
+	gcall[cpu][d] = ts;
+	gdepth[cpu]++;
+	put(p, 11, 2);
+	put(p + 8, gfunc[cpu][d], 8);
+	put(p + 16, d, 4);
+	return 24;
+}
+
 
 /* One event payload into @p; returns its length. */
 static int make_event(unsigned char *p, unsigned long long seq)
@@ -259,7 +339,10 @@ static void gen(struct cpubuf *cb, unsigned long long n, unsigned long long base
 		if (i % 97 == 0 && cpu + 1 < ncpu && ts[cpu + 1] < ts[cpu] &&
 		    cb[cpu + 1].used)
 			ts[cpu + 1] = ts[cpu];	/* equal stamps across CPUs */
-		len = make_event(data, i);
+		if (graph && rnd() % 2)
+			len = make_ftrace_event(data, cpu, ts[cpu]);
+		else
+			len = make_event(data, i);
 		add_event(&cb[cpu], ts[cpu], data, len);
 	}
 	for (cpu = 0; cpu < ncpu; cpu++)
@@ -294,7 +377,7 @@ int main(int argc, char **argv)
 	long table_at, buf_opt_at = 0, inst_table_at;
 	int c;
 
-	while ((c = getopt(argc, argv, "n:c:s:l:Ek:mxtS:o:D:O:T:")) != -1) {
+	while ((c = getopt(argc, argv, "n:c:s:l:Ek:mxtS:o:D:O:T:g")) != -1) {
 		switch (c) {
 		case 'n': nevents = strtoull(optarg, NULL, 0); break;
 		case 'c': ncpu = atoi(optarg); break;
@@ -309,13 +392,15 @@ int main(int argc, char **argv)
 		case 'o': path = optarg; break;
 		case 'D': date_opt = optarg; break;
 		case 'O': offset_opt = optarg; break;
+		case 'g': graph = 1; break;
 		case 'T': sscanf(optarg, "%u,%u", &tsc_mult, &tsc_shift); break;
 		default:
 			fprintf(stderr, "usage: mkdat [-n events] [-c cpus] [-s subbuf] [-l 4|8] [-E] [-k clock] [-m] [-x] [-t] [-S seed] -o file\n");
 			return 1;
 		}
 	}
-	if (!path || ncpu < 1 || ncpu > 64 || (lsize != 4 && lsize != 8) || subbuf < 256) {
+	if (!path || ncpu < 1 || ncpu > 64 || (lsize != 4 && lsize != 8) || subbuf < 256 ||
+	    (graph && lsize != 8)) {
 		fprintf(stderr, "mkdat: bad arguments\n");
 		return 1;
 	}
@@ -341,8 +426,14 @@ int main(int argc, char **argv)
 	wblock("# compressed entry header\n\ttype_len    :    5 bits\n\ttime_delta  :   27 bits\n"
 	       "\tarray       :   32 bits\n\n\tpadding     : type == 29\n\ttime_extend : type == 30\n"
 	       "\ttime_stamp : type == 31\n\tdata max type_len  == 28\n", 8);
-	wnum(1, 4);			/* ftrace formats */
+	wnum(graph ? 5 : 1, 4);		/* ftrace formats */
 	wblock(fmt_print, 8);
+	if (graph) {
+		wblock(fmt_func, 8);
+		wblock(fmt_gent, 8);
+		wblock(fmt_gret, 8);
+		wblock(fmt_stack, 8);
+	}
 	wnum(2, 4);			/* systems */
 	fwrite("sched", 1, 6, out);
 	wnum(2, 4);
@@ -351,7 +442,10 @@ int main(int argc, char **argv)
 	fwrite("ftkit", 1, 6, out);
 	wnum(1, 4);
 	wblock(fmt_blob, 8);
-	wblock("ffffffff81000000 T _stext\nffffffff81000100 T do_test_thing\nffffffff82000000 T _etext\n", 4);
+	wblock("ffffffff81000000 T _stext\nffffffff81000100 T do_test_thing\n"
+	       "ffffffff81000200 T vfs_read\nffffffff81000300 T ksys_read\n"
+	       "ffffffff81000400 T __x64_sys_read\nffffffff81000500 T rw_verify_area\n"
+	       "ffffffff82000000 T _etext\n", 4);
 	wblock("", 4);			/* printk formats */
 	wblock("1234 bash\n42 kworker/0:1\n777 sshd\n4321 make\n4400 cc1\n", 8);
 	wnum(ncpu, 4);

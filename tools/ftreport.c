@@ -165,6 +165,36 @@ static void print_stat(FILE *out, struct ftk_tracefile *tf, struct ftk_merge *m,
 	}
 }
 
+/*
+ * Whether -F keeps @rec, as trace-cmd report decides: a kernel_stack event
+ * that no filter names is kept after a record of its CPU was printed.
+ */
+static int filter_keep(struct tep_handle *tep, struct tep_event_filter *filter,
+		       const struct tep_record *rec, int buf, int stack_id,
+		       unsigned char *last_printed, int stride, int nlast)
+{
+	int ret = tep_filter_match(filter, (struct tep_record *)rec);
+	int id = tep_data_type(tep, (struct tep_record *)rec);
+	int slot = buf * stride + rec->cpu;
+
+	if (rec->cpu < 0 || rec->cpu >= stride || slot < 0 || slot >= nlast)
+		slot = -1;
+	if (ret == TEP_ERRNO__FILTER_MATCH) {
+		if (id != stack_id && slot >= 0)
+			last_printed[slot] = 1;
+		return 1;
+	}
+	if (ret != TEP_ERRNO__FILTER_NOT_FOUND || stack_id < 0)
+		return 0;
+	/*
+	 * trace-cmd 3.1.6 prints such a stack once any record of its CPU
+	 * was printed before it (measured: the flag is never cleared).
+	 */
+	if (id == stack_id)
+		return slot >= 0 && last_printed[slot];
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -195,7 +225,8 @@ int main(int argc, char **argv)
 	struct ftk_merge *m;
 	struct tep_handle *tep;
 	char **filters = NULL;
-	int nfilters = 0, nr_ids = 0;
+	int nfilters = 0, nr_ids = 0, stack_id = -1, nlast = 0;
+	unsigned char *last_printed = NULL;
 	int *cpus = NULL;
 	FILE *out = stdout;
 	static char obuf[1 << 20];
@@ -332,15 +363,28 @@ int main(int argc, char **argv)
 						strcmp(ftk_tracefile_buffer_clock(tf, b), "boot")));
 		ftk_printer_begin(p, ftk_tracefile_cpus(tf));
 	}
-	while (!tool_stop && (rec = ftk_merge_peek(m, &tag))) {
-		if (filter) {
-			ret = tep_filter_match(filter, (struct tep_record *)rec);
-			if (ret != TEP_ERRNO__FILTER_MATCH) {
-				ftk_merge_consume(m);
-				continue;
-			}
-		}
-		if (stat) {
+	if (p)
+		ftk_printer_ftrace_overrides(p, m);
+	/*
+	 * Records are taken before they are printed: a function_graph entry
+	 * may take its own return from the merge to print a leaf.
+	 */
+	if (filter) {
+		struct tep_event *ev = tep_find_event_by_name(tep, "ftrace", "kernel_stack");
+
+		stack_id = ev ? ev->id : -1;
+		nlast = ftk_tracefile_buffers(tf) * (ftk_tracefile_cpus(tf) + 1);
+		last_printed = calloc(nlast ? nlast : 1, 1);
+		if (!last_printed)
+			tool_die("out of memory");
+	}
+	while (!tool_stop && (rec = p ? ftk_merge_next(m, &tag) : ftk_merge_peek(m, &tag))) {
+		int keep = 1;
+
+		if (filter)
+			keep = filter_keep(tep, filter, rec, tag, stack_id, last_printed,
+					   ftk_tracefile_cpus(tf) + 1, nlast);
+		if (keep && stat) {
 			int id = tep_data_type(tep, (struct tep_record *)rec);
 
 			if (!total)
@@ -349,12 +393,16 @@ int main(int argc, char **argv)
 			total++;
 			if (id >= 0 && id < nr_ids)
 				per_event[id]++;
-		} else if (ftk_printer_print(p, rec, tag) < 0) {
+		} else if (keep && ftk_printer_print(p, rec, tag) < 0) {
 			tool_err("cannot write output: %s", strerror(errno));
 			exit_code = EXIT_FAIL;
+			ftk_record_put((struct tep_record *)rec);
 			break;
 		}
-		ftk_merge_consume(m);
+		if (p)
+			ftk_record_put((struct tep_record *)rec);
+		else
+			ftk_merge_consume(m);
 	}
 	if (stat)
 		print_stat(out, tf, m, per_event, nr_ids, total, first, last);
@@ -378,6 +426,7 @@ done:
 	}
 	ftk_tracefile_close(tf);
 	free(per_event);
+	free(last_printed);
 	free(filters);
 	free(cpus);
 	return exit_code;

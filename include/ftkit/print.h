@@ -49,6 +49,12 @@ FTK_API int ftk_printer_add_buffer(struct ftk_printer *p, const char *name, int 
 FTK_API int ftk_printer_begin(struct ftk_printer *p, int cpus);
 /* Print one record of buffer @buf. */
 FTK_API int ftk_printer_print(struct ftk_printer *p, const struct tep_record *rec, int buf);
+/*
+ * Print ftrace's function_graph and kernel_stack events as
+ * trace-cmd report does; with @m, take records with ftk_merge_next().
+ */
+struct ftk_merge;
+FTK_API int ftk_printer_ftrace_overrides(struct ftk_printer *p, struct ftk_merge *m);
 /* Finish the output (closes chrome's JSON); returns 0 or -EIO if writing failed. */
 FTK_API int ftk_printer_end(struct ftk_printer *p);
 

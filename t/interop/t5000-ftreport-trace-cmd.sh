@@ -3,7 +3,8 @@
 # file: synthetic files from t/mkdat (v6: lost events, time extends, big
 # endian with 4-byte longs, 8 KiB sub-buffers, instances, each trace clock)
 # and their version 7 conversions by trace-cmd (uncompressed and zstd), in
-# the default mode and with -t, -R, -N, --cpu and -F. Files recorded by
+# the default mode and with -t, -R, -N, --cpu and -F; ftrace function,
+# function_graph (leaves and nesting) and kernel_stack events included. Files recorded by
 # trace-cmd itself in t/fixtures/tc-*.dat (from the VM lane) are compared too.
 . "$top_srcdir/t/tap.sh"
 lane interop
@@ -29,7 +30,7 @@ same() {	# name file [options...]
 }
 
 n=0
-for opts in "" "-m -x" "-E -l 4 -m -x" "-s 8192 -m" "-c 4 -t" "-l 4"; do
+for opts in "" "-m -x" "-E -l 4 -m -x" "-s 8192 -m" "-c 4 -t" "-l 4" "-g -c 3" "-g -x -m"; do
 	n=$((n + 1))
 	f="$tmp/s$n.dat"
 	"$mkdat" -n 3000 -S $n $opts -o "$f"
@@ -49,6 +50,9 @@ same "-N no plugins" "$f" -N
 same "--cpu 1" "$f" --cpu 1
 same "-F sched_switch" "$f" -F sched_switch
 same "-F with a field condition" "$f" -F 'sched_wakeup:prio>120'
+f="$tmp/s7.dat"
+same "function_graph with -t" "$f" -t
+same "function_graph, -F funcgraph_exit" "$f" -F funcgraph_exit
 
 for clk in local global counter uptime perf mono mono_raw boot tai x86-tsc; do
 	"$mkdat" -n 500 -k $clk -o "$tmp/c.dat"

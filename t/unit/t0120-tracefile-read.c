@@ -65,9 +65,10 @@ static int report(const char *path, char **text, size_t *len, char *err, size_t 
 		ftk_printer_add_buffer(p, ftk_tracefile_buffer_name(tf, b),
 				       ftk_tracefile_buffer_in_ns(tf, b));
 	ftk_printer_begin(p, ftk_tracefile_cpus(tf));
-	while ((r = ftk_merge_peek(m, &tag))) {
+	ftk_printer_ftrace_overrides(p, m);
+	while ((r = ftk_merge_next(m, &tag))) {
 		ftk_printer_print(p, r, tag);
-		ftk_merge_consume(m);
+		ftk_record_put((struct tep_record *)r);
 	}
 	ftk_printer_end(p);
 	ret = 0;
@@ -145,6 +146,7 @@ int main(void)
 	check_fixture(dir, "synth-v6-inst", 6, "none", 2);
 	check_fixture(dir, "synth-v7-none", 7, "none", 1);
 	check_fixture(dir, "synth-v6-opts", 6, "none", 1);
+	check_fixture(dir, "synth-v6-graph", 6, "none", 1);
 	check_fixture(dir, "synth-v7-zstd-inst", 7, "zstd", 2);
 
 	fd = mkstemp(tmp);

@@ -41,9 +41,10 @@ static char *print_file(const char *path, int slow, unsigned int flags, size_t *
 		ftk_printer_add_buffer(p, ftk_tracefile_buffer_name(tf, b),
 				       ftk_tracefile_buffer_in_ns(tf, b));
 	ftk_printer_begin(p, ftk_tracefile_cpus(tf));
-	while ((r = ftk_merge_peek(m, &tag))) {
+	ftk_printer_ftrace_overrides(p, m);
+	while ((r = ftk_merge_next(m, &tag))) {
 		ftk_printer_print(p, r, tag);
-		ftk_merge_consume(m);
+		ftk_record_put((struct tep_record *)r);
 	}
 	ftk_printer_end(p);
 	ftk_printer_free(p);
@@ -97,7 +98,7 @@ static void check_stamp(struct tep_handle *tep, unsigned long long ts, int nsec)
 int main(void)
 {
 	static const char *names[] = { "synth-v6", "synth-v6-be4", "synth-v6-8k", "synth-v6-inst",
-				       "synth-v7-zstd-inst", "synth-v6-opts" };
+				       "synth-v7-zstd-inst", "synth-v6-opts", "synth-v6-graph" };
 	static const unsigned long long stamps[] = {
 		0, 1, 499, 500, 999999, 999999499, 999999500, 1000000000, 1000000499,
 		1000000500, 1999999999, 123456789012345ULL, 18446744073709551ULL,
