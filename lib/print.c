@@ -59,6 +59,9 @@ struct ftk_printer {
 	int			type_off, type_size;	/* common_type, common_pid: */
 	int			pid_off, pid_size;	/* read without a field lookup */
 	struct ftk_merge	*merge;		/* for function_graph leaves */
+	unsigned char		*chrome_seen;	/* chrome: pids named in metadata */
+	int			*chrome_pids;
+	int			chrome_npids, chrome_apids;
 };
 
 #define COMM_SLOTS	4096
@@ -71,6 +74,7 @@ struct comm_slot {
 };
 
 static int out_flush(struct ftk_printer *p);
+static void put_json_str(FILE *f, const char *s, size_t n);
 
 /**
  * ftk_print_format_parse() - output format from its name
@@ -142,6 +146,8 @@ FTK_API void ftk_printer_free(struct ftk_printer *p)
 	free(p->progs);
 	free(p->pid_seen);
 	free(p->comms);
+	free(p->chrome_seen);
+	free(p->chrome_pids);
 	free(p->ob.b);
 	free(p->bufs);
 	trace_seq_destroy(&p->s);
@@ -215,8 +221,20 @@ FTK_API int ftk_printer_end(struct ftk_printer *p)
 {
 	if (out_flush(p) < 0)
 		return ftk_err(-EIO);
-	if (p->format == FTK_PRINT_CHROME)
+	if (p->format == FTK_PRINT_CHROME) {
+		int i;
+
+		/* Name each thread's track, as Perfetto and chrome://tracing show them. */
+		for (i = 0; i < p->chrome_npids; i++) {
+			const char *comm = tep_data_comm_from_pid(p->tep, p->chrome_pids[i]);
+
+			fprintf(p->out, "%s{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":",
+				p->nrec || i ? ",\n" : "", p->chrome_pids[i], p->chrome_pids[i]);
+			put_json_str(p->out, comm, strlen(comm));
+			fputs("}}", p->out);
+		}
 		fputs("\n]}\n", p->out);
+	}
 	if (fflush(p->out) || ferror(p->out))
 		return ftk_err(-EIO);
 	return 0;
@@ -1107,6 +1125,25 @@ static int print_other(struct ftk_printer *p, const struct tep_record *crec, int
 		fputc('\n', p->out);
 		break;
 	case FTK_PRINT_CHROME:
+		if (pid >= 0 && pid < (1 << 22)) {
+			if (!p->chrome_seen)
+				p->chrome_seen = calloc(1, (1 << 22) / 8);
+			if (p->chrome_seen && !(p->chrome_seen[pid >> 3] & (1 << (pid & 7)))) {
+				if (p->chrome_npids == p->chrome_apids) {
+					int n = p->chrome_apids ? 2 * p->chrome_apids : 256;
+					int *np = realloc(p->chrome_pids, n * sizeof(*np));
+
+					if (np) {
+						p->chrome_pids = np;
+						p->chrome_apids = n;
+					}
+				}
+				if (p->chrome_npids < p->chrome_apids) {
+					p->chrome_pids[p->chrome_npids++] = pid;
+					p->chrome_seen[pid >> 3] |= 1 << (pid & 7);
+				}
+			}
+		}
 		/* Instant events on the thread's track; chrome wants microseconds. */
 		fprintf(p->out, "%s{\"name\":", p->nrec ? ",\n" : "");
 		put_json_str(p->out, name, strlen(name));

@@ -53,11 +53,14 @@ is "$(wc -l < "$tmp/json")" "$total" "json: one line per event"
 ftreport -o chrome "$f" > "$tmp/chrome"
 if command -v python3 > /dev/null; then
 	ok "json lines parse" python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$tmp/json"
-	is "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["traceEvents"]))' "$tmp/chrome")" \
+	is "$(python3 -c 'import json,sys; print(sum(1 for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] == "i"))' "$tmp/chrome")" \
 		"$total" "chrome: valid JSON with every event"
+	is "$(python3 -c 'import json,sys; print(sorted(set(str(e["tid"]) for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] == "M")) == sorted(set(str(e["tid"]) for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] == "i")))' "$tmp/chrome")" \
+		"True" "chrome: every thread is named"
 	is "$(python3 -c 'import json,sys; print(sum(1 for l in open(sys.argv[1]) if json.loads(l)["event"] == "sched_switch"))' "$tmp/json")" \
 		"$(grep -c ' sched_switch: ' "$tmp/all")" "json: the same events as the text"
 else
+	skip "python3 not installed: JSON not parsed"
 	skip "python3 not installed: JSON not parsed"
 	skip "python3 not installed: JSON not parsed"
 	skip "python3 not installed: JSON not parsed"
