@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char path[] = "/tmp/ftk-fuzz-XXXXXX";
 	struct ftk_tracefile *tf;
 	struct ftk_printer *p;
-	const struct tep_record *r;
+	struct tep_record *r;
 	struct ftk_merge *m;
 	int fd, b, tag, n = 0;
 
@@ -41,9 +41,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		p = ftk_printer_new(devnull, ftk_tracefile_tep(tf), FTK_PRINT_TEXT, 0);
 		for (b = 0; p && b < ftk_tracefile_buffers(tf); b++)
 			ftk_printer_add_buffer(p, ftk_tracefile_buffer_name(tf, b), 1);
-		while (m && p && (r = ftk_merge_peek(m, &tag)) && n++ < 100000) {
+		if (p && m)
+			ftk_printer_ftrace_overrides(p, m);
+		while (m && p && (r = ftk_merge_next(m, &tag)) && n++ < 100000) {
 			ftk_printer_print(p, r, tag);
-			ftk_merge_consume(m);
+			ftk_record_put(r);
 		}
 		ftk_printer_free(p);
 		ftk_merge_free(m);
