@@ -363,7 +363,8 @@ int main(int argc, char **argv)
 						strcmp(ftk_tracefile_buffer_clock(tf, b), "boot")));
 		ftk_printer_begin(p, ftk_tracefile_cpus(tf));
 	}
-	if (p)
+	/* trace-cmd report -N drops its own ftrace handlers with the plugins */
+	if (p && !(tflags & FTK_TRACEFILE_NO_PLUGINS))
 		ftk_printer_ftrace_overrides(p, m);
 	/*
 	 * Records are taken before they are printed: a function_graph entry

@@ -61,6 +61,8 @@ same "-F sched_switch" "$f" -F sched_switch
 same "-F with a field condition" "$f" -F 'sched_wakeup:prio>120'
 f="$tmp/s7.dat"
 same "function_graph with -t" "$f" -t
+same "function_graph with -N (no trace-cmd handlers)" "$f" -N
+same "function_graph with -R" "$f" -R
 same "function_graph, -F funcgraph_exit" "$f" -F funcgraph_exit
 
 for clk in local global counter uptime perf mono mono_raw boot tai x86-tsc; do
