@@ -50,7 +50,6 @@ struct ftk_printer {
 	struct trace_seq	s;
 	struct fprog		**progs;	/* per event id, built on first use */
 	int			nr_progs;
-	unsigned char		*pid_seen;	/* bitmap: comms the plugin already registered */
 	int			no_fast;	/* FTK_PRINT_SLOW in the environment */
 	int			swap;		/* file endianness differs from ours */
 	unsigned int		comm_gen;	/* bumped whenever comms may change */
@@ -144,7 +143,6 @@ FTK_API void ftk_printer_free(struct ftk_printer *p)
 	for (i = 0; i < p->nr_progs; i++)
 		free(p->progs[i]);
 	free(p->progs);
-	free(p->pid_seen);
 	free(p->comms);
 	free(p->chrome_seen);
 	free(p->chrome_pids);
@@ -681,33 +679,33 @@ static void ob_u0(struct obuf *o, unsigned long long v, int width)
 	ob_put(o, b, e - b);
 }
 
-/* The plugin's write_and_save_comm(): print the comm, register it for @pid once. */
+/*
+ * The plugin's write_and_save_comm(): print the comm and register it for
+ * @pid, on every call as the plugin does. How often matters: until the
+ * first look-up of a pid, libtraceevent keeps comms in a list that takes
+ * duplicates, and which duplicate wins after its sort depends on them
+ * all. In checking mode (@reg 0) libtraceevent's own call registers.
+ */
 static void put_comm(struct ftk_printer *p, struct obuf *o, const struct tep_record *rec,
-		     const struct tep_format_field *f, int pid)
+		     const struct tep_format_field *f, int pid, int reg)
 {
 	const char *c = (const char *)rec->data + f->offset;
 	size_t n = strnlen(c, f->size);
 	char comm[72];
 
 	ob_put(o, c, n);
-	if (pid <= 0 || pid >= (1 << 22) || !p->pid_seen) {
-		memcpy(comm, c, n);
-		comm[n] = 0;
-		tep_register_comm(p->tep, comm, pid);
-		p->comm_gen++;
-		return;
-	}
-	if (p->pid_seen[pid >> 3] & (1 << (pid & 7)))
+	if (!reg)
 		return;
 	memcpy(comm, c, n);
 	comm[n] = 0;
 	tep_register_comm(p->tep, comm, pid);
-	p->pid_seen[pid >> 3] |= 1 << (pid & 7);
-	p->comm_gen++;
+	/* only this pid's comm can have changed */
+	if (p->comms && p->comms[(unsigned int)pid % COMM_SLOTS].pid == pid)
+		p->comms[(unsigned int)pid % COMM_SLOTS].gen = 0;
 }
 
 static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct tep_record *rec,
-		    struct obuf *o)
+		    struct obuf *o, int reg)
 {
 	unsigned long long v;
 	int i, pid;
@@ -718,7 +716,7 @@ static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct 
 		v = rd(p, rec, pr->f[3]);
 		if (v > 3)
 			return -1;	/* state letters differ between plugin versions */
-		put_comm(p, o, rec, pr->f[1], pid);
+		put_comm(p, o, rec, pr->f[1], pid, reg);
 		ob_put(o, ":", 1);
 		ob_lld(o, (long long)rd(p, rec, pr->f[0]));
 		ob_put(o, " [", 2);
@@ -727,7 +725,7 @@ static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct 
 		ob_put(o, v == 0 ? "R" : v == 1 ? "S" : v == 2 ? "D" : "S|D", v == 3 ? 3 : 1);
 		ob_put(o, " ==> ", 5);
 		pid = (int)rd(p, rec, pr->f[4]);
-		put_comm(p, o, rec, pr->f[5], pid);
+		put_comm(p, o, rec, pr->f[5], pid, reg);
 		ob_put(o, ":", 1);
 		ob_lld(o, (long long)rd(p, rec, pr->f[4]));
 		ob_put(o, " [", 2);
@@ -736,7 +734,7 @@ static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct 
 		return 0;
 	case PROG_WAKEUP:
 		pid = (int)rd(p, rec, pr->f[0]);
-		put_comm(p, o, rec, pr->f[1], pid);
+		put_comm(p, o, rec, pr->f[1], pid, reg);
 		ob_put(o, ":", 1);
 		ob_lld(o, (long long)rd(p, rec, pr->f[0]));
 		ob_put(o, " [", 2);
@@ -815,10 +813,8 @@ static void event_text(struct ftk_printer *p, struct tep_record *rec, struct tep
 			pr = p->progs[ev->id];
 		}
 	}
-	if (!p->pid_seen && pr && (pr->kind == PROG_SWITCH || pr->kind == PROG_WAKEUP))
-		p->pid_seen = calloc(1, (1 << 22) / 8);
 	if (pr && pr->kind != PROG_SLOW && (unsigned int)rec->size >= pr->min_size) {
-		if (run_prog(p, pr, rec, o) == 0) {
+		if (run_prog(p, pr, rec, o, pr->checked >= CHECK_FIRST) == 0) {
 			if (pr->checked >= CHECK_FIRST)
 				return;
 			pr->checked++;

@@ -5,7 +5,7 @@
 # and their version 7 conversions by trace-cmd (uncompressed and zstd), in
 # the default mode and with -t, -R, -N, --cpu and -F; ftrace function,
 # function_graph (leaves and nesting) and kernel_stack events included. Files recorded by
-# trace-cmd itself in the VM lane (t/fixtures/MANIFEST) are compared too.
+# trace-cmd itself in the VM lane (t/fixtures/trace-cmd-vm) are compared too.
 . "$top_srcdir/t/tap.sh"
 lane interop
 command -v trace-cmd >/dev/null || skip_all "trace-cmd is not installed"
@@ -78,16 +78,12 @@ same "OFFSET option shifts the stamps" "$tmp/o.dat"
 "$mkdat" -n 500 -k x86-tsc -T 1398101,22 -o "$tmp/t.dat"
 same "TSC2NSEC option converts x86-tsc stamps" "$tmp/t.dat"
 
-# Files trace-cmd recorded in the VM lane (t/fixtures/MANIFEST: file, command).
-if [ -s "$top_srcdir/t/fixtures/MANIFEST" ]; then
-	while IFS=$'\t' read -r name cmd; do
-		case "$name" in *.dat) ;; *) continue ;; esac
-		[ -e "$top_srcdir/t/fixtures/$name" ] || continue
-		same "trace-cmd recorded $name ($cmd)" "$top_srcdir/t/fixtures/$name"
-		same "trace-cmd recorded $name, -t" "$top_srcdir/t/fixtures/$name" -t
-	done < "$top_srcdir/t/fixtures/MANIFEST"
-else
-	skip "no trace-cmd recorded fixtures (t/fixtures/MANIFEST from the VM lane)"
-fi
+# Files trace-cmd recorded in the VM lane (t/fixtures/trace-cmd-vm), against
+# this host's trace-cmd report, with -t too.
+for f in "$top_srcdir"/t/fixtures/trace-cmd-vm/*.dat; do
+	[ -e "$f" ] || { skip "no trace-cmd-vm fixtures"; break; }
+	same "trace-cmd recorded $(basename "$f")" "$f"
+	same "trace-cmd recorded $(basename "$f"), -t" "$f" -t
+done
 
 done_testing
