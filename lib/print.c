@@ -1224,9 +1224,12 @@ static void graph_duration(struct trace_seq *s, unsigned long long d)
 
 static void graph_indent(struct trace_seq *s, unsigned long long depth)
 {
-	int i;
+	int i, n = (int)(depth * GRAPH_INDENT);
 
-	for (i = 0; i < (int)(depth * GRAPH_INDENT); i++)
+	/* A damaged depth must not print gigabytes of blanks (found by fuzzing). */
+	if (n > 4096)
+		n = 4096;
+	for (i = 0; i < n; i++)
 		trace_seq_putc(s, ' ');
 }
 
