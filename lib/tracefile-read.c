@@ -74,6 +74,7 @@ struct ftk_tracefile {
 	char			*top_clock;
 	char			*latency;
 	long long		ts_offset;
+	char			**cpustats;	/* CPUSTAT options, in file order */
 	unsigned int		tsc_mult;	/* TSC2NSEC option */
 	unsigned int		tsc_shift;
 	int			live;
@@ -697,6 +698,11 @@ static int parse_option(struct ftk_tracefile *tf, unsigned int id, struct cur *o
 		if (name)
 			tf->ts_offset += strtoll(name, NULL, 0) * 1000;
 		break;
+	case TF_OPT_CPUSTAT:
+		name = opt_string(o);
+		if (name && *name && ftk_list_add(&tf->cpustats, name) < 0)
+			ret = -ENOMEM;
+		break;
 	case TF_OPT_TSC2NSEC:
 		/* x86-tsc stamps converted to nanoseconds, as trace-cmd record -C tsc2nsec asks */
 		if (o->len >= 16) {
@@ -1039,6 +1045,7 @@ FTK_API void ftk_tracefile_close(struct ftk_tracefile *tf)
 		tep_free(tf->tep);
 	if (tf->fd >= 0)
 		close(tf->fd);
+	ftk_list_free(tf->cpustats);
 	free(tf->uname);
 	free(tf->tversion);
 	free(tf->top_clock);
@@ -1123,6 +1130,19 @@ FTK_API const char *ftk_tracefile_tracer_version(const struct ftk_tracefile *tf)
 FTK_API long long ftk_tracefile_ts_offset(const struct ftk_tracefile *tf)
 {
 	return tf->ts_offset;
+}
+
+/**
+ * ftk_tracefile_cpustats() - the kernel's per-CPU buffer statistics saved in the file
+ * @tf: the handle
+ *
+ * Return: the text of each CPUSTAT option (per_cpu/cpuN/stats when the
+ * recording ended; trace-cmd writes a "Buffer: NAME" entry before each
+ * instance's), NULL-terminated and owned by @tf; NULL if there are none.
+ */
+FTK_API char **ftk_tracefile_cpustats(const struct ftk_tracefile *tf)
+{
+	return tf->cpustats;
 }
 
 /** ftk_tracefile_latency_text() - the text of a latency file, or NULL; owned by @tf. */

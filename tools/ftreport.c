@@ -141,6 +141,27 @@ static void print_stat(FILE *out, struct ftk_tracefile *tf, struct ftk_merge *m,
 			*stream_buffer(tf, m, i) ? "  buffer " : "", stream_buffer(tf, m, i));
 	}
 	fprintf(out, "lost:      %llu\n", lost);
+	if (ftk_tracefile_cpustats(tf)) {
+		char **cs;
+
+		fprintf(out, "\nkernel buffer stats when recorded:\n");
+		for (cs = ftk_tracefile_cpustats(tf); *cs; cs++) {
+			char *line = *cs, *nl;
+
+			/* one line per CPU: "CPU: 0 entries: 0 overrun: 0 ..." */
+			fputs(" ", out);
+			while (*line) {
+				nl = strchr(line, '\n');
+				if (nl == line) {
+					line++;
+					continue;
+				}
+				fprintf(out, " %.*s", nl ? (int)(nl - line) : (int)strlen(line), line);
+				line = nl ? nl + 1 : line + strlen(line);
+			}
+			fputc('\n', out);
+		}
+	}
 	fprintf(out, "\nper event:\n");
 	for (;;) {
 		unsigned long long best = 0;

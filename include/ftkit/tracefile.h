@@ -57,6 +57,8 @@ FTK_API unsigned int ftk_tracefile_page_size(const struct ftk_tracefile *tf);
 FTK_API const char *ftk_tracefile_uname(const struct ftk_tracefile *tf);
 FTK_API const char *ftk_tracefile_tracer_version(const struct ftk_tracefile *tf);
 FTK_API long long ftk_tracefile_ts_offset(const struct ftk_tracefile *tf);
+/* The per-CPU buffer statistics saved in the file (CPUSTAT options), or NULL. */
+FTK_API char **ftk_tracefile_cpustats(const struct ftk_tracefile *tf);
 /* Text of the file's latency (BUFFER_TEXT) data, or NULL for flyrecord files. */
 FTK_API const char *ftk_tracefile_latency_text(const struct ftk_tracefile *tf);
 
