@@ -46,6 +46,17 @@ is "$(awk '/^per event:/ { on = 1; next } on && NF == 2 { s += $2 } END { print 
 is "$(awk '/^  cpu/ { s += $3 } END { print s }' "$tmp/stat")" "$total" \
 	"--stat per-CPU counts add up"
 
+v="$fx/trace-cmd-vm/v7-zstd-sched-2cpu.dat"
+if [ -e "$v" ]; then
+	ftreport --stat "$v" > "$tmp/vstat"
+	ok "--stat shows the kernel's buffer stats saved in the file" grep -q '^  CPU: 1 entries:' "$tmp/vstat"
+	is "$(awk '/^events:/ { print $2 }' "$tmp/vstat")" "$(grep -c ' \[00[0-9]\] ' "$fx/trace-cmd-vm/v7-zstd-sched-2cpu.report.txt")" \
+		"--stat counts a trace-cmd recording's events"
+else
+	skip "no trace-cmd-vm fixtures"
+	skip "no trace-cmd-vm fixtures"
+fi
+
 ftreport -o csv "$f" > "$tmp/csv"
 is "$(($(wc -l < "$tmp/csv") - 1))" "$total" "csv: one line per event"
 ftreport -o json "$f" > "$tmp/json"
