@@ -378,7 +378,7 @@ int main(int argc, char **argv)
 		 * count, although they are nanoseconds: do the same in text.
 		 */
 		for (b = 0; b < ftk_tracefile_buffers(tf); b++)
-			ftk_printer_add_buffer(p, ftk_tracefile_buffer_name(tf, b),
+			ftk_printer_add_buffer(p, live ? "" : ftk_tracefile_buffer_name(tf, b),
 					       ftk_tracefile_buffer_in_ns(tf, b) &&
 					       (format != FTK_PRINT_TEXT ||
 						strcmp(ftk_tracefile_buffer_clock(tf, b), "boot")));

@@ -50,6 +50,18 @@ ok "stamps never go backwards" awk '/ftkit-mark-/ { t = $0; sub(/^.*\] +/, "", t
 	if (t + 0 < last) exit 1; last = t + 0 }' "$tmp/out"
 ftreport --live -B "$inst" > "$tmp/again" 2>&1
 is "$(grep -c 'ftkit-mark-' "$tmp/again")" 0 "reading consumed the buffer"
+ok "no buffer-name prefix on live lines" grep -q '^ *[^ ]*-[0-9]* *\[00[0-9]\] .*ftkit-mark-1$' "$tmp/out"
+
+# Sub-buffers larger than a page (buffer_subbuf_size_kb, kernels 6.8 and later).
+if [ -w "$dir/buffer_subbuf_size_kb" ] && echo 8 > "$dir/buffer_subbuf_size_kb" 2>/dev/null &&
+   [ "$(cat "$dir/buffer_subbuf_size_kb")" = 8 ]; then
+	for i in $(seq 1 300); do echo "ftkit-big-$i" > "$dir/trace_marker"; done
+	ftreport --live -B "$inst" > "$tmp/big" 2>&1
+	is "$(grep -o 'ftkit-big-[0-9]*' "$tmp/big" | sed 's/ftkit-big-//' | tr '\n' ' ')" \
+		"$(seq 1 300 | tr '\n' ' ')" "8 KiB sub-buffers: every marker, in order"
+else
+	skip "no buffer_subbuf_size_kb to set on this kernel"
+fi
 ftreport --live -B "ftkit-no-such-$$" > /dev/null 2> "$tmp/err"; rc=$?
 is "$rc" 2 "a missing instance exits 2"
 ok "and names it" grep -q "ftkit-no-such-$$" "$tmp/err"
