@@ -1039,8 +1039,21 @@ static void put_fields(struct ftk_printer *p, struct tep_event *ev, struct tep_r
 			first = 0;
 			continue;
 		}
-		if (f->flags & TEP_FIELD_IS_ARRAY)
+		if (f->flags & TEP_FIELD_IS_ARRAY) {
+			int el = f->elementsize, n, i;
+
+			/* arrays of numbers (kernel_stack's caller[]) as JSON arrays */
+			if (el != 1 && el != 2 && el != 4 && el != 8)
+				continue;
+			n = f->size / el;
+			fprintf(p->out, "%s\"%s\":[", first ? "" : ",", f->name);
+			for (i = 0; i < n; i++)
+				fprintf(p->out, "%s%llu", i ? "," : "",
+					tep_read_number(p->tep, (char *)rec->data + f->offset + i * el, el));
+			fputc(']', p->out);
+			first = 0;
 			continue;
+		}
 		if (tep_read_number_field(f, rec->data, &v))
 			continue;
 		fprintf(p->out, "%s\"%s\":", first ? "" : ",", f->name);
@@ -1140,10 +1153,30 @@ static int print_other(struct ftk_printer *p, const struct tep_record *crec, int
 				}
 			}
 		}
-		/* Instant events on the thread's track; chrome wants microseconds. */
-		fprintf(p->out, "%s{\"name\":", p->nrec ? ",\n" : "");
-		put_json_str(p->out, name, strlen(name));
-		fprintf(p->out, ",\"cat\":\"%s\",\"ph\":\"i\",\"s\":\"t\",\"ts\":", sys);
+		/*
+		 * Instant events on the thread's track; function_graph entries
+		 * and returns open and close slices. Chrome wants microseconds.
+		 */
+		{
+			const char *ph = "\"ph\":\"i\",\"s\":\"t\"";
+			unsigned long long func;
+			char fname[64];
+			const char *label = name;
+
+			if (ev && !strcmp(sys, "ftrace") && record_ok(p, ev, rec) &&
+			    (!strcmp(name, "funcgraph_entry") || !strcmp(name, "funcgraph_exit")) &&
+			    !tep_get_field_val(NULL, ev, "func", rec, &func, 0)) {
+				label = tep_find_function(p->tep, func);
+				if (!label) {
+					snprintf(fname, sizeof(fname), "0x%llx", func);
+					label = fname;
+				}
+				ph = name[10] == 'e' && name[11] == 'n' ? "\"ph\":\"B\"" : "\"ph\":\"E\"";
+			}
+			fprintf(p->out, "%s{\"name\":", p->nrec ? ",\n" : "");
+			put_json_str(p->out, label, strlen(label));
+			fprintf(p->out, ",\"cat\":\"%s\",%s,\"ts\":", sys, ph);
+		}
 		if (!pb || pb->in_ns)
 			fprintf(p->out, "%llu.%03llu", rec->ts / 1000, rec->ts % 1000);
 		else

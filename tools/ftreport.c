@@ -385,7 +385,7 @@ int main(int argc, char **argv)
 		ftk_printer_begin(p, ftk_tracefile_cpus(tf));
 	}
 	/* trace-cmd report -N drops its own ftrace handlers with the plugins */
-	if (p && !(tflags & FTK_TRACEFILE_NO_PLUGINS))
+	if (p && format == FTK_PRINT_TEXT && !(tflags & FTK_TRACEFILE_NO_PLUGINS))
 		ftk_printer_ftrace_overrides(p, m);
 	/*
 	 * Records are taken before they are printed: a function_graph entry
