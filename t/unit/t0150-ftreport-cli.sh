@@ -77,6 +77,24 @@ else
 	skip "python3 not installed: JSON not parsed"
 fi
 
+g="$fx/synth-v6-graph.dat"
+is "$(ftreport -o json "$g" | grep -c '"event":"funcgraph_')" "$(ftreport -N "$g" | grep -c ' funcgraph_')" \
+	"json: every function_graph record (no leaf merging)"
+if command -v python3 > /dev/null; then
+	ftreport -o chrome "$g" > "$tmp/gchrome"
+	is "$(python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))["traceEvents"]
+depth = {}
+bad = 0
+for e in d:
+    if e["ph"] == "B": depth[e["tid"]] = depth.get(e["tid"], 0) + 1
+    if e["ph"] == "E": depth[e["tid"]] = depth.get(e["tid"], 0) - 1
+print(sum(1 for e in d if e["ph"] == "B") > 0 and all(v >= 0 for v in depth.values()))' "$tmp/gchrome")" \
+		"True" "chrome: function_graph entries and returns as B/E slices"
+else
+	skip "python3 not installed: JSON not parsed"
+fi
+
 # Damage: cut the file inside the event data.
 size=$(stat -c %s "$fx/synth-v6.dat")
 head -c $((size - 30000)) "$fx/synth-v6.dat" > "$tmp/cut.dat"
