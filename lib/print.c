@@ -321,7 +321,7 @@ static char *put_time(struct ftk_printer *p, struct tep_record *rec, char *o,
 #define CHECK_FIRST	32
 #define MAX_OPS		32
 
-enum fop_kind { FOP_LIT, FOP_NUM, FOP_STR };
+enum fop_kind { FOP_LIT, FOP_NUM, FOP_STR, FOP_DSTR };
 
 struct fop {
 	enum fop_kind	kind;
@@ -334,6 +334,7 @@ struct fop {
 	const char	*lit;
 	unsigned int	litlen;
 	unsigned int	off, size;
+	int		rel;		/* FOP_DSTR: __rel_loc, offset from the field's end */
 };
 
 enum { PROG_SLOW, PROG_GENERIC, PROG_SWITCH, PROG_WAKEUP };
@@ -455,6 +456,19 @@ static int compile_generic(struct fprog *pr, struct tep_event *ev)
 			} else if (fa->type == TEP_PRINT_FIELD) {
 				f = fa->field.field ? fa->field.field :
 				    tep_find_any_field(ev, fa->field.name);
+			} else if (fa->type == TEP_PRINT_STRING && op->conv == 's') {
+				/* __get_str(): a __data_loc string */
+				f = fa->string.field ? fa->string.field :
+				    tep_find_any_field(ev, fa->string.string);
+				arg = arg->next;
+				if (!f || !(f->flags & TEP_FIELD_IS_DYNAMIC) || f->size != 4)
+					return -1;
+				op->kind = FOP_DSTR;
+				op->off = f->offset;
+				op->size = f->size;
+				op->rel = !!(f->flags & TEP_FIELD_IS_RELATIVE);
+				pr->nops++;
+				continue;
 			} else {
 				return -1;
 			}
@@ -751,6 +765,27 @@ static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct 
 
 			if (op->kind == FOP_LIT) {
 				ob_put(o, op->lit, op->litlen);
+			} else if (op->kind == FOP_DSTR) {
+				const char *d = rec->data, *str, *nul;
+				unsigned long long off, len;
+
+				v = rdn(p, d + op->off, 4);
+				off = v & 0xffff;
+				len = v >> 16;
+				if (op->rel)
+					off += op->off + op->size;
+				if (!len)
+					continue;	/* libtraceevent prints nothing, not even padding */
+				if (off >= (unsigned long long)rec->size)
+					return -1;
+				str = d + off;
+				nul = memchr(str, 0, rec->size - off);
+				if (!nul)
+					return -1;
+				if (op->plain)
+					ob_put(o, str, nul - str);
+				else
+					ob_printf(o, op->fmt, str);
 			} else if (op->kind == FOP_STR) {
 				char buf[1025];
 
