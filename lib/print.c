@@ -12,6 +12,8 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -75,6 +77,76 @@ struct comm_slot {
 static int out_flush(struct ftk_printer *p);
 static void put_json_str(FILE *f, const char *s, size_t n);
 
+
+/* ---------------------------------------------------------------- guarded libtraceevent calls */
+
+/*
+ * Printing an event evaluates its print format over the record's values:
+ * a damaged file can make libtraceevent divide by zero or follow a bad
+ * pointer. While a printer exists, SIGSEGV, SIGBUS and SIGFPE go to a
+ * handler that jumps out of the libtraceevent call in progress (the
+ * record then prints as a note); a fault anywhere else puts the previous
+ * handling back and happens again, so it behaves as without us.
+ */
+static const int pguard_sigs[] = { SIGSEGV, SIGBUS, SIGFPE };
+static struct sigaction pguard_old[ARRAY_SIZE(pguard_sigs)];
+static int pguard_users;
+static __thread sigjmp_buf *pguard_env;
+
+static void pguard_handler(int sig)
+{
+	size_t i;
+
+	if (pguard_env)
+		siglongjmp(*pguard_env, sig);
+	for (i = 0; i < ARRAY_SIZE(pguard_sigs); i++)
+		if (pguard_sigs[i] == sig)
+			sigaction(sig, &pguard_old[i], NULL);
+}
+
+static void pguard_get(void)
+{
+	struct sigaction sa;
+	size_t i;
+
+	if (pguard_users++)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = pguard_handler;
+	sa.sa_flags = SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < ARRAY_SIZE(pguard_sigs); i++)
+		sigaction(pguard_sigs[i], &sa, &pguard_old[i]);
+}
+
+static void pguard_put(void)
+{
+	size_t i;
+
+	if (--pguard_users)
+		return;
+	for (i = 0; i < ARRAY_SIZE(pguard_sigs); i++)
+		sigaction(pguard_sigs[i], &pguard_old[i], NULL);
+}
+
+/* tep_print_event(p->tep, &p->s, rec, fmt, what) that survives a fault: 0, or -1 and a note. */
+static int safe_print(struct ftk_printer *p, struct tep_record *rec, const char *fmt,
+		      const char *what)
+{
+	sigjmp_buf env;
+
+	if (sigsetjmp(env, 0)) {
+		pguard_env = NULL;
+		trace_seq_reset(&p->s);
+		trace_seq_puts(&p->s, "[libtraceevent failed on this record]");
+		return -1;
+	}
+	pguard_env = &env;
+	tep_print_event(p->tep, &p->s, rec, fmt, what);
+	pguard_env = NULL;
+	return 0;
+}
+
 /**
  * ftk_print_format_parse() - output format from its name
  * @name: "text", "json", "csv" or "chrome"
@@ -121,6 +193,7 @@ FTK_API struct ftk_printer *ftk_printer_new(FILE *out, struct tep_handle *tep,
 	p->flags = flags;
 	trace_seq_init(&p->s);
 	p->no_fast = getenv("FTK_PRINT_SLOW") != NULL;
+	pguard_get();
 	p->swap = tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);
 	p->comm_gen = 1;
 	if (flags & FTK_PRINT_NSEC)
@@ -138,6 +211,7 @@ FTK_API void ftk_printer_free(struct ftk_printer *p)
 
 	if (!p)
 		return;
+	pguard_put();
 	for (i = 0; i < p->nr_bufs; i++)
 		free(p->bufs[i].name);
 	for (i = 0; i < p->nr_progs; i++)
@@ -855,7 +929,7 @@ static void event_text(struct ftk_printer *p, struct tep_record *rec, struct tep
 			pr->checked++;
 			p->comm_gen++;
 			trace_seq_reset(&p->s);
-			tep_print_event(p->tep, &p->s, rec, "%s", TEP_PRINT_INFO);
+			safe_print(p, rec, "%s", TEP_PRINT_INFO);
 			if (p->s.len == o->len - start && !memcmp(p->s.buffer, o->b + start, p->s.len))
 				return;
 			pr_debug("print: %s:%s: own text differs from libtraceevent's, using libtraceevent\n",
@@ -875,8 +949,7 @@ static void event_text(struct ftk_printer *p, struct tep_record *rec, struct tep
 	}
 	p->comm_gen++;	/* a plugin may register comms */
 	trace_seq_reset(&p->s);
-	tep_print_event(p->tep, &p->s, rec, "%s",
-			(p->flags & FTK_PRINT_RAW) ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
+	safe_print(p, rec, "%s", (p->flags & FTK_PRINT_RAW) ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
 	ob_put(o, p->s.buffer, p->s.len);
 }
 
@@ -1133,8 +1206,8 @@ static int print_other(struct ftk_printer *p, const struct tep_record *crec, int
 	if (ev && !record_ok(p, ev, rec))
 		trace_seq_puts(&p->s, "[record shorter than its format]");
 	else
-		tep_print_event(p->tep, &p->s, rec, "%s",
-				(p->flags & FTK_PRINT_RAW) ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
+		safe_print(p, rec, "%s",
+			   (p->flags & FTK_PRINT_RAW) ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
 	info = p->s.len;
 	while (info && p->s.buffer[info - 1] == '\n')
 		info--;

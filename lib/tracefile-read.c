@@ -318,9 +318,9 @@ static int section_load(struct ftk_tracefile *tf, unsigned long long off, const 
 
 /*
  * libtraceevent's parsers trust their input: some damaged event formats
- * make tep_parse_event() dereference NULL (found by fuzzing). A file must
- * not crash the reader, so each call into a parser runs with a SIGSEGV and
- * SIGBUS handler that jumps back here; the format is then counted as
+ * make tep_parse_event() dereference NULL or divide by zero (found by
+ * fuzzing). A file must not crash the reader, so each call into a parser
+ * runs with a SIGSEGV, SIGBUS and SIGFPE handler that jumps back here; the format is then counted as
  * unparsable, as a format libtraceevent rejects would be. Only the thread
  * inside a guarded call jumps; any other fault takes the default action.
  */
@@ -339,7 +339,7 @@ enum gkind { G_EVENT, G_HEADER, G_KALLSYMS, G_PRINTK, G_CMDLINES };
 static int guarded(struct ftk_tracefile *tf, enum gkind kind, char *buf, unsigned long size,
 		   const char *sys, unsigned long long at)
 {
-	struct sigaction sa, old_segv, old_bus;
+	struct sigaction sa, old_segv, old_bus, old_fpe;
 	sigjmp_buf env;
 	volatile int ret = 0;
 	int sig;
@@ -349,6 +349,7 @@ static int guarded(struct ftk_tracefile *tf, enum gkind kind, char *buf, unsigne
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGSEGV, &sa, &old_segv);
 	sigaction(SIGBUS, &sa, &old_bus);
+	sigaction(SIGFPE, &sa, &old_fpe);
 	sig = sigsetjmp(env, 1);
 	if (!sig) {
 		guard_env = &env;
@@ -373,6 +374,7 @@ static int guarded(struct ftk_tracefile *tf, enum gkind kind, char *buf, unsigne
 	guard_env = NULL;
 	sigaction(SIGSEGV, &old_segv, NULL);
 	sigaction(SIGBUS, &old_bus, NULL);
+	sigaction(SIGFPE, &old_fpe, NULL);
 	if (sig) {
 		pr_warn("%s: libtraceevent crashed parsing the %s before offset %llu; skipped\n",
 			tf->path, kind == G_EVENT ? "event format" : kind == G_HEADER ? "header page" :
