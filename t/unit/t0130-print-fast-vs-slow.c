@@ -95,6 +95,42 @@ static void check_stamp(struct tep_handle *tep, unsigned long long ts, int nsec)
 	free(text);
 }
 
+/* A record whose print format divides by a zero field: a note, no crash. */
+static void check_div0(void)
+{
+	static const char fmt2[] =
+		"name: div\nID: 2\nformat:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+		"\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n"
+		"\tfield:int b;\toffset:12;\tsize:4;\tsigned:1;\n\n"
+		"print fmt: \"q=%d\", REC->a / REC->b\n";
+	unsigned char data[64] = { 2, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0 };
+	struct tep_handle *tep = tep_alloc();
+	struct tep_record rec = { .ts = 5000000000ULL, .size = 16, .data = data };
+	struct ftk_printer *p;
+	char *text = NULL;
+	size_t len;
+	FILE *out = open_memstream(&text, &len);
+
+	tep_set_long_size(tep, 8);
+	tep_parse_event(tep, fmt2, sizeof(fmt2) - 1, "test");
+	p = ftk_printer_new(out, tep, FTK_PRINT_TEXT, 0);
+	ftk_printer_add_buffer(p, "", 1);
+	ftk_printer_print(p, &rec, 0);
+	data[12] = 2;
+	ftk_printer_print(p, &rec, 0);
+	ftk_printer_end(p);
+	ftk_printer_free(p);
+	fclose(out);
+	ok(text && strstr(text, "failed on this record") && strstr(text, "q=3"),
+	   "a division by zero in a print format: a note, then the next record prints");
+	free(text);
+	tep_free(tep);
+}
+
 int main(void)
 {
 	static const char *names[] = { "synth-v6", "synth-v6-be4", "synth-v6-8k", "synth-v6-inst",
@@ -140,5 +176,6 @@ int main(void)
 		for (nsec = 0; nsec < 2; nsec++)
 			check_stamp(tep, stamps[i], nsec);
 	tep_free(tep);
+	check_div0();
 	return done_testing();
 }
