@@ -493,7 +493,8 @@ static int read_kallsyms(struct cur *c)
 
 /*
  * Keep only the lines libtraceevent can take: tep_parse_printk_formats()
- * reads past the end of a line that has no ':' (found by fuzzing).
+ * reads past the end of a line that has no ':', and before the start of a
+ * very short format (both found by fuzzing).
  */
 static void keep_colon_lines(char *b)
 {
@@ -504,7 +505,11 @@ static void keep_colon_lines(char *b)
 		nl = strchr(in, '\n');
 		n = nl ? (size_t)(nl - in) + 1 : strlen(in);
 		colon = memchr(in, ':', n);
-		if (colon && colon + 1 < in + n && colon[1] != '\n') {
+		/*
+		 * tep_register_print_string() also reads before the start of a
+		 * format shorter than three characters: keep "ADDR : \"xyz..."
+		 */
+		if (colon && (in + n) - (colon + 1) - (in[n - 1] == '\n') >= 5) {
 			memmove(out, in, n);
 			out += n;
 		}
