@@ -60,6 +60,8 @@ struct ftk_printer {
 	int			type_off, type_size;	/* common_type, common_pid: */
 	int			pid_off, pid_size;	/* read without a field lookup */
 	struct ftk_merge	*merge;		/* for function_graph leaves */
+	unsigned char		*comm_known;	/* pids libtraceevent has a comm for */
+	int			comm_array;	/* libtraceevent's comm list became its array */
 	unsigned char		*chrome_seen;	/* chrome: pids named in metadata */
 	int			*chrome_pids;
 	int			chrome_npids, chrome_apids;
@@ -218,6 +220,7 @@ FTK_API void ftk_printer_free(struct ftk_printer *p)
 		free(p->progs[i]);
 	free(p->progs);
 	free(p->comms);
+	free(p->comm_known);
 	free(p->chrome_seen);
 	free(p->chrome_pids);
 	free(p->ob.b);
@@ -784,9 +787,18 @@ static void put_comm(struct ftk_printer *p, struct obuf *o, const struct tep_rec
 	ob_put(o, c, n);
 	if (!reg)
 		return;
+	/*
+	 * Once libtraceevent sorted its comms into an array, registering a
+	 * pid it has is a no-op: skip the search for pids known to be there.
+	 */
+	if (p->comm_array && p->comm_known && pid > 0 && pid < (1 << 22) &&
+	    (p->comm_known[pid >> 3] & (1 << (pid & 7))))
+		return;
 	memcpy(comm, c, n);
 	comm[n] = 0;
 	tep_register_comm(p->tep, comm, pid);
+	if (p->comm_array && p->comm_known && pid > 0 && pid < (1 << 22))
+		p->comm_known[pid >> 3] |= 1 << (pid & 7);
 	/* only this pid's comm can have changed */
 	if (p->comms && p->comms[(unsigned int)pid % COMM_SLOTS].pid == pid)
 		p->comms[(unsigned int)pid % COMM_SLOTS].gen = 0;
@@ -976,6 +988,14 @@ static const char *lookup_comm(struct ftk_printer *p, int pid, size_t *len)
 	}
 	comm = tep_data_comm_from_pid(p->tep, pid);
 	*len = strlen(comm);
+	if (pid != 0) {
+		/* the first look-up of a pid sorts libtraceevent's comm list into an array */
+		p->comm_array = 1;
+		if (!p->comm_known)
+			p->comm_known = calloc(1, (1 << 22) / 8);
+		if (p->comm_known && pid > 0 && pid < (1 << 22) && strcmp(comm, "<...>"))
+			p->comm_known[pid >> 3] |= 1 << (pid & 7);
+	}
 	if (*len < sizeof(c->comm)) {
 		c->gen = p->comm_gen;
 		c->pid = pid;

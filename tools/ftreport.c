@@ -246,7 +246,7 @@ int main(int argc, char **argv)
 	struct ftk_merge *m;
 	struct tep_handle *tep;
 	char **filters = NULL;
-	int nfilters = 0, nr_ids = 0, stack_id = -1, nlast = 0;
+	int nfilters = 0, nr_ids = 0, stack_id = -1, nlast = 0, take = 0;
 	unsigned char *last_printed = NULL;
 	int *cpus = NULL;
 	FILE *out = stdout;
@@ -385,12 +385,15 @@ int main(int argc, char **argv)
 		ftk_printer_begin(p, ftk_tracefile_cpus(tf));
 	}
 	/* trace-cmd report -N drops its own ftrace handlers with the plugins */
-	if (p && format == FTK_PRINT_TEXT && !(tflags & FTK_TRACEFILE_NO_PLUGINS))
-		ftk_printer_ftrace_overrides(p, m);
 	/*
-	 * Records are taken before they are printed: a function_graph entry
-	 * may take its own return from the merge to print a leaf.
+	 * With function_graph events, records are taken before they are
+	 * printed: an entry may take its own return from the merge to print
+	 * a leaf. Otherwise they are printed in place, without a copy.
 	 */
+	take = p && format == FTK_PRINT_TEXT && !(tflags & FTK_TRACEFILE_NO_PLUGINS) &&
+	       tep_find_event_by_name(tep, "ftrace", "funcgraph_entry");
+	if (p && format == FTK_PRINT_TEXT && !(tflags & FTK_TRACEFILE_NO_PLUGINS))
+		ftk_printer_ftrace_overrides(p, take ? m : NULL);
 	if (filter) {
 		struct tep_event *ev = tep_find_event_by_name(tep, "ftrace", "kernel_stack");
 
@@ -400,7 +403,7 @@ int main(int argc, char **argv)
 		if (!last_printed)
 			tool_die("out of memory");
 	}
-	while (!tool_stop && (rec = p ? ftk_merge_next(m, &tag) : ftk_merge_peek(m, &tag))) {
+	while (!tool_stop && (rec = take ? ftk_merge_next(m, &tag) : ftk_merge_peek(m, &tag))) {
 		int keep = 1;
 
 		if (filter)
@@ -418,10 +421,11 @@ int main(int argc, char **argv)
 		} else if (keep && ftk_printer_print(p, rec, tag) < 0) {
 			tool_err("cannot write output: %s", strerror(errno));
 			exit_code = EXIT_FAIL;
-			ftk_record_put((struct tep_record *)rec);
+			if (take)
+				ftk_record_put((struct tep_record *)rec);
 			break;
 		}
-		if (p)
+		if (take)
 			ftk_record_put((struct tep_record *)rec);
 		else
 			ftk_merge_consume(m);
