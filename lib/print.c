@@ -327,11 +327,22 @@ static char *utoa(char *end, unsigned long long v)
 }
 
 /* Right-align @n chars in @width, writing at @o; returns the new end. */
+/* Copy a few bytes without a call: most pieces of a line are short. */
+static inline __attribute__((always_inline)) void small_copy(char *d, const char *s, size_t n)
+{
+	if (n > 32) {
+		memcpy(d, s, n);
+		return;
+	}
+	while (n--)
+		*d++ = *s++;
+}
+
 static char *pad_left(char *o, const char *s, int n, int width)
 {
 	while (width-- > n)
 		*o++ = ' ';
-	memcpy(o, s, n);
+	small_copy(o, s, n);
 	return o + n;
 }
 
@@ -693,7 +704,7 @@ static inline __attribute__((always_inline)) void ob_put(struct obuf *o, const c
 {
 	if (o->len + n > o->cap && ob_need(o, n))
 		return;
-	memcpy(o->b + o->len, s, n);
+	small_copy(o->b + o->len, s, n);
 	o->len += n;
 }
 
@@ -1101,7 +1112,7 @@ static int print_text(struct ftk_printer *p, const struct tep_record *crec, int 
 	*o++ = ':';
 	/* " %s: " and the name padded to 20 */
 	*o++ = ' ';
-	memcpy(o, name, nlen);
+	small_copy(o, name, nlen);
 	o += nlen;
 	*o++ = ':';
 	*o++ = ' ';
