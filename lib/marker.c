@@ -338,7 +338,8 @@ static int open_file(const char *root, const char *instance, const char *file)
 
 /**
  * ftk_marker_open() - open trace_marker for marking
- * @instance: a tracefs instance name, or NULL for the top-level buffer
+ * @instance: a tracefs instance name, or NULL for $FTK_INSTANCE if set (ftrecord
+ *	      sets it for the command it records), else the top-level buffer
  * @flags: FTK_MARKER_RAW to open trace_marker_raw as well
  *
  * The tracing directory is $FTK_TRACEFS if set, else /sys/kernel/tracing,
@@ -364,6 +365,9 @@ FTK_API struct ftk_marker *ftk_marker_open(const char *instance, unsigned int fl
 	m->fd = m->raw_fd = -1;
 	m->err = ENOENT;
 	m->is_static = 0;
+	/* A command run by ftrecord marks the instance being recorded. */
+	if (!instance && getenv("FTK_INSTANCE") && *getenv("FTK_INSTANCE"))
+		instance = getenv("FTK_INSTANCE");
 	if (instance && (!*instance || strchr(instance, '/') || !strcmp(instance, "..") ||
 			 !strcmp(instance, "."))) {
 		m->err = EINVAL;

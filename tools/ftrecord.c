@@ -247,6 +247,8 @@ static int has_option(const char *name)
 static pid_t child, child_pid;
 static int go_fd = -1, exec_fd = -1;
 
+static const char *instance_name;
+
 static void start_child(char **argv)
 {
 	int go[2], ex[2], err;
@@ -267,6 +269,9 @@ static void start_child(char **argv)
 			;
 		if (c != 'g')
 			_exit(127);
+		/* Marks the command makes with ftmark or ftk_marker_open() land here. */
+		if (instance_name)
+			setenv("FTK_INSTANCE", instance_name, 1);
 		execvp(argv[0], argv);
 		err = errno;
 		if (write(ex[1], &err, sizeof(err)) < 0)
@@ -557,8 +562,10 @@ int main(int argc, char **argv)
 		if (tracer && ftk_tracefs_exists(t, "options/function-fork"))
 			set_or_die(t, "options/function-fork", "1");
 	}
-	if (optind < argc)
+	if (optind < argc) {
+		instance_name = ftk_tracefs_instance(t);
 		start_child(argv + optind);
+	}
 	if (nr_pids || follow) {
 		char list[4096] = "";
 		size_t n = 0;
