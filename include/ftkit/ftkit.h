@@ -7,5 +7,7 @@
 #include <ftkit/common.h>
 #include <ftkit/tracefs.h>
 #include <ftkit/caps.h>
+#include <ftkit/event.h>
+#include <ftkit/instance.h>
 
 #endif
