@@ -9,5 +9,6 @@
 #include <ftkit/caps.h>
 #include <ftkit/event.h>
 #include <ftkit/instance.h>
+#include <ftkit/trigger.h>
 
 #endif
