@@ -34,8 +34,7 @@ struct ftk_tracefs *run_top(struct run *r)
 
 void run_open(struct run *r)
 {
-	char name[64], **gone = NULL, **p;
-	struct ftk_tracefs *top;
+	char name[64];
 
 	r->child = -1;
 	r->go[0] = r->go[1] = -1;
@@ -45,15 +44,13 @@ void run_open(struct run *r)
 	if (r->follow && !r->argv)
 		tool_usage_error("-F needs a COMMAND");
 	tool_signals();
-	top = run_top(r);
-	/* Instances of ftkit tools that died without cleaning up are garbage. */
-	if (!ftk_instance_reap(top, &gone)) {
-		for (p = gone; p && *p; p++)
-			tool_warn("removed stale instance '%s' (its creator is gone)", *p);
-	}
-	ftk_list_free(gone);
+	/*
+	 * Stale instances are not reaped here: a tool in another PID namespace
+	 * sharing this tracefs looks dead from here. ftreset removes them when
+	 * asked.
+	 */
 	if (r->top) {
-		r->t = top;
+		r->t = run_top(r);
 		return;
 	}
 	if (!r->instance) {

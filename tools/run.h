@@ -31,7 +31,7 @@ struct run {
 	int			go[2];		/* the child waits for a byte on go[0] */
 };
 
-/* Decide the mode, reap stale ftkit instances, open (or create) where to work. */
+/* Decide the mode, open (or create) where to work. */
 void run_open(struct run *r);
 /* The top-level handle (registered for restore; kept with the rest if persistent). */
 struct ftk_tracefs *run_top(struct run *r);

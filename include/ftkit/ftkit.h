@@ -9,6 +9,7 @@
 #include <ftkit/caps.h>
 #include <ftkit/event.h>
 #include <ftkit/instance.h>
+#include <ftkit/reset.h>
 #include <ftkit/trigger.h>
 
 #endif
