@@ -8,8 +8,10 @@
 #include <ftkit/tracefs.h>
 #include <ftkit/caps.h>
 #include <ftkit/event.h>
+#include <ftkit/ftrace.h>
 #include <ftkit/instance.h>
 #include <ftkit/reset.h>
+#include <ftkit/snapshot.h>
 #include <ftkit/trigger.h>
 
 #endif
