@@ -59,6 +59,16 @@ void run_open(struct run *r)
 		r->t = tool_tracefs(name, FTK_TRACEFS_CREATE);
 		return;
 	}
+	/* A name we create is one a shell script can use unquoted. */
+	if (strspn(r->instance, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") !=
+	    strlen(r->instance) || r->instance[0] == '.' || r->instance[0] == '-') {
+		struct ftk_tracefs *t;
+
+		if (ftk_tracefs_open(NULL, r->instance, 0, &t))
+			tool_usage_error("bad instance name '%s': use letters, digits, '.', '_' "
+					 "and '-'", r->instance);
+		ftk_tracefs_close(t);
+	}
 	r->t = tool_tracefs(r->instance, FTK_TRACEFS_CREATE);
 }
 

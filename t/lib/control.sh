@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Shared by the control tools' live tests (ftevent, fttrigger, ftfunc, ftsnap,
+# ftreset). Source after t/tap.sh, need_root and lane.
+
+T=$(tracefs_dir) || skip_all "no tracefs"
+DUMP="$top_srcdir/t/lib/dump-tracefs.sh"
+# Scratch instances of this test: removed at exit whatever happens.
+SCRATCH=
+scratch() {	# scratch VAR SUFFIX: VAR=a fresh instance name (not created), removed at exit
+	local _s="ftkit-t$$-$2"
+	SCRATCH="$SCRATCH $_s"
+	eval "$1=\$_s"
+}
+cleanup_scratch() {
+	local n
+	for n in $SCRATCH; do
+		[ -d "$T/instances/$n" ] && ftreset -q -B "$n" -i >/dev/null 2>&1
+		[ -d "$T/instances/$n" ] && rmdir "$T/instances/$n" 2>/dev/null
+	done
+	rm -rf "$TMPD"
+}
+TMPD=$(mktemp -d)
+trap cleanup_scratch EXIT
+
+# no_instance_of TOOL PID: true when no ftkit-TOOL-PID instance is left.
+no_instance_of() { [ ! -d "$T/instances/ftkit-$1-$2" ]; }
+
+# same_dump BEFORE AFTER NAME: the two dumps are equal (diff in the TAP log otherwise).
+same_dump() {
+	if cmp -s "$1" "$2"; then
+		_tap_result 0 "$3"
+	else
+		_tap_result 1 "$3"
+		diag "$(diff "$1" "$2" | head -20)"
+	fi
+}
+
+# wait_for_instance TOOL PID: until the tool's private instance exists (max ~10 s).
+wait_for_instance() {
+	local i=0
+	while [ ! -d "$T/instances/ftkit-$1-$2" ] && [ $i -lt 100 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+	[ -d "$T/instances/ftkit-$1-$2" ]
+}
+
+# interrupted TOOL SIGNAL ARGS...: start TOOL in the background, wait until it has
+# its private instance, send SIGNAL; sets $rc and $pid.
+interrupted() {
+	local tool=$1 sig=$2; shift 2
+	"$tool" "$@" >"$TMPD/out" 2>"$TMPD/err" &
+	pid=$!
+	wait_for_instance "$tool" "$pid"
+	sleep 0.3
+	kill -s "$sig" "$pid"
+	wait "$pid"
+	rc=$?
+}
+
+# as_nobody CMD...: run CMD as user nobody.
+as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$@"; }
