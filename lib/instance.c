@@ -139,7 +139,7 @@ FTK_API int ftk_instance_remove(struct ftk_tracefs *t, const char *name)
 	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
 		return ftk_err(-EINVAL);
 	snprintf(path, sizeof(path), "%s/instances/%s", t->root, name);
-	if (rmdir(path) < 0)
+	if (ftk_rmdir(path) < 0)
 		return ftk_err(ftk_tracefs_fail(t, path, "rmdir", -errno));
 	return 0;
 }

@@ -504,7 +504,7 @@ static int replay(struct ftk_tracefs *t, struct undo *u)
 	case UNDO_APPEND:
 		return do_write(t, u->file, u->text, O_APPEND);
 	case UNDO_RMDIR:
-		if (rmdir(u->file) < 0 && errno != ENOENT)
+		if (ftk_rmdir(u->file) < 0 && errno != ENOENT)
 			return ftk_tracefs_fail(t, u->file, "rmdir", -errno);
 		return 0;
 	case UNDO_LINES:

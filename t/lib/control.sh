@@ -14,7 +14,7 @@ scratch() {	# scratch VAR SUFFIX: VAR=a fresh instance name (not created), remov
 cleanup_scratch() {
 	local n
 	for n in $SCRATCH; do
-		[ -d "$T/instances/$n" ] && ftreset -q -B "$n" -i >/dev/null 2>&1
+		[ -d "$T/instances/$n" ] && { ftreset -q -B "$n" -i 2>&1 | sed "s/^/# cleanup: /"; }
 		[ -d "$T/instances/$n" ] && rmdir "$T/instances/$n" 2>/dev/null
 	done
 	rm -rf "$TMPD"
