@@ -35,10 +35,11 @@ same_dump() {
 	fi
 }
 
-# wait_for_instance TOOL PID: until the tool's private instance exists (max ~10 s).
+# wait_for_instance TOOL PID: until the tool's private instance exists (max ~10 s)
+# or the tool has exited.
 wait_for_instance() {
 	local i=0
-	while [ ! -d "$T/instances/ftkit-$1-$2" ] && [ $i -lt 100 ]; do
+	while [ ! -d "$T/instances/ftkit-$1-$2" ] && [ $i -lt 100 ] && kill -0 "$2" 2>/dev/null; do
 		sleep 0.1; i=$((i + 1))
 	done
 	[ -d "$T/instances/ftkit-$1-$2" ]
@@ -52,7 +53,7 @@ interrupted() {
 	pid=$!
 	wait_for_instance "$tool" "$pid"
 	sleep 0.3
-	kill -s "$sig" "$pid"
+	kill -s "$sig" "$pid" 2>/dev/null
 	wait "$pid"
 	rc=$?
 }
