@@ -46,15 +46,21 @@ FTK_API int ftk_instance_name(const char *tool, char *buf, size_t len)
  * @name: the instance name
  * @pid: where the creator's PID goes, or NULL
  *
- * A name "ftkit-WORD-PID" is ftkit's. Its creator is taken to be running
- * when kill(PID, 0) does not fail with ESRCH (a PID of another PID
- * namespace, or one reused, counts as running: the safe side).
+ * A name "ftkit-WORD-PID" or "ftkit-WORD-PID_NS" (NS: the inode of the
+ * creator's PID namespace) is ftkit's. Its creator is taken to be running
+ * when kill(PID, 0) does not fail with ESRCH, or when NS is not our PID
+ * namespace. Beware: without NS, a creator in another PID namespace sharing
+ * this tracefs looks gone; rmdir(2) of an instance whose files are open
+ * fails with EBUSY, which protects one that is being read.
  *
  * Return: FTK_INSTANCE_OTHER, FTK_INSTANCE_LIVE or FTK_INSTANCE_STALE.
  */
 FTK_API enum ftk_instance_owner ftk_instance_owner(const char *name, pid_t *pid)
 {
 	const char *dash, *p;
+	char link[64], want[64];
+	unsigned long ns = 0;
+	ssize_t n;
 	long v;
 
 	if (strncmp(name, "ftkit-", 6))
@@ -62,14 +68,29 @@ FTK_API enum ftk_instance_owner ftk_instance_owner(const char *name, pid_t *pid)
 	dash = strrchr(name, '-');
 	if (dash == name + 5 || !dash[1])
 		return FTK_INSTANCE_OTHER;
-	for (p = dash + 1; *p; p++)
+	for (p = dash + 1; *p && *p != '_'; p++)
 		if (!isdigit((unsigned char)*p))
 			return FTK_INSTANCE_OTHER;
+	if (*p == '_') {
+		/* "PID_NS": the creator's PID namespace inode, as some tools add. */
+		char *end;
+
+		ns = strtoul(p + 1, &end, 10);
+		if (!p[1] || *end)
+			return FTK_INSTANCE_OTHER;
+	}
 	v = strtol(dash + 1, NULL, 10);
 	if (v <= 0 || v > INT_MAX)
 		return FTK_INSTANCE_OTHER;
 	if (pid)
 		*pid = v;
+	if (ns) {
+		n = readlink("/proc/self/ns/pid", link, sizeof(link) - 1);
+		link[n > 0 ? n : 0] = '\0';
+		snprintf(want, sizeof(want), "pid:[%lu]", ns);
+		if (strcmp(link, want))
+			return FTK_INSTANCE_LIVE;	/* another namespace: cannot tell */
+	}
 	if (kill(v, 0) < 0 && errno == ESRCH)
 		return FTK_INSTANCE_STALE;
 	return FTK_INSTANCE_LIVE;
