@@ -201,7 +201,7 @@ static void test_triggers(struct ftk_tracefs *t)
 
 static void test_instances(struct ftk_tracefs *t)
 {
-	char name[64], path[512], mine[64], dead[64], **gone;
+	char name[96], path[512], mine[64], dead[64], **gone;
 	pid_t pid;
 	int ret;
 
