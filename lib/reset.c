@@ -99,8 +99,14 @@ static void set_value(struct reset *r, const char *file, const char *want, int c
 	c = choice ? ftk_tracefs_choice(cur) : strdup(cur);
 	if (!c)
 		return;
-	if (!strcmp(file, "buffer_size_kb"))
-		c[strspn(c, "0123456789")] = '\0';	/* "7 (expanded: 1408)" */
+	if (!strcmp(file, "buffer_size_kb")) {
+		/* "7 (expanded: 1408)": not yet allocated; 1408 is what it will be. */
+		char *x = strstr(c, "expanded: ");
+
+		if (x)
+			memmove(c, x + 10, strlen(x + 10) + 1);
+		c[strspn(c, "0123456789")] = '\0';
+	}
 	if (strcmp(c, want))
 		change(r, file, c, want, NULL, 0);
 	free(c);
@@ -115,8 +121,13 @@ static char *fresh_value(struct reset *r, const char *file, int choice)
 		return NULL;
 	if (choice)
 		return ftk_tracefs_choice(buf);
-	if (!strcmp(file, "buffer_size_kb"))
+	if (!strcmp(file, "buffer_size_kb")) {
+		char *x = strstr(buf, "expanded: ");
+
+		if (x)
+			memmove(buf, x + 10, strlen(x + 10) + 1);
 		buf[strspn(buf, "0123456789")] = '\0';
+	}
 	return strdup(buf);
 }
 

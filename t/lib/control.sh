@@ -58,5 +58,11 @@ interrupted() {
 	rc=$?
 }
 
-# as_nobody CMD...: run CMD as user nobody.
-as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$@"; }
+# as_nobody CMD...: run CMD as UID/GID 65534 (nobody; numeric: the VM has no passwd).
+as_nobody() {
+	if command -v setpriv >/dev/null; then
+		setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
+	else
+		su -s /bin/sh nobody -c "$(printf '%q ' "$@")"
+	fi
+}

@@ -21,6 +21,7 @@ for f in *; do
 done
 [ -d options ] && grep -H '' options/* 2>/dev/null
 # One grep for ~2000 events: enable (0/1), filter and trigger of each.
-grep -rH --include=enable --include=filter --include=trigger '' events 2>/dev/null |
-	grep -v -e ':none$' -e ':0$' -e ':#' | sort
+# (find rather than grep --include: busybox grep lacks it.)
+find events \( -name enable -o -name filter -o -name trigger \) -type f 2>/dev/null |
+	xargs grep -H '' 2>/dev/null | grep -v -e ':none$' -e ':0$' -e ':#' | sort
 exit 0

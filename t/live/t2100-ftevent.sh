@@ -32,13 +32,13 @@ is $? 0 "--format sched:sched_switch exits 0"
 missing=
 while read -r name; do
 	grep -q "^  $name " "$TMPD/fmt" || missing="$missing $name"
-done < <(sed -n 's/^\s*field:.* \**\([a-z_0-9]*\)\(\[.*\]\)\?;.*/\1/p' "$T/events/sched/sched_switch/format")
+done < <(sed -n 's/^[[:space:]]*field:.* \**\([a-z_0-9]*\)\(\[.*\]\)\?;.*/\1/p' "$T/events/sched/sched_switch/format")
 is "$missing" "" "--format lists every field of the format file"
 ok "--format shows prev_pid as pid_t" grep -Eq '^  prev_pid +pid_t ' "$TMPD/fmt"
 ftevent --format 'sched:no_such_event' >/dev/null 2>&1; is $? 2 "--format of an unknown event exits 2"
 
 # An enabled event really records: three execs of true, traced with -F.
-ftevent -e sched:sched_process_exec -F -- sh -c '/bin/true; /bin/true; /bin/true' \
+ftevent -e sched:sched_process_exec -F -- bash -c '/bin/true; /bin/true; /bin/true' \
 	>"$TMPD/out" 2>"$TMPD/err"; rc=$?
 is "$rc" 0 "run mode with a COMMAND exits 0"
 is "$(grep -c 'sched_process_exec: filename=/bin/true' "$TMPD/out")" 3 \
@@ -47,10 +47,10 @@ ok "run mode leaves no instance" no_instance_of ftevent "$(sed -n 's/.*ftkit-fte
 
 # A filter really filters: the same workload, only execs of a name never run pass.
 ftevent -e sched:sched_process_exec -f 'filename ~ "*no-such-binary"' -F -- \
-	sh -c '/bin/true; /bin/true' >"$TMPD/out" 2>&1
+	bash -c '/bin/true; /bin/true' >"$TMPD/out" 2>&1
 is "$(grep -c sched_process_exec "$TMPD/out")" 0 "a filter that matches nothing lets nothing through"
 ftevent -e sched:sched_process_exec -f 'filename ~ "*/true"' -F -- \
-	sh -c '/bin/true; /bin/true; /bin/echo >/dev/null' >"$TMPD/out" 2>&1
+	bash -c '/bin/true; /bin/true; /bin/echo >/dev/null' >"$TMPD/out" 2>&1
 is "$(grep -c sched_process_exec "$TMPD/out")" 2 "a filter on the file name passes exactly the 2 execs of true"
 
 # A bad filter: the kernel's own error_log text and caret, exit 2, nothing left.

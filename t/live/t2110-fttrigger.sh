@@ -80,7 +80,7 @@ ok "... and leaves no instance behind (it was created for this)" test ! -d "$T/i
 # hist: counts exactly the events of a known workload.
 if has hist_triggers; then
 	fttrigger -e sched:sched_process_exec -k filename --if 'filename ~ "*/true"' -- \
-		sh -c '/bin/true; /bin/true; /bin/true; /bin/true; /bin/true' >"$TMPD/out" 2>&1
+		bash -c '/bin/true; /bin/true; /bin/true; /bin/true; /bin/true' >"$TMPD/out" 2>&1
 	ok "the hist trigger counts the 5 execs of true" grep -Eq 'filename: .*/bin/true.*hitcount: +5' "$TMPD/out"
 	scratch h hist
 	fttrigger -B "$h" -e sched:sched_process_exec -k common_pid 2>/dev/null
