@@ -371,7 +371,8 @@ static int dyn_name(const char *line, char *buf, size_t len)
  * ftk_reset_dynevents() - remove dynamic events
  * @t: any handle (dynamic events are global)
  * @flags: FTK_RESET_ALL for every group, else only the groups whose name
- *	   starts with "ftkit"; FTK_RESET_DRY_RUN to only report
+ *	   starts with "ftkit" and synthetic events named "ftkit*";
+ *	   FTK_RESET_DRY_RUN to only report
  * @fn: called for each removal before it is made, or NULL
  * @arg: passed to @fn
  *
@@ -406,7 +407,9 @@ FTK_API int ftk_reset_dynevents(struct ftk_tracefs *t, unsigned int flags, ftk_r
 				*next++ = '\0';
 			if (dyn_name(line, name, sizeof(name)))
 				continue;
-			if (!(flags & FTK_RESET_ALL) && strncmp(name, "ftkit", 5))
+			/* Ours: a group "ftkit*", or a synthetic event named "ftkit*". */
+			if (!(flags & FTK_RESET_ALL) && strncmp(name, "ftkit", 5) &&
+			    strncmp(name, "synthetic/ftkit", 15))
 				continue;
 			snprintf(cmd, sizeof(cmd), "-:%s", name);
 			change(&r, files[i], name, cmd, "(removed)", 1);
