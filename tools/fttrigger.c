@@ -137,11 +137,13 @@ static int print_hist(struct ftk_tracefs *t, const char *event)
 /* Append ":pause" (or cont, clear) to each hist trigger of @event. */
 static int hist_state(struct ftk_tracefs *t, const char *event, const char *state)
 {
+	size_t nr, i, n = 0, sl = strcspn(event, ":");
 	struct ftk_trigger *v;
-	char *rm, *w;
-	size_t nr, i, n = 0;
+	char file[512], *rm, *w;
 	int ret;
 
+	snprintf(file, sizeof(file), "events/%.*s/%s/trigger", (int)sl, event,
+		 event[sl] ? event + sl + 1 : "");
 	ret = ftk_trigger_list(t, event, &v, &nr);
 	for (i = 0; !ret && i < nr; i++) {
 		if (strncmp(v[i].text, "hist", 4))
@@ -149,11 +151,11 @@ static int hist_state(struct ftk_tracefs *t, const char *event, const char *stat
 		ret = ftk_trigger_removal(v[i].text, &rm);
 		if (ret)
 			break;
+		/* A state change is not a trigger of its own: nothing to journal. */
 		if (asprintf(&w, "%s:%s", rm + 1, state) < 0)
 			ret = -ENOMEM;
 		else
-			ret = ftk_trigger_add(t, event, w), free(w);
-		/* A state change is not a trigger of its own: nothing to take away. */
+			ret = ftk_tracefs_append(t, file, w), free(w);
 		free(rm);
 		n++;
 	}
