@@ -515,8 +515,12 @@ FTK_API int ftk_trigger_func_add(struct ftk_tracefs *t, const char *func, const 
 	char *w = NULL, *undo = NULL;
 	int ret;
 
-	if (!*func || !*command || strpbrk(func, ": \n!") || strchr(command, '\n'))
+	if (!*func || !*command || strpbrk(func, ": \n!") || strchr(command, '\n')) {
+		snprintf(t->errmsg, sizeof(t->errmsg), "bad function trigger '%.200s:%.200s'",
+			 func, command);
+		t->errdetail[0] = '\0';
 		return ftk_err(-EINVAL);
+	}
 	ret = ftk_trigger_removal(command, &undo);
 	if (ret)
 		return ret;
