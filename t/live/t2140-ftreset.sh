@@ -49,6 +49,20 @@ is "$(ftreset -B "$m")" "nothing to reset" "a second ftreset has nothing to do"
 ftreset -B "$m" -i >/dev/null
 ok "-B NAME -i removes the instance" test ! -d "$T/instances/$m"
 
+# Instances with -i: a stale ftkit one (its creator is gone) would go; a live
+# one and one a person named stay. Dry run: the top level is shared.
+bash -c 'exit 0' & deadpid=$!; wait $deadpid
+stale="ftkit-t$$-$deadpid"; live="ftkit-t2140-$$"; mine="t2140-mine-$$"
+SCRATCH="$SCRATCH $stale $live $mine"
+mkdir "$T/instances/$stale" "$T/instances/$live" "$T/instances/$mine"
+ftreset -n -i >"$TMPD/dry"
+ok "-i would remove the stale ftkit instance" grep -q "instances: $stale -> (removed)" "$TMPD/dry"
+ok "... not the one of a running process" sh -c "! grep -q 'instances: $live ' '$TMPD/dry'"
+ok "... nor one a person named" sh -c "! grep -q 'instances: $mine ' '$TMPD/dry'"
+ftreset -n -i -a >"$TMPD/dry"
+ok "-i -a would remove them all" grep -q "instances: $mine -> (removed)" "$TMPD/dry"
+rmdir "$T/instances/$stale" "$T/instances/$live" "$T/instances/$mine"
+
 # Dynamic events: only ftkit's groups, unless --all; checked with a dry run.
 if has uprobes; then
 	bin=$(readlink -f /bin/true)
