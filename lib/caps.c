@@ -284,6 +284,16 @@ static void probe_events(struct ftk_caps *c)
 		    "set_event_notrace_pid is absent (kernel before 5.8)");
 }
 
+/* Whether tracefs's README documents @what: it lists the features built in. */
+static int readme_has(struct ftk_caps *c, const char *what)
+{
+	char *s = read_str(c->top, "README");
+	int ret = s && strstr(s, what);
+
+	free(s);
+	return ret;
+}
+
 static void probe_hist(struct ftk_caps *c)
 {
 	char file[256];
@@ -293,8 +303,16 @@ static void probe_hist(struct ftk_caps *c)
 		return;
 	}
 	snprintf(file, sizeof(file), "events/%s/trigger", c->event);
-	try_write(c, work(c), "events", "hist_triggers", file, "hist:keys=common_pid",
-		  "!hist:keys=common_pid", 1);
+	if (try_write(c, work(c), "events", "hist_triggers", file, "hist:keys=common_pid",
+		      "!hist:keys=common_pid", 1) == -EINVAL && !readme_has(c, "hist:")) {
+		struct cap_entry *e = &c->v[c->n - 1];
+		char *r;
+
+		if (asprintf(&r, "%s (kernel built without CONFIG_HIST_TRIGGERS)", e->reason) > 0) {
+			free(e->reason);
+			e->reason = r;
+		}
+	}
 }
 
 static void probe_markers(struct ftk_caps *c)
@@ -302,9 +320,22 @@ static void probe_markers(struct ftk_caps *c)
 	struct ftk_tracefs *t = work(c);
 	char path[PATH_MAX], raw[16];
 	uint32_t id = 0x66746b;		/* "ftk" */
-	int ret;
+	int ret, tries;
 
-	try_write(c, t, "markers", "trace_marker", "trace_marker", "ftkit caps probe\n", NULL, 0);
+	/*
+	 * EBADF means the ring buffer refused the reservation because its
+	 * recording is off for a moment (a resize or reset by someone else).
+	 */
+	for (tries = 0; tries < 3; tries++) {
+		ret = ftk_tracefs_write(t, "trace_marker", "ftkit caps probe\n");
+		if (ret != -EBADF)
+			break;
+		usleep(10000);
+	}
+	if (ret)
+		add(c, "markers", "trace_marker", 0, NULL, "%s", t->errmsg);
+	else
+		add(c, "markers", "trace_marker", 1, NULL, NULL);
 	memcpy(raw, &id, 4);
 	memcpy(raw + 4, "probe", 5);
 	ftk_tracefs_path(t, "trace_marker_raw", path, sizeof(path));
@@ -483,8 +514,9 @@ static void try_dynevent(struct ftk_caps *c, const char *name, const char *file,
 		}
 		/* The kernel may offer only dynamic_events; its answer decides. */
 		if (ftk_tracefs_append(c->top, "dynamic_events", def)) {
-			add(c, "probes", name, 0, NULL, "%s is absent and %s", file,
-			    ftk_tracefs_errmsg(c->top));
+			add(c, "probes", name, 0, NULL, "%s is absent and %s%s", file,
+			    ftk_tracefs_errmsg(c->top),
+			    errno == EINVAL ? " (kernel built without them)" : "");
 			return;
 		}
 		file = "dynamic_events";
@@ -518,7 +550,8 @@ static void probe_dynamic(struct ftk_caps *c, char **eperm)
 	}
 
 	if (c->event[0]) {
-		snprintf(def, sizeof(def), "e:%s/ep %s", c->group, c->event);
+		snprintf(def, sizeof(def), "e:%s/ep %.*s.%s", c->group,
+			 (int)strcspn(c->event, "/"), c->event, strchr(c->event, '/') + 1);
 		if (ftk_tracefs_exists(c->top, "dynamic_events"))
 			try_dynevent(c, "eprobes", "dynamic_events", def, "ep", eperm);
 		else

@@ -504,18 +504,27 @@ static int replay(struct ftk_tracefs *t, struct undo *u)
 	case UNDO_APPEND:
 		return do_write(t, u->file, u->text, O_APPEND);
 	case UNDO_RMDIR:
-		if (ftk_rmdir(u->file) < 0 && errno != ENOENT)
-			return ftk_tracefs_fail(t, u->file, "rmdir", -errno);
+		/* EBUSY while another process has one of its files open: wait a little. */
+		for (r = 0; rmdir(u->file) < 0; r++) {
+			if (errno == ENOENT)
+				break;
+			if (errno != EBUSY || r == 50)
+				return ftk_tracefs_fail(t, u->file, "rmdir", -errno);
+			usleep(20000);
+		}
 		return 0;
 	case UNDO_LINES:
 		ret = do_write(t, u->file, "", O_TRUNC);
 		for (line = u->text; line && *line; line = next) {
-			next = strchr(line, '\n');
-			if (next)
-				*next++ = '\0';
-			if (*line == '#')
+			size_t n = strcspn(line, "\n");
+			char one[4096];
+
+			next = line[n] ? line + n + 1 : line + n;
+			if (*line == '#' || !n)
 				continue;
-			r = do_write(t, u->file, line, O_APPEND);
+			/* One entry a write, newline-terminated as the kernel prints them. */
+			snprintf(one, sizeof(one), "%.*s\n", (int)n, line);
+			r = do_write(t, u->file, one, O_APPEND);
 			if (r && !ret)
 				ret = r;
 		}

@@ -194,7 +194,7 @@ int main(int argc, char **argv)
 		{ }
 	};
 	const char *pids = NULL, *nopids = NULL, *last_enable = NULL;
-	int opt, list = 0, format = 0, show = 0, nacts = 0, i, ret;
+	int opt, list = 0, format = 0, show = 0, nacts = 0, i, pass, ret = 0;
 	struct run r = { 0 };
 	struct act *acts;
 	char *end, what[64];
@@ -262,25 +262,10 @@ int main(int argc, char **argv)
 
 	run_open(&r);
 	run_fork(&r);
-	for (i = 0; i < nacts; i++) {
-		struct act *a = &acts[i];
-
-		switch (a->kind) {
-		case ACT_ENABLE:
-		case ACT_DISABLE:
-			ret = ftk_event_enable(r.t, a->glob, a->kind == ACT_ENABLE);
-			break;
-		case ACT_FILTER:
-			ret = ftk_event_filter_set(r.t, a->glob, a->arg);
-			break;
-		case ACT_CLEAR:
-			ret = ftk_event_filter_set(r.t, a->glob, NULL);
-			break;
-		}
-		if (ret)
-			fail(r.t);
-		run_check_stop();
-	}
+	/*
+	 * PIDs first, then filters, then enables: an event is never enabled
+	 * before what limits it is in place.
+	 */
 	if (r.follow) {
 		char pid[32];
 
@@ -292,6 +277,30 @@ int main(int argc, char **argv)
 	if ((pids && ftk_event_pid_set(r.t, pids, 0)) ||
 	    (nopids && ftk_event_pid_set(r.t, nopids, 1)))
 		fail(r.t);
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < nacts; i++) {
+			struct act *a = &acts[i];
+			int enabling = a->kind == ACT_ENABLE || a->kind == ACT_DISABLE;
+
+			if (enabling != pass)
+				continue;
+			switch (a->kind) {
+			case ACT_ENABLE:
+			case ACT_DISABLE:
+				ret = ftk_event_enable(r.t, a->glob, a->kind == ACT_ENABLE);
+				break;
+			case ACT_FILTER:
+				ret = ftk_event_filter_set(r.t, a->glob, a->arg);
+				break;
+			case ACT_CLEAR:
+				ret = ftk_event_filter_set(r.t, a->glob, NULL);
+				break;
+			}
+			if (ret)
+				fail(r.t);
+			run_check_stop();
+		}
+	}
 	run_check_stop();
 	if (!r.persist && run_trace(&r))
 		tool_exit(EXIT_FAIL);

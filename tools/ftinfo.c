@@ -78,22 +78,29 @@ static void print_json(const struct ftk_caps *caps)
 
 static void print_table(const struct ftk_caps *caps)
 {
-	size_t i, n = ftk_caps_count(caps);
-	const char *group = "";
+	size_t i, j, n = ftk_caps_count(caps);
 
+	/* Groups in the order they first appear, each printed whole. */
 	for (i = 0; i < n; i++) {
-		const struct ftk_cap *c = ftk_caps_at(caps, i);
+		const char *group = ftk_caps_at(caps, i)->group;
 
-		if (strcmp(group, c->group)) {
-			group = c->group;
-			printf("%s%s\n", i ? "\n" : "", group);
+		for (j = 0; j < i; j++)
+			if (!strcmp(ftk_caps_at(caps, j)->group, group))
+				break;
+		if (j < i)
+			continue;
+		printf("%s%s\n", i ? "\n" : "", group);
+		for (j = i; j < n; j++) {
+			const struct ftk_cap *c = ftk_caps_at(caps, j);
+
+			if (strcmp(c->group, group))
+				continue;
+			printf("  %-20s %-3s", c->name, c->usable ? "yes" : "NO");
+			if (c->value || c->reason)
+				printf("  %s%s%s", c->value ? c->value : "",
+				       c->value && c->reason ? "; " : "", c->reason ? c->reason : "");
+			putchar('\n');
 		}
-		printf("  %-20s %-3s  ", c->name, c->usable ? "yes" : "NO");
-		if (c->value)
-			printf("%s", c->value);
-		if (c->reason)
-			printf("%s%s", c->value ? "; " : "", c->reason);
-		putchar('\n');
 	}
 }
 
@@ -114,6 +121,8 @@ int main(int argc, char **argv)
 	char buf[128];
 
 	tool_init("ftinfo");
+	/* Probing changes tracefs for a moment: a signal must not cut it short. */
+	tool_signals();
 	while ((opt = getopt_long(argc, argv, "jnqvVh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'j': json = 1; break;
@@ -130,8 +139,6 @@ int main(int argc, char **argv)
 	if (!need && optind < argc)
 		tool_usage_error("unexpected argument '%s'", argv[optind]);
 
-	/* Probing changes tracefs for a moment; a signal must not cut it short. */
-	tool_signals();
 	t = tool_tracefs(NULL, 0);
 	ret = ftk_caps_probe(t, &caps);
 	if (ret)

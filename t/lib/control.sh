@@ -3,7 +3,18 @@
 # ftreset). Source after t/tap.sh, need_root and lane.
 
 T=$(tracefs_dir) || skip_all "no tracefs"
-DUMP="$top_srcdir/t/lib/dump-tracefs.sh"
+# dump_tracefs DIR: t/lib/dump-tracefs.sh of DIR (the top level or one instance). At
+# the top level, leave out the instances and dynamic events: other users of this
+# machine change those while a test runs.
+dump_tracefs() {
+	if [ "$1" = "$T" ]; then
+		"$top_srcdir/t/lib/dump-tracefs.sh" "$1" |
+			grep -v -e '^instances' -e '^kprobe_events: ' -e '^uprobe_events: ' \
+				-e '^dynamic_events: ' -e '^synthetic_events: '
+	else
+		"$top_srcdir/t/lib/dump-tracefs.sh" "$1"
+	fi
+}
 # Scratch instances of this test: removed at exit whatever happens.
 SCRATCH=
 scratch() {	# scratch VAR SUFFIX: VAR=a fresh instance name (not created), removed at exit

@@ -7,7 +7,7 @@ need_root
 need events filters instances
 . "$top_srcdir/t/lib/control.sh"
 
-"$DUMP" "$T" >"$TMPD/before"
+dump_tracefs "$T" >"$TMPD/before"
 
 # --help and usage errors.
 out=$(ftevent --help); rc=$?
@@ -105,6 +105,6 @@ as_nobody "$top_builddir/tools/ftevent" -e sched:sched_switch -D 1 >/dev/null 2>
 is "$rc" 2 "as nobody: exit 2"
 ok "... with a reason" test -s "$TMPD/err"
 
-"$DUMP" "$T" >"$TMPD/after"
+dump_tracefs "$T" >"$TMPD/after"
 same_dump "$TMPD/before" "$TMPD/after" "tracefs top level is as it was"
 done_testing

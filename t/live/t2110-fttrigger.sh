@@ -8,7 +8,7 @@ need_root
 need events triggers instances
 . "$top_srcdir/t/lib/control.sh"
 
-"$DUMP" "$T" >"$TMPD/before"
+dump_tracefs "$T" >"$TMPD/before"
 
 fttrigger --help >/dev/null; is $? 0 "--help exits 0"
 fttrigger -t traceon >/dev/null 2>&1; is $? 1 "-t without -e exits 1"
@@ -112,6 +112,6 @@ done
 as_nobody "$top_builddir/tools/fttrigger" -l >/dev/null 2>&1
 is $? 2 "as nobody: exit 2"
 
-"$DUMP" "$T" >"$TMPD/after"
+dump_tracefs "$T" >"$TMPD/after"
 same_dump "$TMPD/before" "$TMPD/after" "tracefs top level is as it was"
 done_testing

@@ -8,7 +8,7 @@ need_root
 need instances
 . "$top_srcdir/t/lib/control.sh"
 
-"$DUMP" "$T" >"$TMPD/before"
+dump_tracefs "$T" >"$TMPD/before"
 
 ftfunc --help >/dev/null; is $? 0 "--help exits 0"
 ftfunc -G foo >/dev/null 2>&1; is $? 1 "-G without -g exits 1"
@@ -54,6 +54,6 @@ fi
 interrupted ftfunc TERM -D 30
 ok "SIGTERM or refusal: the private instance is gone" no_instance_of ftfunc "$pid"
 
-"$DUMP" "$T" >"$TMPD/after"
+dump_tracefs "$T" >"$TMPD/after"
 same_dump "$TMPD/before" "$TMPD/after" "tracefs top level is as it was"
 done_testing

@@ -15,7 +15,7 @@ ftreset -B 'no-such-instance-ftkit' >/dev/null 2>&1; is $? 2 "an unknown instanc
 scratch fresh fresh
 scratch m messy
 mkdir "$T/instances/$fresh"
-"$DUMP" "$T/instances/$fresh" >"$TMPD/fresh"
+dump_tracefs "$T/instances/$fresh" >"$TMPD/fresh"
 rmdir "$T/instances/$fresh"
 
 # A mess: events, filters, PIDs, triggers, options, clock, buffer size, a trace.
@@ -29,12 +29,12 @@ echo "$other" >"$T/instances/$m/trace_clock"
 echo 2048 >"$T/instances/$m/buffer_size_kb"
 echo 0 >"$T/instances/$m/tracing_on"
 echo 1 >"$T/instances/$m/tracing_on"; echo "ftkit mess" >"$T/instances/$m/trace_marker"; echo 0 >"$T/instances/$m/tracing_on"
-"$DUMP" "$T/instances/$m" >"$TMPD/messy"
+dump_tracefs "$T/instances/$m" >"$TMPD/messy"
 ok "the mess differs from a fresh instance" sh -c "! cmp -s '$TMPD/fresh' '$TMPD/messy'"
 
 ftreset -n -B "$m" >"$TMPD/dry"; rc=$?
 is "$rc" 0 "a dry run exits 0"
-"$DUMP" "$T/instances/$m" >"$TMPD/messy2"
+dump_tracefs "$T/instances/$m" >"$TMPD/messy2"
 same_dump "$TMPD/messy" "$TMPD/messy2" "a dry run changes nothing"
 ok "a dry run names the trigger it would remove" grep -q 'sched_process_exec/trigger: stacktrace' "$TMPD/dry"
 
@@ -42,7 +42,7 @@ ftreset -B "$m" >"$TMPD/out"; rc=$?
 is "$rc" 0 "ftreset -B NAME exits 0"
 ok "it prints what it changed (the clock)" grep -q "trace_clock: $other -> " "$TMPD/out"
 ok "it prints what it changed (the trigger)" grep -q 'sched_process_fork/trigger: traceoff' "$TMPD/out"
-"$DUMP" "$T/instances/$m" >"$TMPD/reset"
+dump_tracefs "$T/instances/$m" >"$TMPD/reset"
 same_dump "$TMPD/fresh" "$TMPD/reset" "after ftreset the instance reads like a fresh one"
 ok "the trace holds no event" sh -c "! grep -v '^#' '$T/instances/$m/trace' | grep -q ."
 is "$(ftreset -B "$m")" "nothing to reset" "a second ftreset has nothing to do"
@@ -80,12 +80,12 @@ fi
 
 # The top level: only where nobody else uses tracefs.
 if [ "${FTK_RESET_TOP:-}" = 1 ] || case " ${FTK_LANES:-} " in *" vm "*) true ;; *) false ;; esac; then
-	"$DUMP" "$T" >"$TMPD/top-before"
+	dump_tracefs "$T" >"$TMPD/top-before"
 	ftevent -T -e sched:sched_switch -f 'prev_pid == 0' 2>/dev/null
 	fttrigger -T -e sched:sched_process_exec -t stacktrace 2>/dev/null
 	echo 4096 >"$T/buffer_size_kb"
 	ftreset >"$TMPD/out"; is $? 0 "ftreset of the top level exits 0"
-	"$DUMP" "$T" >"$TMPD/top-after"
+	dump_tracefs "$T" >"$TMPD/top-after"
 	same_dump "$TMPD/top-before" "$TMPD/top-after" "the top level is as before the mess"
 else
 	skip "resetting the top level: only in the vm lane or with FTK_RESET_TOP=1 (shared tracefs)"
