@@ -69,6 +69,9 @@ interrupted() {
 	rc=$?
 }
 
+# can_be_nobody: true when as_nobody really runs a command as UID 65534.
+can_be_nobody() { [ "$(as_nobody id -u 2>/dev/null)" = 65534 ]; }
+
 # as_nobody CMD...: run CMD as UID/GID 65534 (nobody; numeric: the VM has no passwd).
 as_nobody() {
 	if command -v setpriv >/dev/null; then

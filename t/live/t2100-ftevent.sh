@@ -29,10 +29,14 @@ ok "... and says no event matches" grep -q "no event matches" "$TMPD/err"
 # --format shows each field of the format file, with its type.
 ftevent --format sched:sched_switch >"$TMPD/fmt"
 is $? 0 "--format sched:sched_switch exits 0"
+# (A file, not <(...): the VM has no /dev/fd.)
+sed -n 's/^[[:space:]]*field:.* \**\([a-z_0-9]*\)\(\[.*\]\)*;.*/\1/p' \
+	"$T/events/sched/sched_switch/format" >"$TMPD/names"
 missing=
 while read -r name; do
 	grep -q "^  $name " "$TMPD/fmt" || missing="$missing $name"
-done < <(sed -n 's/^[[:space:]]*field:.* \**\([a-z_0-9]*\)\(\[.*\]\)\?;.*/\1/p' "$T/events/sched/sched_switch/format")
+done <"$TMPD/names"
+is "$(grep -c . "$TMPD/names")" 11 "the format file of sched_switch has its 11 fields"
 is "$missing" "" "--format lists every field of the format file"
 ok "--format shows prev_pid as pid_t" grep -Eq '^  prev_pid +pid_t ' "$TMPD/fmt"
 ftevent --format 'sched:no_such_event' >/dev/null 2>&1; is $? 2 "--format of an unknown event exits 2"
@@ -61,8 +65,13 @@ kernel_says=$(sed -n 's/.*error: //p' "$T/instances/$n/error_log" | tail -1)
 rmdir "$T/instances/$n"
 ftevent -e sched:sched_switch -f 'no_such_field == 1' -D 1 >/dev/null 2>"$TMPD/err"; rc=$?
 is "$rc" 2 "a bad filter exits 2"
-ok "... and shows the kernel's error_log reason ($kernel_says)" grep -qF "$kernel_says" "$TMPD/err"
-ok "... and its caret line" grep -q '^ *\^' "$TMPD/err"
+if [ -n "$kernel_says" ]; then
+	ok "... and shows the kernel's error_log reason ($kernel_says)" grep -qF "$kernel_says" "$TMPD/err"
+	ok "... and its caret line" grep -q '^ *\^' "$TMPD/err"
+else
+	skip "this kernel logs nothing in error_log for a bad filter"
+	skip "this kernel logs nothing in error_log for a bad filter"
+fi
 ok "... and leaves no instance" no_instance_of ftevent "$(sed -n 's/.*ftkit-ftevent-\([0-9]*\).*/\1/p' "$TMPD/err")"
 
 # Unknown events and shell metacharacters: a clear error, no side effect.
@@ -101,9 +110,14 @@ for sig in INT TERM; do
 done
 
 # Non-root: refused with a reason, nothing changed.
-as_nobody "$top_builddir/tools/ftevent" -e sched:sched_switch -D 1 >/dev/null 2>"$TMPD/err"; rc=$?
-is "$rc" 2 "as nobody: exit 2"
-ok "... with a reason" test -s "$TMPD/err"
+if can_be_nobody; then
+	as_nobody "$top_builddir/tools/ftevent" -e sched:sched_switch -D 1 >/dev/null 2>"$TMPD/err"
+	is $? 2 "as nobody: exit 2"
+	ok "... with a reason" test -s "$TMPD/err"
+else
+	skip "cannot run a command as nobody here (no setpriv, su refused)"
+	skip "cannot run a command as nobody here"
+fi
 
 dump_tracefs "$T" >"$TMPD/after"
 same_dump "$TMPD/before" "$TMPD/after" "tracefs top level is as it was"

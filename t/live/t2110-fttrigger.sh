@@ -62,8 +62,13 @@ kernel_says=$(sed -n 's/.*error: //p' "$T/instances/$r/error_log" | tail -1)
 rmdir "$T/instances/$r"
 fttrigger -e sched:sched_switch -t 'traceon if no_such_field == 1' -D 1 >/dev/null 2>"$TMPD/err"; rc=$?
 is "$rc" 2 "a trigger with a bad filter exits 2"
-ok "... with the kernel's reason ($kernel_says)" grep -qF "$kernel_says" "$TMPD/err"
-ok "... and its caret" grep -q '^ *\^' "$TMPD/err"
+if [ -n "$kernel_says" ]; then
+	ok "... with the kernel's reason ($kernel_says)" grep -qF "$kernel_says" "$TMPD/err"
+	ok "... and its caret" grep -q '^ *\^' "$TMPD/err"
+else
+	skip "this kernel logs nothing in error_log for a trigger's filter"
+	skip "this kernel logs nothing in error_log for a trigger's filter"
+fi
 fttrigger -e sched:sched_switch -t 'no_such_command' -D 1 >/dev/null 2>&1
 is $? 2 "an unknown trigger command exits 2"
 fttrigger -e 'sched:nosuch' -t traceon -D 1 >/dev/null 2>"$TMPD/err"
@@ -109,8 +114,12 @@ for sig in INT TERM; do
 	ok "SIG$sig mid-run: the private instance is gone" no_instance_of fttrigger "$pid"
 done
 
-as_nobody "$top_builddir/tools/fttrigger" -l >/dev/null 2>&1
-is $? 2 "as nobody: exit 2"
+if can_be_nobody; then
+	as_nobody "$top_builddir/tools/fttrigger" -l >/dev/null 2>&1
+	is $? 2 "as nobody: exit 2"
+else
+	skip "cannot run a command as nobody here (no setpriv, su refused)"
+fi
 
 dump_tracefs "$T" >"$TMPD/after"
 same_dump "$TMPD/before" "$TMPD/after" "tracefs top level is as it was"

@@ -30,6 +30,7 @@ if ! has function; then
 else
 	ftfunc -f do_sys_openat2 -- cat /proc/version >"$TMPD/out" 2>"$TMPD/err"; rc=$?
 	is "$rc" 0 "function tracer with a filter and a COMMAND exits 0"
+	[ "$rc" = 0 ] || diag "$(cat "$TMPD/err")"
 	ok "do_sys_openat2 of cat is traced" grep -q 'cat-.*do_sys_openat2' "$TMPD/out"
 	is "$(grep -v '^#' "$TMPD/out" | grep -vc do_sys_openat2)" 0 "the filter lets nothing else through"
 	ftfunc -f 'no_such_function_xyz' -D 1 >/dev/null 2>&1
