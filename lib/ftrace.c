@@ -114,7 +114,7 @@ FTK_API int ftk_ftrace_list_set(struct ftk_tracefs *t, enum ftk_ftrace_list whic
 	struct undo *mark = ftk_tracefs_mark(t);
 	const char *file = ftk_ftrace_list_file(which);
 	size_t i;
-	int ret;
+	int ret = 0;
 
 	if (!file)
 		return ftk_err(-EINVAL);
@@ -123,9 +123,25 @@ FTK_API int ftk_ftrace_list_set(struct ftk_tracefs *t, enum ftk_ftrace_list whic
 			return ftk_err(-EINVAL);
 	if (!ftk_tracefs_exists(t, file))
 		return ftk_err(missing(t, file, "not in this kernel or not in instances"));
-	ret = ftk_tracefs_set(t, file, nr ? items[0] : "");
-	for (i = 1; !ret && i < nr; i++)
-		ret = ftk_tracefs_append(t, file, items[i]);
+	/*
+	 * Each item ends with a newline: the kernel parses a token when white
+	 * space follows it, and one left unfinished only at close(2), where a
+	 * glob that matches nothing would fail unseen and leave the list empty
+	 * (every function traced).
+	 */
+	for (i = 0; !ret && i < (nr ? nr : 1); i++) {
+		char *line;
+
+		if (asprintf(&line, "%s\n", nr ? items[i] : "") < 0) {
+			ret = -ENOMEM;
+			break;
+		}
+		if (i == 0)
+			ret = ftk_tracefs_set(t, file, nr ? line : "");
+		else
+			ret = ftk_tracefs_append(t, file, line);
+		free(line);
+	}
 	if (ret)
 		ftk_tracefs_rollback(t, mark);
 	return ftk_err(ret);

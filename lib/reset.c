@@ -148,7 +148,7 @@ static void clear_list(struct reset *r, const char *file)
 	if (ftk_tracefs_path(r->t, file, path, sizeof(path)) || ftk_read_file(path, &s, NULL))
 		return;		/* absent, or forbidden here (function filters on lockdown) */
 	for (p = s; *p; p = p[strcspn(p, "\n")] ? p + strcspn(p, "\n") + 1 : p + strlen(p))
-		if (*p != '#' && *p != '\n')
+		if (*p != '#' && *p != '\n' && strncmp(p, "no pid\n", 7) && strcmp(p, "no pid"))
 			n++;
 	if (n) {
 		char old[32];

@@ -410,7 +410,14 @@ static int old_to_undo(const char *file, char *old, char **text, enum undo_kind 
 
 	ftk_strstrip(old);
 	*kind = UNDO_WRITE;
-	if (strchr(old, '[')) {			/* trace_clock and the like */
+	/* set_ftrace_pid and set_ftrace_notrace_pid read "no pid" when empty. */
+	if (!strncmp(base, "set_", 4) && !strcmp(old, "no pid"))
+		old[0] = '\0';
+	if (!strncmp(base, "set_", 4)) {
+		/* Lists (whose lines may hold "[module]"): clear, then add back each line. */
+		*kind = UNDO_LINES;
+		*text = strdup(old);
+	} else if (strchr(old, '[')) {			/* trace_clock and the like */
 		*text = ftk_tracefs_choice(old);
 	} else if (!strcmp(base, "filter") && !strcmp(old, "none")) {
 		*text = strdup("0");

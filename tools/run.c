@@ -44,6 +44,8 @@ void run_open(struct run *r)
 	if (r->follow && !r->argv)
 		tool_usage_error("-F needs a COMMAND");
 	tool_signals();
+	/* A reader that goes away ("| head") must not kill us before we put things back. */
+	signal(SIGPIPE, SIG_IGN);
 	/*
 	 * Stale instances are not reaped here: a tool in another PID namespace
 	 * sharing this tracefs looks dead from here. ftreset removes them when
@@ -108,7 +110,7 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Copy what trace_pipe has now to stdout; 0 at EAGAIN, -1 on error. */
+/* Copy what trace_pipe has now to stdout; 0 at EAGAIN, -1 on error (EPIPE: no reader). */
 static int drain(int fd)
 {
 	char buf[65536];
@@ -117,7 +119,8 @@ static int drain(int fd)
 	for (;;) {
 		n = read(fd, buf, sizeof(buf));
 		if (n > 0) {
-			fwrite(buf, 1, n, stdout);
+			if (fwrite(buf, 1, n, stdout) != (size_t)n || fflush(stdout))
+				return -1;
 			continue;
 		}
 		if (n < 0 && errno == EINTR)
@@ -154,7 +157,9 @@ int run_trace(struct run *r)
 	pfd.events = POLLIN;
 	while (!done && !tool_stop) {
 		if (poll(&pfd, 1, 100) > 0 && drain(fd) < 0) {
-			tool_err("cannot read '%s': %s", path, strerror(errno));
+			if (errno == EPIPE)	/* "| head" has all it wants: stop, put back */
+				break;
+			tool_err("cannot copy '%s': %s", path, strerror(errno));
 			ret = -1;
 			break;
 		}
@@ -170,7 +175,7 @@ int run_trace(struct run *r)
 		waitpid(r->child, &status, 0);
 		r->child = -1;
 	}
-	if (!ret)
+	if (!ret && !ferror(stdout))
 		drain(fd);
 	close(fd);
 	fflush(stdout);

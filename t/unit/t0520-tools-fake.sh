@@ -45,10 +45,16 @@ is "$(ls "$F/instances")" "" "... and removes its instance"
 ftfunc -T -g -f 'vfs_*' -f '*:mod:ext4' -G vfs_read -d 3 -t 100 -s -o funcgraph-proc=1 2>/dev/null
 is $? 0 "ftfunc -T -g exits 0"
 is "$(cat "$F/current_tracer")" function_graph "the tracer is set and stays"
-is "$(cat "$F/set_ftrace_filter")" 'vfs_**:mod:ext4' "both filters written, the second appended"
+is "$(cat "$F/set_ftrace_filter" | tr '\n' ' ')" 'vfs_* *:mod:ext4 ' \
+	"both filters written, the second appended, each ending its line"
 is "$(cat "$F/set_graph_function")" vfs_read "graph function"
 is "$(cat "$F/max_graph_depth")/$(cat "$F/tracing_thresh")" 3/100 "depth and threshold"
 is "$(cat "$F/options/func_stack_trace")/$(cat "$F/options/funcgraph-proc")" 1/1 "options"
+mk set_ftrace_pid 'no pid'
+ftfunc -T -p 42 -o funcgraph-proc=0 -D 0.1 >/dev/null 2>&1
+is "$(cat "$F/set_ftrace_pid")" '' "a PID list that read 'no pid' is put back empty"
+ftfunc -T -f 'a b' 2>/dev/null
+is $? 2 "a glob with a space is refused"
 ftfunc -T --stop
 is "$(cat "$F/current_tracer")" nop "--stop sets nop"
 ftfunc -T -o no-such-option 2>/dev/null
