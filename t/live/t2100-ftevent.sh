@@ -109,6 +109,10 @@ for sig in INT TERM; do
 	ok "SIG$sig mid-run: the private instance is gone" no_instance_of ftevent "$pid"
 done
 
+# A reader that stops early ("| head"): the tool stops too and puts everything back.
+bash -c 'echo $$ >"$0"; exec ftevent -e sched:sched_switch -D 30 2>/dev/null' "$TMPD/pid" | head -1 >/dev/null
+ok "after '| head' the private instance is gone" no_instance_of ftevent "$(cat "$TMPD/pid")"
+
 # Non-root: refused with a reason, nothing changed.
 if can_be_nobody; then
 	as_nobody "$top_builddir/tools/ftevent" -e sched:sched_switch -D 1 >/dev/null 2>"$TMPD/err"
