@@ -10,6 +10,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -278,6 +279,29 @@ static long buffered(struct ftk_tracefs *t)
 	return n;
 }
 
+/*
+ * Whether the snapshot buffer is allocated: a freed one says so in the
+ * first lines of the file; only those are read, not the whole buffer.
+ */
+static int snapshot_allocated(struct ftk_tracefs *t)
+{
+	char path[PATH_MAX], buf[1024];
+	ssize_t n;
+	int fd;
+
+	if (ftk_tracefs_path(t, "snapshot", path, sizeof(path)))
+		return -ENAMETOOLONG;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return -EIO;
+	buf[n] = '\0';
+	return strstr(buf, "Snapshot is freed") == NULL;
+}
+
 static void open_fresh(struct reset *r)
 {
 	char name[64];
@@ -321,7 +345,7 @@ FTK_API int ftk_reset(struct ftk_tracefs *t, unsigned int flags, ftk_reset_fn fn
 		"set_graph_function", "set_graph_notrace",
 	};
 	struct reset r = { .t = t, .flags = flags, .fn = fn, .arg = arg };
-	char buf[4096], entries[32];
+	char entries[32];
 	size_t i;
 	long n;
 
@@ -336,7 +360,7 @@ FTK_API int ftk_reset(struct ftk_tracefs *t, unsigned int flags, ftk_reset_fn fn
 		set_value(&r, "tracing_thresh", "0", 0);
 		set_value(&r, "max_graph_depth", "0", 0);
 	}
-	if (!first_line(t, "snapshot", buf, sizeof(buf)) && !strstr(buf, "Snapshot is freed"))
+	if (snapshot_allocated(t) > 0)
 		change(&r, "snapshot", "allocated", "0", "freed", 0);
 	n = buffered(t);
 	if (n > 0) {

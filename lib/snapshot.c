@@ -5,9 +5,11 @@
  * prints the snapshot like the trace file.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <ftkit/snapshot.h>
 
@@ -116,13 +118,24 @@ FTK_API int ftk_snapshot_read(struct ftk_tracefs *t, int cpu, char **out)
  */
 FTK_API int ftk_snapshot_allocated(struct ftk_tracefs *t)
 {
-	char *s;
-	int ret;
+	char file[64], path[4096], buf[1024];
+	ssize_t n;
+	int ret, fd;
 
-	ret = ftk_snapshot_read(t, -1, &s);
+	ret = file_of(t, -1, file, sizeof(file));
+	if (!ret)
+		ret = ftk_tracefs_path(t, file, path, sizeof(path));
 	if (ret)
-		return ret;
-	ret = strstr(s, "Snapshot is freed") == NULL;
-	free(s);
-	return ret;
+		return ftk_err(ret);
+	/* A freed snapshot says so in its first lines: read those, not the buffer. */
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ftk_err(ftk_tracefs_fail(t, file, "open", -errno));
+	n = read(fd, buf, sizeof(buf) - 1);
+	ret = n < 0 ? -errno : 0;
+	close(fd);
+	if (ret)
+		return ftk_err(ftk_tracefs_fail(t, file, "read", ret));
+	buf[n] = '\0';
+	return strstr(buf, "Snapshot is freed") == NULL;
 }
