@@ -43,6 +43,7 @@ same_dump() {
 	else
 		_tap_result 1 "$3"
 		diag "$(diff "$1" "$2" | head -20)"
+		[ -s "$2" ] || diag "empty dump: T='$T'" "$("$top_srcdir/t/lib/dump-tracefs.sh" "$T" 2>&1 | head -3)"
 	fi
 }
 
