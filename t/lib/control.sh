@@ -7,6 +7,14 @@ T=$(tracefs_dir) || skip_all "no tracefs"
 # the top level, leave out the instances and dynamic events: other users of this
 # machine change those while a test runs.
 dump_tracefs() {
+	local out
+	out=$(_dump_tracefs "$1")
+	# In the VM, a dump taken right after the function tracer was torn down
+	# once came out empty while the next one was complete: take it again.
+	[ -n "$out" ] || { sleep 1; out=$(_dump_tracefs "$1"); }
+	printf '%s\n' "$out"
+}
+_dump_tracefs() {
 	if [ "$1" = "$T" ]; then
 		"$top_srcdir/t/lib/dump-tracefs.sh" "$1" |
 			grep -v -e '^instances' -e '^kprobe_events: ' -e '^uprobe_events: ' \
