@@ -7,8 +7,10 @@
 . "$top_srcdir/t/tap.sh"
 lane unit
 
-F=$(mktemp -d /tmp/ftkit-fake-XXXXXX)
-trap 'rm -rf "$F"' EXIT
+W=$(mktemp -d /tmp/ftkit-fake-XXXXXX)
+F=$W/tracing		# the fake tree; $F.before and the like are beside it
+mkdir "$F"
+trap 'rm -rf "$W"' EXIT
 export FTK_TRACEFS=$F
 mk() { mkdir -p "$(dirname "$F/$1")"; printf '%s' "$2" >"$F/$1"; }
 mk available_tracers 'function_graph function nop'
