@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <event-parse.h>
@@ -164,6 +165,21 @@ int ftk_list_add(char ***list, const char *s)
 		return -ENOMEM;
 	l[n + 1] = NULL;
 	return 0;
+}
+
+int ftk_rmdir(const char *path)
+{
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	int i;
+
+	for (i = 0; i < 25; i++) {
+		if (rmdir(path) == 0)
+			return 0;
+		if (errno != EBUSY)
+			return -1;
+		nanosleep(&ts, NULL);
+	}
+	return -1;
 }
 
 char *ftk_strdup(const char *s)

@@ -39,6 +39,12 @@ int ftk_read_file(const char *path, char **out, size_t *lenp);
 /* Write @len bytes of @buf to @path opened with @oflags; returns 0 or -errno. */
 int ftk_write_file(const char *path, int oflags, const void *buf, size_t len);
 
+/*
+ * rmdir(2) of an instance, retried for a moment on EBUSY: another process
+ * reading one of its files (a dump of all instances) holds it briefly.
+ */
+int ftk_rmdir(const char *path);
+
 /* strdup that tolerates NULL. */
 char *ftk_strdup(const char *s);
 /* Append @s to a NULL-terminated list (growing it); returns 0 or -ENOMEM. */

@@ -24,9 +24,19 @@ struct ftk_tracefs {
 	char		*instance;	/* NULL for the top level */
 	struct undo	*journal;	/* newest first */
 	char		errmsg[512];
+	char		errdetail[512];	/* error_log's "Command:" and caret lines, or "" */
 };
 
 /* Record a failure on @t: "FILE: OP: REASON[ (kernel: LOG)]"; returns @err. */
 int ftk_tracefs_fail(struct ftk_tracefs *t, const char *file, const char *op, int err);
+
+/* The journal's newest entry: a mark to roll back to. */
+struct undo *ftk_tracefs_mark(struct ftk_tracefs *t);
+/*
+ * Replay and drop the journal entries newer than @mark, so that a library
+ * call that fails half-way leaves nothing behind; the handle's error text
+ * (of the failure that caused it) is kept. Returns the first undo failure.
+ */
+int ftk_tracefs_rollback(struct ftk_tracefs *t, struct undo *mark);
 
 #endif

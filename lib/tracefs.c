@@ -170,6 +170,20 @@ FTK_API const char *ftk_tracefs_errmsg(const struct ftk_tracefs *t)
 }
 
 /**
+ * ftk_tracefs_errdetail() - the kernel's pointer at what it rejected
+ * @t: the handle
+ *
+ * Return: the "Command:" line and the caret line under it from the
+ * error_log entry of the handle's last failed write (each line indented by
+ * two spaces, no final newline), or "" when the kernel logged none. Owned by
+ * the handle, valid until its next failing call.
+ */
+FTK_API const char *ftk_tracefs_errdetail(const struct ftk_tracefs *t)
+{
+	return t->errdetail;
+}
+
+/**
  * ftk_tracefs_path() - the full path of a file of the handle
  * @t: the handle
  * @file: a path relative to the handle's directory ("events/sched/enable")
@@ -210,17 +224,24 @@ FTK_API int ftk_tracefs_exists(const struct ftk_tracefs *t, const char *file)
 
 /*
  * The text of error_log's last entry. With @cmd, only if that entry is
- * about @cmd, so that an old entry is never blamed on a new write.
+ * about @cmd (its "Command:" is part of what we wrote: a trigger's log
+ * shows only its filter), so that an old entry is never blamed on a new
+ * write. An instance has its own error_log; the top level's is the
+ * fallback. With @detail, the entry's "Command:" and caret lines go there.
  */
-static int last_log_line(struct ftk_tracefs *t, const char *cmd, char *buf, size_t len)
+static int last_log_line(struct ftk_tracefs *t, const char *cmd, char *buf, size_t len,
+			 char *detail, size_t dlen)
 {
-	char *c;
-
-	char path[PATH_MAX], *log, *line, *p;
+	char path[PATH_MAX], *log, *line, *p, *c, *e;
+	size_t cl;
 	int ret;
 
-	snprintf(path, sizeof(path), "%s/error_log", t->root);
+	snprintf(path, sizeof(path), "%s/error_log", t->dir);
 	ret = ftk_read_file(path, &log, NULL);
+	if (ret == -ENOENT && t->instance) {
+		snprintf(path, sizeof(path), "%s/error_log", t->root);
+		ret = ftk_read_file(path, &log, NULL);
+	}
 	if (ret)
 		return ret;
 	ftk_strstrip(log);
@@ -233,13 +254,31 @@ static int last_log_line(struct ftk_tracefs *t, const char *cmd, char *buf, size
 		return -ENOENT;
 	}
 	line += strlen(": error: ");
+	c = strstr(line, "Command: ");
 	if (cmd) {
-		c = strstr(line, "Command: ");
-		while (*cmd == ' ' || *cmd == '\t')
-			cmd++;
-		if (!c || strncmp(c + 9, cmd, strcspn(cmd, "\n")) != 0) {
+		if (!c) {
 			free(log);
 			return -ENOENT;
+		}
+		c += 9;
+		cl = strcspn(c, "\n");
+		while (cl && c[cl - 1] == ' ')
+			cl--;
+		if (!cl || !memmem(cmd, strlen(cmd), c, cl)) {
+			free(log);
+			return -ENOENT;
+		}
+		c -= 9;
+	}
+	if (detail && dlen) {
+		detail[0] = '\0';
+		if (c) {
+			/* Back to the start of the "  Command:" line, up to the caret's end. */
+			while (c > line && c[-1] == ' ')
+				c--;
+			e = strchr(c, '\n');
+			e = e ? strchr(e + 1, '\n') : NULL;
+			snprintf(detail, dlen, "%.*s", e ? (int)(e - c) : (int)strlen(c), c);
 		}
 	}
 	p = strchr(line, '\n');
@@ -262,6 +301,7 @@ int ftk_tracefs_fail(struct ftk_tracefs *t, const char *file, const char *op, in
 	else if (t->instance && name[0] != '/')
 		snprintf(klog, sizeof(klog), "instances/%s/%s", t->instance, name), name = klog;
 	ftk_strerror(err, reason, sizeof(reason));
+	t->errdetail[0] = '\0';
 	snprintf(t->errmsg, sizeof(t->errmsg), "%s: %s: %s", name, op, reason);
 	if (err == -EPERM)
 		strncat(t->errmsg, " (the kernel forbids it here: lockdown or no privilege)",
@@ -281,7 +321,8 @@ static int do_write(struct ftk_tracefs *t, const char *file, const char *val, in
 	if (ret) {
 		ftk_tracefs_fail(t, file, "write", ret);
 		if ((ret == -EINVAL || ret == -ENOENT || ret == -EBUSY || ret == -E2BIG) &&
-		    !last_log_line(t, val, klog, sizeof(klog)) &&
+		    !last_log_line(t, val, klog, sizeof(klog), t->errdetail,
+				   sizeof(t->errdetail)) &&
 		    strlen(t->errmsg) + strlen(klog) + 12 < sizeof(t->errmsg)) {
 			strcat(t->errmsg, ": ");
 			strcat(t->errmsg, klog);
@@ -369,7 +410,14 @@ static int old_to_undo(const char *file, char *old, char **text, enum undo_kind 
 
 	ftk_strstrip(old);
 	*kind = UNDO_WRITE;
-	if (strchr(old, '[')) {			/* trace_clock and the like */
+	/* set_ftrace_pid and set_ftrace_notrace_pid read "no pid" when empty. */
+	if (!strncmp(base, "set_", 4) && !strcmp(old, "no pid"))
+		old[0] = '\0';
+	if (!strncmp(base, "set_", 4)) {
+		/* Lists (whose lines may hold "[module]"): clear, then add back each line. */
+		*kind = UNDO_LINES;
+		*text = strdup(old);
+	} else if (strchr(old, '[')) {			/* trace_clock and the like */
 		*text = ftk_tracefs_choice(old);
 	} else if (!strcmp(base, "filter") && !strcmp(old, "none")) {
 		*text = strdup("0");
@@ -496,6 +544,34 @@ static int replay(struct ftk_tracefs *t, struct undo *u)
 	return 0;
 }
 
+struct undo *ftk_tracefs_mark(struct ftk_tracefs *t)
+{
+	return t->journal;
+}
+
+int ftk_tracefs_rollback(struct ftk_tracefs *t, struct undo *mark)
+{
+	char msg[sizeof(t->errmsg)], detail[sizeof(t->errdetail)];
+	struct undo *u;
+	int ret = 0, r;
+
+	memcpy(msg, t->errmsg, sizeof(msg));
+	memcpy(detail, t->errdetail, sizeof(detail));
+	while ((u = t->journal) && u != mark) {
+		t->journal = u->prev;
+		r = replay(t, u);
+		if (r) {
+			pr_warn("cannot restore %s\n", t->errmsg);
+			if (!ret)
+				ret = r;
+		}
+		undo_free(u);
+	}
+	memcpy(t->errmsg, msg, sizeof(msg));
+	memcpy(t->errdetail, detail, sizeof(detail));
+	return ret;
+}
+
 /**
  * ftk_tracefs_restore() - put back everything the journal recorded
  * @t: the handle
@@ -540,7 +616,7 @@ FTK_API int ftk_tracefs_error_log(struct ftk_tracefs *t, char **out)
 	int ret;
 
 	*out = NULL;
-	ret = last_log_line(t, NULL, buf, sizeof(buf));
+	ret = last_log_line(t, NULL, buf, sizeof(buf), NULL, 0);
 	if (ret)
 		return ftk_err(ret);
 	*out = strdup(buf);

@@ -126,6 +126,20 @@ struct ftk_tracefs *tool_tracefs(const char *instance, unsigned int flags)
 	return t;
 }
 
+void tool_keep(struct ftk_tracefs *t)
+{
+	int i;
+
+	for (i = 0; i < nr_handles; i++) {
+		if (handles[i] != t)
+			continue;
+		memmove(&handles[i], &handles[i + 1], (nr_handles - i - 1) * sizeof(handles[0]));
+		nr_handles--;
+		break;
+	}
+	ftk_tracefs_close(t);
+}
+
 int tool_cleanup(void)
 {
 	int ret = 0;

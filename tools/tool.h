@@ -44,6 +44,8 @@ void tool_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2),
 struct ftk_tracefs *tool_tracefs(const char *instance, unsigned int flags);
 /* Register a handle opened otherwise, so tool_exit() restores it. */
 void tool_register(struct ftk_tracefs *t);
+/* Unregister and close @t without restoring it: its changes are meant to stay. */
+void tool_keep(struct ftk_tracefs *t);
 /* Restore and close every registered handle, newest first; 0 or the first error. */
 int tool_cleanup(void);
 /* tool_cleanup(), then exit with @code (EXIT_FAIL if the cleanup failed and @code was 0). */

@@ -8,13 +8,19 @@
 #include <ftkit/tracefs.h>
 #include <ftkit/caps.h>
 #include <ftkit/capture.h>
+#include <ftkit/event.h>
+#include <ftkit/ftrace.h>
+#include <ftkit/instance.h>
 #include <ftkit/marker.h>
 #include <ftkit/merge.h>
 #include <ftkit/perf.h>
 #include <ftkit/print.h>
 #include <ftkit/probe.h>
+#include <ftkit/reset.h>
+#include <ftkit/snapshot.h>
 #include <ftkit/stream.h>
 #include <ftkit/tracefile.h>
 #include <ftkit/tracewrite.h>
+#include <ftkit/trigger.h>
 
 #endif

@@ -41,6 +41,7 @@ FTK_API const char *ftk_tracefs_root(const struct ftk_tracefs *t);
 FTK_API const char *ftk_tracefs_dir(const struct ftk_tracefs *t);
 FTK_API const char *ftk_tracefs_instance(const struct ftk_tracefs *t);
 FTK_API const char *ftk_tracefs_errmsg(const struct ftk_tracefs *t);
+FTK_API const char *ftk_tracefs_errdetail(const struct ftk_tracefs *t);
 
 FTK_API int ftk_tracefs_path(const struct ftk_tracefs *t, const char *file, char *buf,
 			     size_t len);

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * trigger: event triggers (events/SYS/EV/trigger), function triggers
+ * (set_ftrace_filter "func:command"), hist output and synthetic events.
+ *
+ * A trigger is written in the kernel's syntax:
+ *	traceon[:COUNT] [if FILTER]		traceoff, stacktrace, snapshot alike
+ *	enable_event:SYS:EV[:COUNT] [if FILTER]	disable_event, enable_hist, disable_hist
+ *	hist:keys=K[:vals=V][:sort=S][:size=N][:name=N][:pause|:cont|:clear]
+ *	     [:onmatch(SYS.EV).trace(SYNTH,ARGS)|:onmax($VAR).save(...)] [if FILTER]
+ * The kernel lists them in its own form ("traceon:count=3 if pid==1",
+ * "hist:...:size=2048 [active]"); ftk_trigger_removal() turns either form
+ * into the "!..." text that removes it.
+ */
+#ifndef FTKIT_TRIGGER_H
+#define FTKIT_TRIGGER_H
+
+#include <ftkit/common.h>
+#include <ftkit/tracefs.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct ftk_trigger {
+	char		*instance;	/* NULL for the top level */
+	char		*event;		/* "system:event", or NULL for a function trigger */
+	char		*text;		/* as the kernel lists it */
+};
+
+FTK_API int ftk_trigger_removal(const char *trigger, char **out);
+FTK_API int ftk_trigger_rank(const char *trigger);
+FTK_API int ftk_trigger_add(struct ftk_tracefs *t, const char *event, const char *trigger);
+FTK_API int ftk_trigger_remove(struct ftk_tracefs *t, const char *event, const char *trigger);
+FTK_API int ftk_trigger_list(struct ftk_tracefs *t, const char *glob, struct ftk_trigger **out,
+			     size_t *nr);
+FTK_API int ftk_trigger_list_all(struct ftk_tracefs *t, struct ftk_trigger **out, size_t *nr);
+FTK_API void ftk_trigger_sort(struct ftk_trigger *v, size_t nr);
+FTK_API int ftk_trigger_clear(struct ftk_tracefs *t, const char *glob);
+FTK_API void ftk_trigger_free(struct ftk_trigger *v, size_t nr);
+FTK_API int ftk_trigger_hist(struct ftk_tracefs *t, const char *event, char **out);
+FTK_API int ftk_trigger_func_add(struct ftk_tracefs *t, const char *func, const char *command);
+FTK_API int ftk_trigger_synth_add(struct ftk_tracefs *t, const char *definition);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

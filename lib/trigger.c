@@ -1,0 +1,579 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * trigger: add, list and remove event and function triggers; hist output.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <ftkit/event.h>
+#include <ftkit/instance.h>
+#include <ftkit/trigger.h>
+
+#include "internal.h"
+#include "tracefs-local.h"
+
+/* Commands that take SYSTEM:EVENT before their count. */
+static int nr_args(const char *cmd, size_t len)
+{
+	static const char *const two[] = {
+		"enable_event", "disable_event", "enable_hist", "disable_hist",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(two); i++)
+		if (strlen(two[i]) == len && !strncmp(cmd, two[i], len))
+			return 2;
+	return 0;
+}
+
+static int is_count(const char *tok, size_t len)
+{
+	size_t i = 0;
+
+	if (len == 9 && !strncmp(tok, "unlimited", 9))
+		return 1;
+	if (len > 6 && !strncmp(tok, "count=", 6))
+		i = 6;
+	if (i == len)
+		return 0;
+	for (; i < len; i++)
+		if (tok[i] < '0' || tok[i] > '9')
+			return 0;
+	return 1;
+}
+
+/* Drop " [active]"/" [paused]" and " if FILTER"; filters are ignored on removal. */
+static char *bare(const char *trigger)
+{
+	char *s = strdup(trigger), *p;
+	size_t n;
+
+	if (!s)
+		return NULL;
+	s[strcspn(s, "\n")] = '\0';
+	ftk_strstrip(s);
+	n = strlen(s);
+	if (n > 9 && (!strcmp(s + n - 9, " [active]") || !strcmp(s + n - 9, " [paused]")))
+		s[n - 9] = '\0';
+	p = strstr(s, " if ");
+	if (p)
+		*p = '\0';
+	ftk_strstrip(s);
+	return s;
+}
+
+/**
+ * ftk_trigger_removal() - the text that removes a trigger
+ * @trigger: the trigger as written or as the kernel lists it
+ * @out: where the malloc'd "!..." text goes
+ *
+ * The filter, the count and hist's state words are dropped: the kernel
+ * matches a removal on the command (and for hist, on keys, values, sort and
+ * name), and wants a counted trigger removed without its count.
+ *
+ * Return: 0, -EINVAL for an empty trigger or one already starting with '!',
+ * or -ENOMEM.
+ */
+FTK_API int ftk_trigger_removal(const char *trigger, char **out)
+{
+	char *s, *p, *tok, *end;
+	size_t clen;
+	int args;
+
+	*out = NULL;
+	if (!trigger || trigger[0] == '!')
+		return ftk_err(-EINVAL);
+	s = bare(trigger);
+	if (!s)
+		return ftk_err(-ENOMEM);
+	if (!*s) {
+		free(s);
+		return ftk_err(-EINVAL);
+	}
+	if (!strncmp(s, "hist", 4) && (s[4] == ':' || !s[4])) {
+		/* Drop :pause, :cont, :continue and :clear wherever they are. */
+		for (p = s; (p = strchr(p, ':'));) {
+			end = p + 1 + strcspn(p + 1, ":");
+			clen = end - p - 1;
+			if ((clen == 5 && !strncmp(p + 1, "pause", 5)) ||
+			    (clen == 4 && !strncmp(p + 1, "cont", 4)) ||
+			    (clen == 8 && !strncmp(p + 1, "continue", 8)) ||
+			    (clen == 5 && !strncmp(p + 1, "clear", 5)))
+				memmove(p, end, strlen(end) + 1);
+			else
+				p = end;
+		}
+	} else {
+		clen = strcspn(s, ":");
+		args = nr_args(s, clen);
+		/* Walk past the command and its arguments; what follows is a count. */
+		for (p = s + clen; *p == ':' && args > 0; args--)
+			p += 1 + strcspn(p + 1, ":");
+		if (*p == ':') {
+			tok = p + 1;
+			if (is_count(tok, strcspn(tok, ":")))
+				*p = '\0';
+		}
+	}
+	if (asprintf(out, "!%s", s) < 0) {
+		*out = NULL;
+		free(s);
+		return ftk_err(-ENOMEM);
+	}
+	free(s);
+	return 0;
+}
+
+/**
+ * ftk_trigger_rank() - when a trigger must go when clearing
+ * @trigger: the trigger text
+ *
+ * Triggers that refer to others go first: hist triggers with actions
+ * (onmatch, onmax, onchange) or variable references ($var), and
+ * enable_hist/disable_hist; then the plain triggers; then hist triggers,
+ * which may define variables or names the first group used.
+ *
+ * Return: 0, 1 or 2: the removal pass.
+ */
+FTK_API int ftk_trigger_rank(const char *trigger)
+{
+	if (strstr(trigger, "onmatch(") || strstr(trigger, "onmax(") ||
+	    strstr(trigger, "onchange(") || strchr(trigger, '$') ||
+	    !strncmp(trigger, "enable_hist", 11) || !strncmp(trigger, "disable_hist", 12))
+		return 0;
+	if (!strncmp(trigger, "hist", 4))
+		return 2;
+	return 1;
+}
+
+/**
+ * ftk_trigger_sort() - put triggers in the order the kernel removes them
+ * @v: the triggers
+ * @nr: how many
+ *
+ * Stable: within a rank (see ftk_trigger_rank()) the order is kept.
+ */
+FTK_API void ftk_trigger_sort(struct ftk_trigger *v, size_t nr)
+{
+	struct ftk_trigger tmp;
+	size_t i, j;
+
+	for (i = 1; i < nr; i++) {
+		tmp = v[i];
+		for (j = i; j > 0 && ftk_trigger_rank(v[j - 1].text) > ftk_trigger_rank(tmp.text);
+		     j--)
+			v[j] = v[j - 1];
+		v[j] = tmp;
+	}
+}
+
+/* events/SYS/EV/FILE of "sys:ev"; -FTK_E_NOEVENT if the handle lacks it. */
+static int event_file(struct ftk_tracefs *t, const char *event, const char *file, char *buf,
+		      size_t len)
+{
+	size_t n = strcspn(event, ":/");
+
+	if (!event[n] || strpbrk(event, "*?[") || strstr(event, "..") ||
+	    strchr(event + n + 1, '/') || strchr(event + n + 1, ':') || !n || !event[n + 1])
+		goto bad;
+	snprintf(buf, len, "events/%.*s/%s/%s", (int)n, event, event + n + 1, file);
+	if (ftk_tracefs_exists(t, buf))
+		return 0;
+bad:
+	snprintf(t->errmsg, sizeof(t->errmsg), "unknown event '%s' (see available_events)",
+		 event);
+	t->errdetail[0] = '\0';
+	return -FTK_E_NOEVENT;
+}
+
+/*
+ * The kernel says only "Invalid argument" for a trigger command it was built
+ * without; say which one, and why, from what tracefs lacks.
+ */
+static void explain_missing(struct ftk_tracefs *t, const char *event, const char *trigger)
+{
+	char file[512], path[PATH_MAX];
+	size_t n = strcspn(trigger, ": ");
+
+	if (n == 4 && !strncmp(trigger, "hist", 4) &&
+	    event_file(t, event, "hist", file, sizeof(file)) == -FTK_E_NOEVENT) {
+		snprintf(t->errmsg, sizeof(t->errmsg),
+			 "%.300s: the kernel has no hist triggers (built without "
+			 "CONFIG_HIST_TRIGGERS: there is no hist file)", file);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/snapshot", t->root);
+	snprintf(file, sizeof(file), "%s", event);
+	if (n == 8 && !strncmp(trigger, "snapshot", 8) && access(path, F_OK))
+		snprintf(t->errmsg, sizeof(t->errmsg),
+			 "%.300s: the kernel has no snapshot trigger (built without "
+			 "CONFIG_TRACER_SNAPSHOT)", file);
+}
+
+/**
+ * ftk_trigger_add() - add a trigger to an event
+ * @t: the handle
+ * @event: "system:event" (no wildcards)
+ * @trigger: the trigger in the kernel's syntax (see trigger.h)
+ *
+ * Its removal is journaled, so ftk_tracefs_restore() takes it away again.
+ *
+ * Return: 0, -FTK_E_NOEVENT, -EINVAL for a bad trigger (the kernel's
+ * reason in ftk_tracefs_errmsg(), its caret in ftk_tracefs_errdetail()),
+ * or another write error (-ENODEV: the kernel lacks that trigger command).
+ */
+FTK_API int ftk_trigger_add(struct ftk_tracefs *t, const char *event, const char *trigger)
+{
+	char file[512], *undo;
+	int ret;
+
+	if (!trigger || !*trigger || trigger[0] == '!' || strchr(trigger, '\n')) {
+		snprintf(t->errmsg, sizeof(t->errmsg), "bad trigger '%s'", trigger ? trigger : "");
+		return ftk_err(-EINVAL);
+	}
+	ret = event_file(t, event, "trigger", file, sizeof(file));
+	if (ret)
+		return ftk_err(ret);
+	ret = ftk_trigger_removal(trigger, &undo);
+	if (ret)
+		return ret;
+	ret = ftk_tracefs_append(t, file, trigger);
+	if (!ret)
+		ret = ftk_tracefs_undo(t, file, undo, FTK_UNDO_APPEND);
+	else if (ret == -EINVAL || ret == -ENOENT)
+		explain_missing(t, event, trigger);
+	free(undo);
+	return ftk_err(ret);
+}
+
+/**
+ * ftk_trigger_remove() - remove one trigger from an event
+ * @t: the handle
+ * @event: "system:event", or NULL for a function trigger ("func:command")
+ * @trigger: the trigger as written or as listed
+ *
+ * Not journaled: removing is a change meant to stay.
+ *
+ * Return: 0, -FTK_E_NOEVENT, or the kernel's refusal (-ENOENT: no such
+ * trigger; -EBUSY: another trigger still refers to it).
+ */
+FTK_API int ftk_trigger_remove(struct ftk_tracefs *t, const char *event, const char *trigger)
+{
+	char file[512], *undo, *b;
+	int ret;
+
+	if (!event) {
+		/* "func:cmd[:args][:count=N|unlimited]": a counted one is removed with ":0". */
+		b = bare(trigger);
+		if (!b)
+			return ftk_err(-ENOMEM);
+		ret = ftk_trigger_removal(b + strcspn(b, ":") + (b[strcspn(b, ":")] ? 1 : 0),
+					  &undo);
+		if (!ret) {
+			size_t fl = strcspn(b, ":");
+			int counted = strcmp(undo + 1, b + fl + 1) != 0;
+			char *w;
+
+			if (asprintf(&w, "!%.*s:%s%s", (int)fl, b, undo + 1, counted ? ":0" : "") <
+			    0)
+				ret = -ENOMEM;
+			else
+				ret = ftk_tracefs_append(t, "set_ftrace_filter", w), free(w);
+			free(undo);
+		}
+		free(b);
+		return ftk_err(ret);
+	}
+	ret = event_file(t, event, "trigger", file, sizeof(file));
+	if (ret)
+		return ftk_err(ret);
+	ret = ftk_trigger_removal(trigger, &undo);
+	if (ret)
+		return ret;
+	ret = ftk_tracefs_append(t, file, undo);
+	free(undo);
+	return ftk_err(ret);
+}
+
+static int add_entry(struct ftk_trigger **v, size_t *nr, const char *instance,
+		     const char *event, const char *text)
+{
+	struct ftk_trigger *nv = realloc(*v, (*nr + 1) * sizeof(*nv));
+
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	nv[*nr].instance = ftk_strdup(instance);
+	nv[*nr].event = ftk_strdup(event);
+	nv[*nr].text = strdup(text);
+	(*nr)++;
+	if ((instance && !nv[*nr - 1].instance) || (event && !nv[*nr - 1].event) ||
+	    !nv[*nr - 1].text)
+		return -ENOMEM;
+	return 0;
+}
+
+/* Append the handle's triggers (of events matching @glob) to @v. */
+static int list_into(struct ftk_tracefs *t, const char *glob, struct ftk_trigger **v,
+		     size_t *nr)
+{
+	char file[512], path[PATH_MAX], **events, **e, *text, *line, *next;
+	int ret;
+
+	ret = ftk_event_list(t, glob, &events);
+	if (ret)
+		return ret;
+	for (e = events; !ret && *e; e++) {
+		if (event_file(t, *e, "trigger", file, sizeof(file)))
+			continue;
+		if (ftk_tracefs_path(t, file, path, sizeof(path)) ||
+		    ftk_read_file(path, &text, NULL))
+			continue;
+		for (line = text; !ret && line && *line; line = next) {
+			next = strchr(line, '\n');
+			if (next)
+				*next++ = '\0';
+			if (*line && *line != '#')
+				ret = add_entry(v, nr, t->instance, *e, line);
+		}
+		free(text);
+	}
+	ftk_list_free(events);
+	/* Function triggers are the set_ftrace_filter lines with a command. */
+	if (!ret && !glob && !ftk_tracefs_path(t, "set_ftrace_filter", path, sizeof(path)) &&
+	    !ftk_read_file(path, &text, NULL)) {
+		for (line = text; !ret && line && *line; line = next) {
+			next = strchr(line, '\n');
+			if (next)
+				*next++ = '\0';
+			if (*line && *line != '#' && strchr(line, ':'))
+				ret = add_entry(v, nr, t->instance, NULL, line);
+		}
+		free(text);
+	}
+	return ret;
+}
+
+/**
+ * ftk_trigger_list() - the triggers of a handle's events
+ * @t: the handle
+ * @glob: events to look at (see event.h), or NULL for all of them and the
+ *	  function triggers
+ * @out: where the array goes
+ * @nr: where its length goes
+ *
+ * Return: 0 and an array to free with ftk_trigger_free(), or a negative
+ * errno.
+ */
+FTK_API int ftk_trigger_list(struct ftk_tracefs *t, const char *glob, struct ftk_trigger **out,
+			     size_t *nr)
+{
+	int ret;
+
+	*out = NULL;
+	*nr = 0;
+	ret = list_into(t, glob, out, nr);
+	if (ret) {
+		ftk_trigger_free(*out, *nr);
+		*out = NULL;
+		*nr = 0;
+	}
+	return ftk_err(ret);
+}
+
+/**
+ * ftk_trigger_list_all() - every trigger on the system
+ * @t: any handle on the tracing directory
+ * @out: where the array goes: the top level's, then each instance's
+ * @nr: where its length goes
+ *
+ * Return: as ftk_trigger_list().
+ */
+FTK_API int ftk_trigger_list_all(struct ftk_tracefs *t, struct ftk_trigger **out, size_t *nr)
+{
+	struct ftk_tracefs *h;
+	char **names, **p;
+	int ret;
+
+	*out = NULL;
+	*nr = 0;
+	ret = ftk_instance_list(t, &names);
+	if (ret)
+		return ret;
+	for (p = NULL; !ret; p = p ? p + 1 : names) {
+		if (p && !*p)
+			break;
+		if (ftk_tracefs_open(t->root, p ? *p : NULL, 0, &h))
+			continue;	/* removed meanwhile */
+		ret = list_into(h, NULL, out, nr);
+		ftk_tracefs_close(h);
+	}
+	ftk_list_free(names);
+	if (ret) {
+		ftk_trigger_free(*out, *nr);
+		*out = NULL;
+		*nr = 0;
+	}
+	return ftk_err(ret);
+}
+
+/**
+ * ftk_trigger_clear() - remove every trigger of a handle's events
+ * @t: the handle
+ * @glob: events to clear (see event.h), or NULL for all events and the
+ *	  function triggers
+ *
+ * Removes in the kernel's order (ftk_trigger_sort()). Not journaled. A
+ * failure does not stop the others.
+ *
+ * Return: 0, or the first failure (its text in ftk_tracefs_errmsg()).
+ */
+FTK_API int ftk_trigger_clear(struct ftk_tracefs *t, const char *glob)
+{
+	struct ftk_trigger *v;
+	int ret, first = 0;
+	size_t nr, i;
+
+	ret = ftk_trigger_list(t, glob, &v, &nr);
+	if (ret)
+		return ret;
+	ftk_trigger_sort(v, nr);
+	for (i = 0; i < nr; i++) {
+		ret = ftk_trigger_remove(t, v[i].event, v[i].text);
+		if (ret && !first)
+			first = ret;
+	}
+	ftk_trigger_free(v, nr);
+	return ftk_err(first);
+}
+
+/**
+ * ftk_trigger_free() - free an array of triggers
+ * @v: the array, or NULL
+ * @nr: its length
+ */
+FTK_API void ftk_trigger_free(struct ftk_trigger *v, size_t nr)
+{
+	size_t i;
+
+	if (!v)
+		return;
+	for (i = 0; i < nr; i++) {
+		free(v[i].instance);
+		free(v[i].event);
+		free(v[i].text);
+	}
+	free(v);
+}
+
+/**
+ * ftk_trigger_hist() - the output of an event's hist triggers
+ * @t: the handle
+ * @event: "system:event"
+ * @out: where the malloc'd text goes
+ *
+ * Return: 0, -FTK_E_NOEVENT, -ENOENT when the kernel has no hist triggers
+ * (reason in ftk_tracefs_errmsg()), or a read error.
+ */
+FTK_API int ftk_trigger_hist(struct ftk_tracefs *t, const char *event, char **out)
+{
+	char file[512];
+	int ret;
+
+	*out = NULL;
+	ret = event_file(t, event, "trigger", file, sizeof(file));
+	if (ret)
+		return ftk_err(ret);
+	event_file(t, event, "hist", file, sizeof(file));
+	if (!ftk_tracefs_exists(t, file)) {
+		snprintf(t->errmsg, sizeof(t->errmsg),
+			 "%.400s is absent (kernel built without CONFIG_HIST_TRIGGERS)", file);
+		t->errdetail[0] = '\0';
+		return ftk_err(-ENOENT);
+	}
+	return ftk_tracefs_read(t, file, out);
+}
+
+/**
+ * ftk_trigger_func_add() - add a function trigger
+ * @t: the handle
+ * @func: a function name or glob ("do_sys_open*")
+ * @command: "traceon[:N]", "traceoff[:N]", "stacktrace[:N]", "snapshot[:N]",
+ *	     "enable_event:SYS:EV[:N]", "disable_event:SYS:EV[:N]", "dump", "cpudump"
+ *
+ * Written to set_ftrace_filter as "func:command"; its removal is journaled.
+ *
+ * Return: 0, or the write's negative errno (-EPERM where the kernel forbids
+ * function tracing).
+ */
+FTK_API int ftk_trigger_func_add(struct ftk_tracefs *t, const char *func, const char *command)
+{
+	char *w = NULL, *undo = NULL;
+	int ret;
+
+	if (!*func || !*command || strpbrk(func, ": \n!") || strchr(command, '\n')) {
+		snprintf(t->errmsg, sizeof(t->errmsg), "bad function trigger '%.200s:%.200s'",
+			 func, command);
+		t->errdetail[0] = '\0';
+		return ftk_err(-EINVAL);
+	}
+	ret = ftk_trigger_removal(command, &undo);
+	if (ret)
+		return ret;
+	if (asprintf(&w, "%s:%s", func, command) < 0) {
+		free(undo);
+		return ftk_err(-ENOMEM);
+	}
+	ret = ftk_tracefs_append(t, "set_ftrace_filter", w);
+	free(w);
+	if (!ret) {
+		/* A counted one goes with ":0". */
+		if (asprintf(&w, "!%s:%s%s", func, undo + 1,
+			     strcmp(undo + 1, command) ? ":0" : "") < 0)
+			ret = -ENOMEM;
+		else
+			ret = ftk_tracefs_undo(t, "set_ftrace_filter", w, FTK_UNDO_APPEND);
+		free(w);
+	}
+	free(undo);
+	return ftk_err(ret);
+}
+
+/**
+ * ftk_trigger_synth_add() - define a synthetic event
+ * @t: any handle (synthetic events are global: they live at the top level)
+ * @definition: "NAME TYPE FIELD; TYPE FIELD..." as synthetic_events takes it
+ *
+ * Its removal ("!NAME") is journaled.
+ *
+ * Return: 0, -ENOENT when the kernel has no synthetic events, or the
+ * write's negative errno with the kernel's reason.
+ */
+FTK_API int ftk_trigger_synth_add(struct ftk_tracefs *t, const char *definition)
+{
+	char path[PATH_MAX], *undo;
+	size_t n;
+	int ret;
+
+	n = strcspn(definition, " \t");
+	if (!n || strchr(definition, '\n') || definition[0] == '!')
+		return ftk_err(-EINVAL);
+	snprintf(path, sizeof(path), "%s/synthetic_events", t->root);
+	if (access(path, F_OK)) {
+		snprintf(t->errmsg, sizeof(t->errmsg),
+			 "synthetic_events is absent (kernel built without CONFIG_SYNTH_EVENTS)");
+		t->errdetail[0] = '\0';
+		return ftk_err(-ENOENT);
+	}
+	if (asprintf(&undo, "!%.*s", (int)n, definition) < 0)
+		return ftk_err(-ENOMEM);
+	ret = ftk_tracefs_append(t, path, definition);
+	if (!ret)
+		ret = ftk_tracefs_undo(t, path, undo, FTK_UNDO_APPEND);
+	free(undo);
+	return ftk_err(ret);
+}

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The control modules (event, trigger, instance, reset) on a fake tracefs
+ * tree made of plain files: what they write, what they journal and restore.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <ftkit/event.h>
+#include <ftkit/instance.h>
+#include <ftkit/reset.h>
+#include <ftkit/trigger.h>
+
+#include "tap.h"
+
+static char root[64];
+
+static void put(const char *rel, const char *text)
+{
+	char path[512], dir[512], *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (p = dir + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		mkdir(dir, 0755);
+		*p = '/';
+	}
+	f = fopen(path, "w");
+	if (!f)
+		bail_out("cannot write %s", path);
+	fputs(text, f);
+	fclose(f);
+}
+
+static char *get(const char *rel)
+{
+	static char buf[4096];
+	char path[512];
+	size_t n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	buf[0] = '\0';
+	f = fopen(path, "r");
+	if (f) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+static const char switch_format[] =
+	"name: sched_switch\n"
+	"ID: 316\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:__data_loc char[] name;\toffset:28;\tsize:4;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"prev_comm=%s prev_pid=%d\", REC->prev_comm, REC->prev_pid\n";
+
+static void tree(void)
+{
+	put("available_events", "sched:sched_switch\nsched:sched_waking\nirq:irq_handler_entry\n");
+	put("events/sched/sched_switch/enable", "0\n");
+	put("events/sched/sched_switch/filter", "none\n");
+	put("events/sched/sched_switch/trigger", "# Available triggers:\n# traceon traceoff\n");
+	put("events/sched/sched_switch/format", switch_format);
+	put("events/sched/sched_waking/enable", "1\n");
+	put("events/sched/sched_waking/filter", "none\n");
+	put("events/sched/sched_waking/trigger", "");
+	put("events/irq/irq_handler_entry/enable", "0\n");
+	put("events/irq/irq_handler_entry/filter", "irq == 3\n");
+	put("events/irq/irq_handler_entry/trigger", "");
+	put("events/enable", "X\n");
+	put("set_event", "");
+	put("set_event_pid", "");
+	put("current_tracer", "nop\n");
+	put("tracing_on", "1\n");
+}
+
+static void test_match(void)
+{
+	ok(ftk_event_match("sched", "sched:sched_switch"), "a bare word matches its system");
+	ok(ftk_event_match("sched_switch", "sched:sched_switch"), "... or an event of that name");
+	ok(ftk_event_match("sched:*wak*", "sched:sched_waking"), "wildcards in the event part");
+	ok(ftk_event_match("s*/sched_switch", "sched:sched_switch"), "system/event with wildcards");
+	ok(!ftk_event_match("irq", "sched:sched_switch"), "another system does not match");
+	ok(!ftk_event_match("sched:a:b", "sched:sched_switch"), "a third part never matches");
+}
+
+static void test_events(struct ftk_tracefs *t)
+{
+	struct ftk_event_field *f;
+	char **l, *s;
+	size_t nr;
+	int ret;
+
+	ret = ftk_event_list(t, "sched", &l);
+	ok(ret == 0 && ftk_list_len(l) == 2, "list 'sched': 2 events");
+	if (!ret) {
+		is_str(l[0], "sched:sched_switch", "sorted: sched_switch first");
+		ftk_list_free(l);
+	}
+	ret = ftk_event_enable(t, "nosuch:event", 1);
+	is_int(ret, -FTK_E_NOEVENT, "enabling an unknown event: FTK_E_NOEVENT");
+	ok(strstr(ftk_tracefs_errmsg(t), "unknown event 'nosuch:event'") != NULL,
+	   "... and the text names it");
+
+	ret = ftk_event_enable(t, "sched", 1);
+	is_int(ret, 0, "enable 'sched'");
+	is_str(get("events/sched/sched_switch/enable"), "1", "sched_switch enable file written");
+	is_str(get("events/sched/sched_waking/enable"), "1\n", "an event already on is left alone");
+	ret = ftk_event_filter_set(t, "sched:sched_switch", "prev_pid == 1");
+	is_int(ret, 0, "set a filter");
+	is_str(get("events/sched/sched_switch/filter"), "prev_pid == 1", "filter file written");
+	ret = ftk_event_filter_get(t, "irq:irq_handler_entry", &s);
+	ok(ret == 0 && s && !strcmp(s, "irq == 3"), "read back a filter");
+	free(s);
+	ret = ftk_event_filters(t, &l);
+	ok(ret == 0 && ftk_list_len(l) == 2, "two events have filters");
+	ftk_list_free(l);
+	ret = ftk_event_pid_set(t, "12,34", 0);
+	is_int(ret, 0, "set PIDs");
+	is_str(get("set_event_pid"), "12 34", "commas become spaces");
+	is_int(ftk_event_pid_set(t, "12;rm", 0), -EINVAL, "a bad PID list is refused");
+
+	ftk_tracefs_restore(t);
+	is_str(get("events/sched/sched_switch/enable"), "0", "restore disables sched_switch");
+	is_str(get("events/sched/sched_switch/filter"), "0", "restore clears the filter (as '0')");
+
+	ret = ftk_event_fields(t, "sched:sched_switch", &f, &nr);
+	is_int(ret, 0, "fields of sched_switch parse");
+	if (!ret) {
+		is_int(nr, 7, "4 common fields and 3 of its own");
+		is_str(f[5].name, "prev_pid", "prev_pid");
+		is_str(f[5].type, "pid_t", "... is a pid_t");
+		ok(f[5].flags & FTK_FIELD_SIGNED, "... signed");
+		ok(f[0].flags & FTK_FIELD_COMMON, "common_type is common");
+		ok(f[4].flags & FTK_FIELD_ARRAY, "prev_comm is an array");
+		ok(f[6].flags & FTK_FIELD_DYNAMIC, "name is __data_loc");
+		ftk_event_fields_free(f, nr);
+	}
+	is_int(ftk_event_fields(t, "sched:nosuch", &f, &nr), -FTK_E_NOEVENT, "fields of an unknown event");
+}
+
+static void test_triggers(struct ftk_tracefs *t)
+{
+	struct ftk_trigger *v;
+	size_t nr;
+	int ret;
+
+	put("events/sched/sched_waking/trigger",
+	    "hist:keys=pid:ts0=common_timestamp.usecs:size=2048 [active]\n");
+	put("events/sched/sched_switch/trigger",
+	    "hist:keys=next_pid:lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking)"
+	    ".trace(lat,$lat) [active]\ntraceon:count=2 if prev_pid == 1\n");
+	ret = ftk_trigger_list(t, NULL, &v, &nr);
+	ok(ret == 0 && nr == 3, "three triggers listed (comment lines skipped)");
+	if (!ret) {
+		ftk_trigger_sort(v, nr);
+		ok(strstr(v[0].text, "onmatch") != NULL, "the referring hist sorts first");
+		ok(strstr(v[2].text, "ts0=") != NULL, "the referred-to hist last");
+		ftk_trigger_free(v, nr);
+	}
+	ret = ftk_trigger_clear(t, NULL);
+	is_int(ret, 0, "clear all");
+	ok(strstr(get("events/sched/sched_switch/trigger"),
+		  "\n!hist:keys=next_pid:lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking)"
+		  ".trace(lat,$lat)!traceon") != NULL,
+	   "sched_switch got the hist removal, then traceon's (no count, no filter)");
+	ok(strstr(get("events/sched/sched_waking/trigger"),
+		  "!hist:keys=pid:ts0=common_timestamp.usecs:size=2048") != NULL,
+	   "sched_waking got its hist removal");
+
+	put("events/irq/irq_handler_entry/trigger", "");
+	ret = ftk_trigger_add(t, "irq:irq_handler_entry", "stacktrace:3 if irq == 1");
+	is_int(ret, 0, "add a trigger");
+	ftk_tracefs_restore(t);
+	is_str(get("events/irq/irq_handler_entry/trigger"), "stacktrace:3 if irq == 1!stacktrace",
+	       "restore appends its removal");
+	is_int(ftk_trigger_add(t, "irq:*", "traceon"), -FTK_E_NOEVENT, "no wildcards in add");
+	is_int(ftk_trigger_add(t, "../../x:y", "traceon"), -FTK_E_NOEVENT, "no paths in add");
+	is_int(ftk_trigger_add(t, "irq:irq_handler_entry", "traceon\ntraceoff"), -EINVAL,
+	       "no newline in a trigger");
+}
+
+static void test_instances(struct ftk_tracefs *t)
+{
+	char name[96], path[512], mine[64], dead[64], **gone;
+	pid_t pid;
+	int ret;
+
+	ret = ftk_instance_name("ftevent", name, sizeof(name));
+	snprintf(mine, sizeof(mine), "ftkit-ftevent-%d", (int)getpid());
+	ok(ret == 0 && !strcmp(name, mine), "instance name carries ftkit, the tool and the PID");
+	is_int(ftk_instance_name("a b", name, sizeof(name)), -EINVAL, "a tool name with a space");
+	is_int(ftk_instance_owner(mine, &pid), FTK_INSTANCE_LIVE, "ours, while we run");
+	is_int(pid, getpid(), "... with our PID");
+	pid = fork();
+	if (pid == 0)
+		_exit(0);
+	waitpid(pid, NULL, 0);
+	snprintf(dead, sizeof(dead), "ftkit-rec-%d", (int)pid);
+	is_int(ftk_instance_owner(dead, NULL), FTK_INSTANCE_STALE, "a dead creator's: stale");
+	is_int(ftk_instance_owner("mytrace", NULL), FTK_INSTANCE_OTHER, "a person's name: other");
+	is_int(ftk_instance_owner("ftkit-x-12ab", NULL), FTK_INSTANCE_OTHER, "no PID: other");
+	snprintf(name, sizeof(name), "%s_1", dead);
+	is_int(ftk_instance_owner(name, NULL), FTK_INSTANCE_LIVE,
+	       "a dead PID of another PID namespace: cannot tell, live");
+
+	snprintf(path, sizeof(path), "%s/instances", root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/instances/%s", root, dead);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/instances/%s", root, mine);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/instances/mytrace", root);
+	mkdir(path, 0755);
+	ret = ftk_instance_reap(t, &gone);
+	ok(ret == 0 && ftk_list_len(gone) == 1 && !strcmp(gone[0], dead),
+	   "reap removes only the stale one");
+	ftk_list_free(gone);
+	snprintf(path, sizeof(path), "%s/instances/%s", root, mine);
+	ok(access(path, F_OK) == 0, "ours stays");
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/instances/mytrace", root);
+	ok(access(path, F_OK) == 0, "the person's stays");
+	rmdir(path);
+}
+
+static int changes;
+
+static void count(void *arg, const char *file, const char *old, const char *new_)
+{
+	changes++;
+	diag("%s: %s -> %s", file, old, new_);
+}
+
+static void test_reset(struct ftk_tracefs *t)
+{
+	int ret;
+
+	put("current_tracer", "function\n");
+	put("tracing_on", "0\n");
+	put("set_event", "sched:sched_switch\n");
+	put("set_event_pid", "1\n2\n");
+	put("events/sched/sched_switch/trigger", "traceoff:unlimited\n");
+	put("events/sched/sched_waking/trigger", "");
+	put("events/irq/irq_handler_entry/trigger", "");
+	put("events/sched/sched_switch/filter", "none\n");
+	put("events/irq/irq_handler_entry/filter", "irq == 3\n");
+	changes = 0;
+	ret = ftk_reset(t, FTK_RESET_DRY_RUN, count, NULL);
+	ok(ret == 0 && changes == 6, "a dry run reports 6 changes (%d)", changes);
+	is_str(get("current_tracer"), "function\n", "... and changes nothing");
+	changes = 0;
+	ret = ftk_reset(t, 0, count, NULL);
+	ok(ret == 0 && changes == 6, "reset makes them");
+	is_str(get("current_tracer"), "nop", "tracer nop");
+	is_str(get("tracing_on"), "1", "tracing on");
+	is_str(get("events/enable"), "0", "events off");
+	is_str(get("set_event_pid"), "", "PID list cleared");
+	is_str(get("events/irq/irq_handler_entry/filter"), "0", "filter cleared");
+	ok(strstr(get("events/sched/sched_switch/trigger"), "!traceoff") != NULL, "trigger removed");
+}
+
+int main(void)
+{
+	struct ftk_tracefs *t;
+	char cmd[128];
+
+	need_lane("unit");
+	snprintf(root, sizeof(root), "/tmp/ftkit-fake-XXXXXX");
+	if (!mkdtemp(root))
+		bail_out("mkdtemp");
+	tree();
+	if (ftk_tracefs_open(root, NULL, 0, &t))
+		bail_out("cannot open the fake tree");
+	test_match();
+	test_events(t);
+	test_triggers(t);
+	test_instances(t);
+	test_reset(t);
+	ftk_tracefs_close(t);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd))
+		diag("cannot remove %s", root);
+	return done_testing();
+}
