@@ -275,8 +275,14 @@ static void probe_events(struct ftk_caps *c)
 	}
 	snprintf(file, sizeof(file), "events/%s/filter", c->event);
 	try_write(c, t, "events", "filters", file, "common_pid != 0", "0", 0);
+	/*
+	 * A trigger soft-enables its event, so it fires while it is set: try
+	 * traceon, which changes nothing where tracing is on. (A traceoff here
+	 * would turn the buffer off, and the marker probe after it would fail
+	 * with EBADF.)
+	 */
 	snprintf(file, sizeof(file), "events/%s/trigger", c->event);
-	try_write(c, t, "events", "triggers", file, "traceoff:1", "!traceoff:1", 1);
+	try_write(c, t, "events", "triggers", file, "traceon", "!traceon", 1);
 	if (ftk_tracefs_exists(c->top, "set_event_notrace_pid"))
 		add(c, "events", "notrace_pid", 1, NULL, NULL);
 	else
