@@ -386,6 +386,24 @@ static void probe_snapshot(struct ftk_caps *c)
 }
 
 /*
+ * Setting a function tracer makes ftrace patch every traceable function: that
+ * takes seconds under emulation (15 s for function_graph in the test VM, and
+ * every `ftinfo --need` probes). While probing, filter on one function when
+ * no filter is set: the write to current_tracer answers the same. Returns 1
+ * when it narrowed the filter, which the caller then clears again.
+ */
+static int narrow_filter(struct ftk_tracefs *t)
+{
+	char *cur = read_str(t, "set_ftrace_filter");
+	int narrowed = 0;
+
+	if (cur && strstr(cur, "all functions enabled"))
+		narrowed = !ftk_tracefs_write(t, "set_ftrace_filter", "schedule");
+	free(cur);
+	return narrowed;
+}
+
+/*
  * Set a tracer and put nop back. In the scratch instance if it offers the
  * tracer; else at the top level, only when nop is set there, since
  * changing tracers resets the top-level buffer's tracer state.
@@ -394,7 +412,7 @@ static int probe_tracer(struct ftk_caps *c, const char *tracer, char **eperm)
 {
 	struct ftk_tracefs *t = c->top;
 	char *avail, *cur = NULL;
-	int ret;
+	int ret, narrowed;
 
 	avail = c->scratch ? read_str(c->scratch, "available_tracers") : NULL;
 	if (avail && has_word(avail, tracer)) {
@@ -424,7 +442,10 @@ static int probe_tracer(struct ftk_caps *c, const char *tracer, char **eperm)
 		return 0;
 	}
 	free(cur);
+	narrowed = narrow_filter(t);
 	ret = try_write(c, t, "tracers", tracer, "current_tracer", tracer, "nop", 0);
+	if (narrowed)
+		ftk_tracefs_write(t, "set_ftrace_filter", "");
 	if (ret == -EPERM && !*eperm)
 		*eperm = strdup("current_tracer");
 	return ret;

@@ -69,8 +69,13 @@ vm_lock() {
 vm_kernel() {
 	local k=$FTK_VM_CACHE/kernel pkg tmp deb
 	[ -s "$k/vmlinuz" ] && [ -s "$k/modules.order" ] && return 0
-	pkg=${FTK_VM_KERNEL_PKG:-$(apt-cache depends linux-image-amd64 2>/dev/null |
-		awk '/Depends: linux-image-[0-9]/ { print $2; exit }')}
+	pkg=${FTK_VM_KERNEL_PKG:-$(_vm_kernel_pkg)}
+	if [ -z "$pkg" ] && [ "$(id -u)" = 0 ]; then
+		# A fresh machine may have no package lists yet.
+		vm_log "apt-cache knows no linux-image-amd64: running apt-get update"
+		apt-get update -q >&2
+		pkg=$(_vm_kernel_pkg)
+	fi
 	[ -n "$pkg" ] || vm_die "cannot resolve linux-image-amd64 to a kernel package" \
 		"(apt-cache depends linux-image-amd64 found nothing: run apt-get update)"
 	vm_log "downloading $pkg (once; cached in $k)"
@@ -93,6 +98,11 @@ vm_kernel() {
 	_vm_modorder $FTK_VM_MODULES > "$k/modules.order.tmp" && mv "$k/modules.order.tmp" "$k/modules.order"
 	rm -rf "$tmp"
 	[ -s "$k/modules.order" ] || vm_die "cannot resolve the modules $FTK_VM_MODULES"
+}
+
+_vm_kernel_pkg() {
+	apt-cache depends linux-image-amd64 2>/dev/null |
+		awk '/Depends: linux-image-[0-9]/ { print $2; exit }'
 }
 
 # _vm_modorder MOD...: the modules with their dependencies first, from .modinfo depends=.
@@ -242,11 +252,12 @@ vm_boot() {
 	: > "$log"
 	t0=$(date +%s.%N)
 	# Never -enable-kvm: it hangs on these machines. The serial console is qemu's stdout.
-	"$FTK_VM_QEMU" -accel tcg -cpu max -smp 2 -m 1024 -nographic -no-reboot -monitor none \
+	"$FTK_VM_QEMU" -accel tcg -cpu "${FTK_VM_CPU:-max}" -smp 2 -m 1024 -nographic -no-reboot -monitor none \
 		-kernel "$FTK_VM_CACHE/kernel/vmlinuz" -initrd "$initrd" -append "$FTK_VM_APPEND" \
 		"${drive[@]}" < /dev/null > "$log" 2>&1 &
 	vm_qemu_pid=$!
 	qpid=$!
+	vm_log "qemu pid $qpid, wall-clock limit $limit s, console in $log"
 	if [ -n "${FTK_VM_VERBOSE:-}" ]; then
 		tail -n +1 -f --pid=$qpid "$log" | tr -d '\r' >&2 &
 		tpid=$!
