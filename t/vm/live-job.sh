@@ -7,7 +7,7 @@
 #   ... the test's stdout (TAP), then its stderr as "# stderr: " lines ...
 #   ### FTK-VM-TEST-END NAME rc=N secs=S
 # FTK_VM_TESTS: space-separated globs of test names to run (default all);
-# FTK_VM_TEST_TIMEOUT: seconds one test may take (default 180).
+# FTK_VM_TEST_TIMEOUT: seconds one test may take (default 300).
 set -u
 unset FTK_LANES
 cd /tmp || exit 2
@@ -36,8 +36,8 @@ for t in "$top_srcdir"/t/live/*.sh; do
 	(cd "$dir" && exec bash "$t" 2> "$dir.err" < /dev/null) &
 	pid=$!
 	(
-		sleep "${FTK_VM_TEST_TIMEOUT:-180}"
-		echo "# killed: still running after ${FTK_VM_TEST_TIMEOUT:-180} s"
+		sleep "${FTK_VM_TEST_TIMEOUT:-300}"
+		echo "# killed: still running after ${FTK_VM_TEST_TIMEOUT:-300} s"
 		kill -TERM -- -$pid
 		sleep 5
 		kill -KILL -- -$pid

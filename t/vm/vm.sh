@@ -123,10 +123,17 @@ _vm_modorder() {
 	for m in "$@"; do _vm_modvisit "$m" || return 1; done
 }
 
-# The host programs the guest gets (with every library they load).
+# The host programs the guest gets (with every library they load). Besides busybox: bash
+# and trace-cmd, and the GNU tools whose options the tests use where busybox lacks them (dd
+# iflag=nonblock): they go to /usr/local/bin, ahead of busybox in the guest's PATH.
+FTK_VM_GNU_TOOLS="dd diff grep mktemp sed sort stat taskset timeout"
 vm_host_programs() {
+	local p
 	echo /bin/bash
 	command -v trace-cmd
+	for p in $FTK_VM_GNU_TOOLS; do
+		p=$(command -v "$p") && echo "$p"
+	done
 }
 
 # _vm_copy SRC DST: copy a file (following links), making directories.
@@ -188,7 +195,12 @@ vm_base_initramfs() {
 	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,run,out,root} \
 		"$root/ftk/src/t" "$root/ftk/build/lib/.libs" "$root/lib/modules"
 	cp /bin/busybox "$root/bin/busybox"
-	for f in "${progs[@]}"; do _vm_copy "$f" "$root$f"; done
+	for f in "${progs[@]}"; do
+		case " $FTK_VM_GNU_TOOLS " in
+		*" ${f##*/} "*) _vm_copy "$f" "$root/usr/local/bin/${f##*/}" ;;
+		*) _vm_copy "$f" "$root$f" ;;
+		esac
+	done
 	# The build tree's programs at the same relative paths (libtool wrappers replaced by
 	# the real binaries), libftkit where the wrappers would have pointed LD_LIBRARY_PATH.
 	for f in "${elves[@]}"; do _vm_copy "${f%% *}" "$root/ftk/build/${f#* }"; done
@@ -251,8 +263,10 @@ vm_boot() {
 	vm_job_rc= vm_boot_s= vm_job_s=
 	: > "$log"
 	t0=$(date +%s.%N)
-	# Never -enable-kvm: it hangs on these machines. The serial console is qemu's stdout.
-	"$FTK_VM_QEMU" -accel tcg -cpu "${FTK_VM_CPU:-max}" -smp 2 -m 1024 -nographic -no-reboot -monitor none \
+	# Never -enable-kvm: it hangs on these machines. thread=single: multi-threaded TCG
+	# locked the guest up now and then while ftrace patched kernel code (t/vm/README).
+	# The serial console is qemu's stdout.
+	"$FTK_VM_QEMU" -accel "${FTK_VM_ACCEL:-tcg,thread=single}" -cpu "${FTK_VM_CPU:-max}" -smp 2 -m 1024 -nographic -no-reboot -monitor none \
 		-kernel "$FTK_VM_CACHE/kernel/vmlinuz" -initrd "$initrd" -append "$FTK_VM_APPEND" \
 		"${drive[@]}" < /dev/null > "$log" 2>&1 &
 	vm_qemu_pid=$!
