@@ -392,13 +392,13 @@ static void probe_snapshot(struct ftk_caps *c)
  * no filter is set: the write to current_tracer answers the same. Returns 1
  * when it narrowed the filter, which the caller then clears again.
  */
-static int narrow_filter(struct ftk_tracefs *t)
+static int narrow_filter(struct ftk_tracefs *t, const char *file)
 {
-	char *cur = read_str(t, "set_ftrace_filter");
+	char *cur = read_str(t, file);
 	int narrowed = 0;
 
 	if (cur && strstr(cur, "all functions enabled"))
-		narrowed = !ftk_tracefs_write(t, "set_ftrace_filter", "schedule");
+		narrowed = !ftk_tracefs_write(t, file, "schedule");
 	free(cur);
 	return narrowed;
 }
@@ -442,7 +442,7 @@ static int probe_tracer(struct ftk_caps *c, const char *tracer, char **eperm)
 		return 0;
 	}
 	free(cur);
-	narrowed = narrow_filter(t);
+	narrowed = narrow_filter(t, "set_ftrace_filter");
 	ret = try_write(c, t, "tracers", tracer, "current_tracer", tracer, "nop", 0);
 	if (narrowed)
 		ftk_tracefs_write(t, "set_ftrace_filter", "");
@@ -480,7 +480,7 @@ static void probe_stack_tracer(struct ftk_caps *c, char **eperm)
 {
 	const char *knob = "/proc/sys/kernel/stack_tracer_enabled";
 	char *cur = NULL;
-	int ret;
+	int ret, narrowed;
 
 	if (ftk_read_file(knob, &cur, NULL)) {
 		add(c, "tracers", "stack_tracer", 0, NULL,
@@ -494,7 +494,13 @@ static void probe_stack_tracer(struct ftk_caps *c, char **eperm)
 		return;
 	}
 	free(cur);
+	/* The stack tracer hooks functions through ftrace too: narrow its own filter. */
+	narrowed = narrow_filter(c->top, "stack_trace_filter");
 	ret = ftk_write_file(knob, O_TRUNC, "1", 1);
+	if (!ret)
+		ftk_write_file(knob, O_TRUNC, "0", 1);
+	if (narrowed)
+		ftk_tracefs_write(c->top, "stack_trace_filter", "");
 	if (ret) {
 		char why[128];
 
@@ -504,7 +510,6 @@ static void probe_stack_tracer(struct ftk_caps *c, char **eperm)
 			*eperm = strdup(knob);
 		return;
 	}
-	ftk_write_file(knob, O_TRUNC, "0", 1);
 	add(c, "tracers", "stack_tracer", 1, NULL, NULL);
 }
 
