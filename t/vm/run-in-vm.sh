@@ -21,8 +21,12 @@
 set -u
 . "$(dirname "$0")/vm.sh"
 
-usage() {
-	sed -n 's/^# usage: /usage: /p' "$0"
+usage() {	# to stdout for -h, to stderr after a usage error
+	if [ "${1:-1}" = 0 ]; then
+		sed -n 's/^# usage: /usage: /p' "$0"
+	else
+		sed -n 's/^# usage: /usage: /p' "$0" >&2
+	fi
 	exit "${1:-1}"
 }
 
