@@ -463,7 +463,11 @@ static int replay(struct ftk_tracefs *t, struct undo *u)
 	case UNDO_APPEND:
 		return do_write(t, u->file, u->text, O_APPEND);
 	case UNDO_RMDIR:
-		/* EBUSY while another process has one of its files open: wait a little. */
+		/*
+		 * Any process that has a file of the instance open (a tool
+		 * dumping every instance, say) makes rmdir fail with EBUSY
+		 * for that moment: try again for up to a second.
+		 */
 		for (r = 0; rmdir(u->file) < 0; r++) {
 			if (errno == ENOENT)
 				break;

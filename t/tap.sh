@@ -90,3 +90,16 @@ tracefs_dir() {
 	done
 	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null && echo /sys/kernel/tracing
 }
+
+# rm_instance DIR: remove an instance, waiting while another process has
+# one of its files open (rmdir says EBUSY then).
+rm_instance() {
+	local i
+	for i in $(seq 50); do
+		rmdir "$1" 2>/dev/null && return 0
+		[ -d "$1" ] || return 0
+		sleep 0.1
+	done
+	echo "# cannot remove instance $1" >&2
+	return 1
+}

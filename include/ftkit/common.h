@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>	/* memset, for FTK_OPTS() */
 
 #ifdef __cplusplus
 extern "C" {

@@ -7,5 +7,14 @@
 #include <ftkit/common.h>
 #include <ftkit/tracefs.h>
 #include <ftkit/caps.h>
+#include <ftkit/capture.h>
+#include <ftkit/marker.h>
+#include <ftkit/merge.h>
+#include <ftkit/perf.h>
+#include <ftkit/print.h>
+#include <ftkit/probe.h>
+#include <ftkit/stream.h>
+#include <ftkit/tracefile.h>
+#include <ftkit/tracewrite.h>
 
 #endif

@@ -15,7 +15,7 @@ cleanup() {
 	echo 0 > "$I/tracing_on" 2>/dev/null
 	echo > "$I/set_event" 2>/dev/null
 	[ -n "${probe_file:-}" ] && echo "-:ftkit_t2000_$$/p" >> "$T/$probe_file" 2>/dev/null
-	rmdir "$I" 2>/dev/null
+	rm_instance "$I"
 }
 trap cleanup EXIT
 

@@ -15,8 +15,9 @@ nm -D --defined-only "$so" | awk '$2 ~ /^[TDBR]$/ { print $3 }' | sed 's/@.*//' 
 sed -n '/global:/,/local:/p' "$top_srcdir/lib/libftkit.map" | grep -o 'ftk_[a-z0-9_]*' |
 	sort -u > "$tmp/map"
 # FTK_API declarations: the function name before the first '('.
-cat "$top_srcdir"/include/ftkit/*.h | tr '\n' ' ' | grep -o 'FTK_API[^;{]*(' |
-	grep -o 'ftk_[a-z0-9_]*[[:space:]]*($' | tr -d ' (' | sort -u > "$tmp/api"
+cat "$top_srcdir"/include/ftkit/*.h |
+	perl -0ne 'while (/FTK_API[^;{(]*?\b(ftk_\w+)\s*\(/g) { print "$1\n" }' |
+	sort -u > "$tmp/api"
 grep -o 'ftk_[a-z0-9_]*' "$top_srcdir/man/man3/libftkit.3" 2>/dev/null | sort -u > "$tmp/man"
 
 ok "exported symbols are the version script's" diff -u "$tmp/map" "$tmp/exported"

@@ -17,7 +17,7 @@ echo "### FTK-VM-FTINFO-BEGIN"
 ftinfo 2>&1
 echo "### FTK-VM-FTINFO-END"
 
-for t in "$top_srcdir"/t/live/*.sh; do
+for t in "$top_srcdir"/t/live/t[0-9]*.sh; do
 	name=${t##*/}
 	if [ -n "${FTK_VM_TESTS:-}" ]; then
 		pick=

@@ -204,13 +204,13 @@ vm_base_initramfs() {
 	# The build tree's programs at the same relative paths (libtool wrappers replaced by
 	# the real binaries), libftkit where the wrappers would have pointed LD_LIBRARY_PATH.
 	for f in "${elves[@]}"; do _vm_copy "${f%% *}" "$root/ftk/build/${f#* }"; done
-	cp -a "$top_builddir"/lib/.libs/libftkit.so* "$root/ftk/build/lib/.libs/" 2>/dev/null
+	cp -a "$top_builddir"/lib/.libs/*.so* "$root/ftk/build/lib/.libs/" 2>/dev/null
 	# libtraceevent's plugins: trace-cmd and ftkit load them to print events.
 	if [ -d /usr/lib/x86_64-linux-gnu/traceevent/plugins ]; then
 		mkdir -p "$root/usr/lib/x86_64-linux-gnu/traceevent"
 		cp -a /usr/lib/x86_64-linux-gnu/traceevent/plugins "$root/usr/lib/x86_64-linux-gnu/traceevent/"
 	fi
-	for lib in $(_vm_libs "${progs[@]}" "${elves[@]%% *}" "$root"/ftk/build/lib/.libs/libftkit.so.* \
+	for lib in $(_vm_libs "${progs[@]}" "${elves[@]%% *}" "$root"/ftk/build/lib/.libs/*.so.* \
 			"$root"/usr/lib/x86_64-linux-gnu/traceevent/plugins/*.so); do
 		case $lib in "$top_builddir"/*|"$root"/*) continue ;; esac
 		_vm_copy "$lib" "$root$lib"

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * trace.dat files (trace-cmd.dat.v6(5), trace-cmd.dat.v7(5)).
+ *
+ * Reading: ftk_tracefile_open() parses the metadata into a libtraceevent
+ * handle (header page, ftrace and event formats, kallsyms, printk formats,
+ * saved cmdlines, options), then ftk_tracefile_merge() gives the records
+ * of the chosen buffers and CPUs merged by time stamp.
+ */
+#ifndef FTKIT_TRACEFILE_H
+#define FTKIT_TRACEFILE_H
+
+#include <ftkit/common.h>
+#include <ftkit/merge.h>
+#include <ftkit/stream.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct tep_handle;
+struct ftk_tracefile;
+
+/* ---------------------------------------------------------------- reading */
+
+enum ftk_tracefile_flags {
+	FTK_TRACEFILE_NO_PLUGINS	= 1 << 0,	/* do not load libtraceevent's plugins */
+};
+
+/*
+ * Open and parse @path. Returns 0 or a negative code; *tfp is set whenever
+ * a handle could be allocated, also on failure, so that
+ * ftk_tracefile_errmsg() can say what is wrong and where: close it then.
+ */
+FTK_API int ftk_tracefile_open(const char *path, unsigned int flags,
+			       struct ftk_tracefile **tfp);
+/*
+ * The same over a live ring buffer (top, or @instance): per_cpu/cpuN/
+ * trace_pipe_raw read without blocking. Reading CONSUMES the events.
+ */
+FTK_API int ftk_tracefile_open_live(const char *tracing_dir, const char *instance,
+				    unsigned int flags, struct ftk_tracefile **tfp);
+FTK_API void ftk_tracefile_close(struct ftk_tracefile *tf);
+/* "FILE: what at offset N", owned by the handle. */
+FTK_API const char *ftk_tracefile_errmsg(const struct ftk_tracefile *tf);
+
+FTK_API struct tep_handle *ftk_tracefile_tep(const struct ftk_tracefile *tf);
+FTK_API const char *ftk_tracefile_path(const struct ftk_tracefile *tf);
+FTK_API int ftk_tracefile_version(const struct ftk_tracefile *tf);
+/* Name of the compression ("none", "zstd", "zlib"). */
+FTK_API const char *ftk_tracefile_compression(const struct ftk_tracefile *tf);
+FTK_API int ftk_tracefile_cpus(const struct ftk_tracefile *tf);
+FTK_API int ftk_tracefile_long_size(const struct ftk_tracefile *tf);
+FTK_API int ftk_tracefile_big_endian(const struct ftk_tracefile *tf);
+FTK_API unsigned int ftk_tracefile_page_size(const struct ftk_tracefile *tf);
+/* Options; NULL when the file has none. */
+FTK_API const char *ftk_tracefile_uname(const struct ftk_tracefile *tf);
+FTK_API const char *ftk_tracefile_tracer_version(const struct ftk_tracefile *tf);
+FTK_API long long ftk_tracefile_ts_offset(const struct ftk_tracefile *tf);
+/* The per-CPU buffer statistics saved in the file (CPUSTAT options), or NULL. */
+FTK_API char **ftk_tracefile_cpustats(const struct ftk_tracefile *tf);
+/* Text of the file's latency (BUFFER_TEXT) data, or NULL for flyrecord files. */
+FTK_API const char *ftk_tracefile_latency_text(const struct ftk_tracefile *tf);
+
+/* Buffers: 0 is the top one (name ""), then the instances in file order. */
+FTK_API int ftk_tracefile_buffers(const struct ftk_tracefile *tf);
+FTK_API const char *ftk_tracefile_buffer_name(const struct ftk_tracefile *tf, int buf);
+/* Trace clock of a buffer ("local", "counter"...). */
+FTK_API const char *ftk_tracefile_buffer_clock(const struct ftk_tracefile *tf, int buf);
+/* 1 if the buffer's stamps are nanoseconds (printed as seconds.usecs). */
+FTK_API int ftk_tracefile_buffer_in_ns(const struct ftk_tracefile *tf, int buf);
+/* CPUs with data in a buffer, and the CPU number of the i-th one. */
+FTK_API int ftk_tracefile_buffer_cpus(const struct ftk_tracefile *tf, int buf);
+FTK_API int ftk_tracefile_buffer_cpu(const struct ftk_tracefile *tf, int buf, int i);
+
+/* One stream over the i-th CPU of buffer @buf; close it with ftk_stream_close(). */
+FTK_API struct ftk_stream *ftk_tracefile_stream(struct ftk_tracefile *tf, int buf, int i);
+/*
+ * Merge of the buffers whose bit is set in @buf_mask (all if 0) and the CPUs
+ * in @cpus (a list ended by -1; NULL for all). Records are tagged with
+ * their buffer index. Free with ftk_merge_free().
+ */
+FTK_API struct ftk_merge *ftk_tracefile_merge(struct ftk_tracefile *tf,
+					      unsigned long long buf_mask,
+					      const int *cpus);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

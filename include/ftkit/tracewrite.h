@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * tracewrite: the trace.dat writer (trace-cmd's format, trace-cmd.dat.v7(5)
+ * and trace-cmd.dat.v6(5)), so that trace-cmd report and KernelShark read
+ * what ftrecord writes.
+ *
+ * The writer is one-shot: collect the per-CPU data as regions of files
+ * (the capture's spools), then ftk_tracewrite_save() reads the metadata
+ * from tracefs (header_page, header_event, ftrace and event formats,
+ * kallsyms, printk formats, saved cmdlines, trace_clock, per-CPU stats)
+ * and writes the file. Uncompressed CPU data is copied with
+ * copy_file_range(2), without passing through user space.
+ *
+ *	ftk_tracewrite_new(t, &opts, &w);
+ *	ftk_tracewrite_add(w, cpu, fd, offset, length);	  any number, in order
+ *	ftk_tracewrite_cpustat(w, cpu, text);
+ *	ftk_tracewrite_save(w, "trace.dat");
+ *	ftk_tracewrite_free(w);
+ */
+#ifndef FTKIT_TRACEWRITE_H
+#define FTKIT_TRACEWRITE_H
+
+#include <stdint.h>
+
+#include <ftkit/common.h>
+#include <ftkit/tracefs.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct ftk_tracewrite;
+
+enum ftk_tracewrite_flags {
+	/* Leave /proc/kallsyms out (it is about 5 MB). */
+	FTK_TRACEWRITE_NO_KALLSYMS	= 1 << 0,
+	/* Only the formats of event systems named with ftk_tracewrite_system(). */
+	FTK_TRACEWRITE_SOME_SYSTEMS	= 1 << 1,
+};
+
+struct ftk_tracewrite_opts {
+	size_t		sz;
+	int		version;	/* 6 or 7; 0 means 7 */
+	const char	*compression;	/* NULL or "none", "zstd", "zlib" (version 7 only) */
+	const char	*buffer_name;	/* "" (the top buffer, default) or an instance name */
+	unsigned int	flags;		/* enum ftk_tracewrite_flags */
+	int		level;		/* compression level, 0 = library default */
+};
+
+FTK_API int ftk_tracewrite_new(struct ftk_tracefs *t, const struct ftk_tracewrite_opts *opts,
+			       struct ftk_tracewrite **out);
+FTK_API void ftk_tracewrite_free(struct ftk_tracewrite *w);
+FTK_API int ftk_tracewrite_add(struct ftk_tracewrite *w, int cpu, int fd, uint64_t offset,
+			       uint64_t length);
+FTK_API int ftk_tracewrite_cpustat(struct ftk_tracewrite *w, int cpu, const char *text);
+FTK_API int ftk_tracewrite_comm(struct ftk_tracewrite *w, int pid, const char *comm);
+FTK_API int ftk_tracewrite_system(struct ftk_tracewrite *w, const char *system);
+FTK_API int ftk_tracewrite_save(struct ftk_tracewrite *w, const char *path);
+FTK_API const char *ftk_tracewrite_errmsg(const struct ftk_tracewrite *w);
+FTK_API int ftk_tracewrite_compression_ok(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

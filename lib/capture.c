@@ -1,0 +1,840 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * capture: per-CPU recorder threads that splice trace_pipe_raw into spools.
+ *
+ * Why by hand: libtracefs 1.6 has no recorder (trace-cmd's lives in
+ * libtracecmd, which Debian does not ship as a library), and its
+ * tracefs_iterate_raw_events() reads pages into user space.
+ *
+ * Each CPU thread:
+ *   poll(trace_pipe_raw, stop eventfd)	the kernel wakes it at buffer_percent
+ *   splice(trace_pipe_raw -> pipe)	whole pages only, no copy
+ *   splice(pipe -> spool file)		pages move into the page cache
+ * and after stop (tracing already off):
+ *   splice until EAGAIN, then read(2) until EAGAIN: read() is the only way
+ *   to get the page the writer was still filling, and it is read once, at
+ *   the end, so no partly filled page is stored in the middle of the trace.
+ *
+ * Memory: one pipe per CPU (pipe_bytes) and one page; the spools are files.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <ftkit/capture.h>
+
+#include "internal.h"
+#include "tracefs-local.h"
+
+struct cap_cpu {
+	struct ftk_capture	*c;
+	char			*stats;		/* stats text at stop */
+	char			*page;		/* for the final read(2) */
+	struct ftk_capture_cpu	info;
+	pthread_t		thread;
+	uint64_t		base_overrun;
+	uint64_t		base_dropped;
+	uint64_t		base_read;
+	uint64_t		spool_len[2];
+	pid_t			tid;
+	int			cpu;
+	int			trace_fd;
+	int			pipe[2];
+	int			spool[2];
+	int			cur;		/* the spool being written */
+	int			switched;	/* the other spool holds older pages */
+	int			err;
+	bool			running;
+	char			errmsg[256];
+};
+
+struct ftk_capture {
+	struct ftk_tracefs	*t;
+	struct ftk_capture_opts	o;
+	struct cap_cpu		*cpus;
+	int			*notrace;
+	char			*spool_dir;
+	uint64_t		t_start;
+	uint64_t		t_stop;
+	uint64_t		buffer_kb;
+	pthread_mutex_t		lock;
+	pthread_cond_t		cond;
+	size_t			page_size;
+	int			nr_ready;
+	int			nr_threads;
+	int			ncpus;
+	int			stop_fd;
+	bool			started;
+	bool			stopped;
+	char			errmsg[512];
+};
+
+static uint64_t now_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static int cap_fail(struct ftk_capture *c, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int cap_fail(struct ftk_capture *c, int err, const char *fmt, ...)
+{
+	char reason[128];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(c->errmsg, sizeof(c->errmsg), fmt, ap);
+	va_end(ap);
+	if (err && n >= 0 && (size_t)n < sizeof(c->errmsg))
+		snprintf(c->errmsg + n, sizeof(c->errmsg) - n, ": %s",
+			 ftk_strerror(err, reason, sizeof(reason)));
+	return err;
+}
+
+/* A "name: number" line of per_cpu/cpuN/stats. */
+static uint64_t stat_value(const char *text, const char *name)
+{
+	const char *p = text;
+	size_t n = strlen(name);
+
+	while (p && *p) {
+		if (!strncmp(p, name, n) && p[n] == ':')
+			return strtoull(p + n + 1, NULL, 10);
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return 0;
+}
+
+static int read_stats(struct ftk_capture *c, int cpu, char **out)
+{
+	char file[64];
+
+	snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+	return ftk_tracefs_read(c->t, file, out);
+}
+
+static int open_spool(struct ftk_capture *c)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	fd = open(c->spool_dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
+		return fd < 0 ? -errno : fd;
+	/* No O_TMPFILE on this file system: a named file, unlinked at once. */
+	snprintf(path, sizeof(path), "%s/.ftkit-spool-XXXXXX", c->spool_dir);
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	unlink(path);
+	return fd;
+}
+
+/* ------------------------------------------------------------ threads */
+
+/* -m: two halves; when one is full, the other is emptied and written. */
+static int maybe_switch(struct cap_cpu *cc, size_t n)
+{
+	uint64_t half = cc->c->o.max_kb * 1024 / 2;
+
+	if (!half || !cc->spool_len[cc->cur] || cc->spool_len[cc->cur] + n <= half)
+		return 0;
+	cc->cur ^= 1;
+	cc->switched = 1;
+	if (ftruncate(cc->spool[cc->cur], 0) < 0 || lseek(cc->spool[cc->cur], 0, SEEK_SET) < 0)
+		return -errno;
+	cc->spool_len[cc->cur] = 0;
+	return 0;
+}
+
+static int to_spool(struct cap_cpu *cc, ssize_t n)
+{
+	ssize_t r;
+	int ret;
+
+	ret = maybe_switch(cc, n);
+	if (ret)
+		return ret;
+	while (n > 0) {
+		r = splice(cc->pipe[0], NULL, cc->spool[cc->cur], NULL, n, SPLICE_F_MOVE);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return r < 0 ? -errno : -EIO;
+		n -= r;
+		cc->spool_len[cc->cur] += r;
+		cc->info.moved += r;
+	}
+	return 0;
+}
+
+/* Move every full page the kernel has; returns bytes moved or -errno. */
+static ssize_t move_pages(struct cap_cpu *cc)
+{
+	uint64_t half = cc->c->o.max_kb * 1024 / 2;
+	size_t want = cc->c->o.pipe_bytes;
+	ssize_t n, total = 0;
+	int ret;
+
+	/* With a size limit, move no more than a half at a time. */
+	if (half && half < want)
+		want = half > cc->c->page_size ? half / cc->c->page_size * cc->c->page_size :
+						 cc->c->page_size;
+
+	for (;;) {
+		n = splice(cc->trace_fd, NULL, cc->pipe[1], NULL, want,
+			   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return total;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return total;
+		ret = to_spool(cc, n);
+		if (ret)
+			return ret;
+		total += n;
+	}
+}
+
+/* After stop: full pages first, then the partly filled one with read(2). */
+static int drain(struct cap_cpu *cc)
+{
+	size_t psz = cc->c->page_size;
+	ssize_t n, r, off;
+	int ret;
+
+	n = move_pages(cc);
+	if (n < 0)
+		return n;
+	for (;;) {
+		n = read(cc->trace_fd, cc->page, psz);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		/* read() hands back a page image; store whole pages. */
+		if ((size_t)n < psz)
+			memset(cc->page + n, 0, psz - n);
+		ret = maybe_switch(cc, psz);
+		if (ret)
+			return ret;
+		for (off = 0; off < (ssize_t)psz; off += r) {
+			r = write(cc->spool[cc->cur], cc->page + off, psz - off);
+			if (r < 0 && errno == EINTR) {
+				r = 0;
+				continue;
+			}
+			if (r <= 0)
+				return r < 0 ? -errno : -EIO;
+		}
+		cc->spool_len[cc->cur] += psz;
+		cc->info.moved += psz;
+	}
+	if (n < 0 && errno != EAGAIN)
+		return -errno;
+	return 0;
+}
+
+static void *cpu_thread(void *arg)
+{
+	struct cap_cpu *cc = arg;
+	struct ftk_capture *c = cc->c;
+	struct pollfd p[2];
+	int timeout = c->o.poll_ms > 0 ? c->o.poll_ms : -1;
+	ssize_t n;
+	int ret = 0, idle = 0;
+
+	cc->tid = syscall(SYS_gettid);
+	/* A real-time reader runs as soon as the kernel wakes it: no wait behind busy tasks. */
+	if (c->o.rt_priority > 0) {
+		struct sched_param sp = { .sched_priority = c->o.rt_priority };
+		int err = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+
+		if (err)
+			pr_info("cpu%d: cannot use SCHED_FIFO %d (%s): normal scheduling\n",
+				cc->cpu, c->o.rt_priority, strerror(err));
+	}
+	pthread_mutex_lock(&c->lock);
+	c->nr_ready++;
+	pthread_cond_broadcast(&c->cond);
+	pthread_mutex_unlock(&c->lock);
+
+	p[0] = (struct pollfd){ .fd = cc->trace_fd, .events = POLLIN };
+	p[1] = (struct pollfd){ .fd = c->stop_fd, .events = POLLIN };
+	for (;;) {
+		/*
+		 * A wake-up that found no full page (buffer_percent 0 wakes on
+		 * every event, but only whole pages can be spliced): sleep a
+		 * little on the stop fd alone rather than spin on a readable fd.
+		 */
+		if (idle) {
+			n = poll(&p[1], 1, timeout > 0 && timeout < 10 ? timeout : 10);
+			if (n > 0)
+				break;
+			idle = 0;
+		}
+		n = poll(p, 2, timeout);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = -errno;
+			break;
+		}
+		if (p[1].revents)
+			break;
+		cc->info.wakeups++;
+		n = move_pages(cc);
+		if (n < 0) {
+			ret = n;
+			break;
+		}
+		idle = n == 0 && p[0].revents;
+	}
+	if (!ret)
+		ret = drain(cc);
+	if (ret) {
+		cc->err = ret;
+		snprintf(cc->errmsg, sizeof(cc->errmsg), "per_cpu/cpu%d/trace_pipe_raw", cc->cpu);
+	}
+	cc->info.cpu_ns = now_ns(CLOCK_THREAD_CPUTIME_ID);
+	cc->info.bytes = cc->spool_len[cc->cur] + (cc->switched ? cc->spool_len[cc->cur ^ 1] : 0);
+	cc->info.pages = cc->info.bytes / c->page_size;
+	return NULL;
+}
+
+/* Close every per-CPU fd: an instance with an open trace_pipe_raw cannot be removed. */
+static void close_cpus(struct ftk_capture *c)
+{
+	int cpu, i;
+
+	for (cpu = 0; c->cpus && cpu < c->ncpus; cpu++) {
+		struct cap_cpu *cc = &c->cpus[cpu];
+		int *fds[] = { &cc->trace_fd, &cc->pipe[0], &cc->pipe[1], &cc->spool[0],
+			       &cc->spool[1] };
+
+		for (i = 0; i < (int)ARRAY_SIZE(fds); i++) {
+			if (*fds[i] >= 0)
+				close(*fds[i]);
+			*fds[i] = -1;
+		}
+	}
+}
+
+/* Open trace_pipe_raw, the pipe and the spools of each online CPU. */
+static int open_cpus(struct ftk_capture *c)
+{
+	char file[PATH_MAX], *text;
+	int cpu, ret = 0, online = 0;
+
+	for (cpu = 0; cpu < c->ncpus; cpu++) {
+		struct cap_cpu *cc = &c->cpus[cpu];
+
+		snprintf(file, sizeof(file), "%s/per_cpu/cpu%d/trace_pipe_raw", ftk_tracefs_dir(c->t),
+			 cpu);
+		cc->trace_fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (cc->trace_fd < 0 && errno == ENOENT)
+			continue;	/* offline CPU */
+		if (cc->trace_fd < 0) {
+			ret = ftk_tracefs_fail(c->t, file, "open", -errno);
+			goto out;
+		}
+		cc->info.online = 1;
+		online++;
+		if (pipe2(cc->pipe, O_CLOEXEC) < 0) {
+			ret = -errno;
+			goto out;
+		}
+		/* Bigger pipes mean fewer splices; the limit is pipe-max-size. */
+		if (fcntl(cc->pipe[1], F_SETPIPE_SZ, c->o.pipe_bytes) < 0) {
+			int sz = fcntl(cc->pipe[1], F_GETPIPE_SZ);
+
+			c->o.pipe_bytes = sz > 0 ? (unsigned int)sz : 65536;
+		}
+		cc->spool[0] = open_spool(c);
+		cc->spool[1] = c->o.max_kb ? open_spool(c) : -1;
+		if (cc->spool[0] < 0 || (c->o.max_kb && cc->spool[1] < 0)) {
+			ret = cc->spool[0] < 0 ? cc->spool[0] : cc->spool[1];
+			pr_error("cannot create a spool file in '%s': %s\n", c->spool_dir,
+				 strerror(-ret));
+			goto out;
+		}
+		cc->page = malloc(c->page_size);
+		if (!cc->page) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		if (!read_stats(c, cpu, &text)) {
+			cc->base_overrun = stat_value(text, "overrun");
+			cc->base_dropped = stat_value(text, "dropped events");
+			cc->base_read = stat_value(text, "read events");
+			free(text);
+		}
+	}
+	if (!online)
+		ret = ftk_tracefs_fail(c->t, "per_cpu", "open", -ENOENT);
+out:
+	return ret;
+}
+
+/* ------------------------------------------------------------ API */
+
+/**
+ * ftk_capture_new() - prepare a capture of an instance's per-CPU buffers
+ * @t: the instance (or top level) to record; kept, not owned
+ * @opts: options, or NULL for the defaults
+ * @out: where the capture goes
+ *
+ * Switches tracing off through the journal (unless FTK_CAPTURE_NO_ONOFF),
+ * so that the caller can set up events before ftk_capture_start() opens
+ * the buffers and switches it on. Nothing is opened yet: a tracer can
+ * still be set (the kernel refuses while trace_pipe_raw is open).
+ *
+ * Return: 0 and a capture to free with ftk_capture_free(), or a negative
+ * errno with the reason in ftk_tracefs_errmsg(@t) or, where no capture was
+ * made, logged.
+ */
+FTK_API int ftk_capture_new(struct ftk_tracefs *t, const struct ftk_capture_opts *opts,
+			    struct ftk_capture **out)
+{
+	struct ftk_capture *c;
+	const char *dir;
+	char *text;
+	int cpu, ret;
+
+	*out = NULL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return ftk_err(-ENOMEM);
+	c->t = t;
+	c->stop_fd = -1;
+	pthread_mutex_init(&c->lock, NULL);
+	pthread_cond_init(&c->cond, NULL);
+	if (opts)
+		memcpy(&c->o, opts, opts->sz < sizeof(c->o) ? opts->sz : sizeof(c->o));
+	c->o.sz = sizeof(c->o);
+	if (!c->o.buffer_percent)
+		c->o.buffer_percent = 50;
+	if (c->o.buffer_percent < 0)	/* -1: wake on every event */
+		c->o.buffer_percent = 0;
+	if (!c->o.pipe_bytes)
+		c->o.pipe_bytes = 1 << 20;
+	if (c->o.nr_notrace_pids > 0) {
+		c->notrace = calloc(c->o.nr_notrace_pids, sizeof(int));
+		if (!c->notrace) {
+			ret = -ENOMEM;
+			goto error;
+		}
+		memcpy(c->notrace, c->o.notrace_pids, c->o.nr_notrace_pids * sizeof(int));
+	}
+	c->o.notrace_pids = NULL;
+	dir = c->o.spool_dir;
+	if (!dir)
+		dir = getenv("TMPDIR");
+	c->spool_dir = strdup(dir && *dir ? dir : "/tmp");
+	c->o.spool_dir = NULL;
+	if (!c->spool_dir) {
+		ret = -ENOMEM;
+		goto error;
+	}
+
+	/* The page of trace_pipe_raw is the ring buffer's sub-buffer. */
+	c->page_size = sysconf(_SC_PAGESIZE);
+	if (ftk_tracefs_exists(t, "buffer_subbuf_size_kb") &&
+	    !ftk_tracefs_read(t, "buffer_subbuf_size_kb", &text)) {
+		long kb = strtol(text, NULL, 10);
+
+		if (kb > 0)
+			c->page_size = kb * 1024;
+		free(text);
+	}
+	if (c->o.pipe_bytes < c->page_size)
+		c->o.pipe_bytes = c->page_size;
+
+	c->ncpus = sysconf(_SC_NPROCESSORS_CONF);
+	if (c->ncpus < 1)
+		c->ncpus = 1;
+	c->cpus = calloc(c->ncpus, sizeof(*c->cpus));
+	c->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (!c->cpus || c->stop_fd < 0) {
+		ret = c->cpus ? -errno : -ENOMEM;
+		goto error;
+	}
+	for (cpu = 0; cpu < c->ncpus; cpu++) {
+		struct cap_cpu *cc = &c->cpus[cpu];
+
+		cc->c = c;
+		cc->cpu = cpu;
+		cc->trace_fd = cc->pipe[0] = cc->pipe[1] = cc->spool[0] = cc->spool[1] = -1;
+	}
+	if (!ftk_tracefs_read(t, "buffer_size_kb", &text)) {
+		c->buffer_kb = strtoull(text, NULL, 10);
+		free(text);
+	}
+	if (!(c->o.flags & FTK_CAPTURE_NO_ONOFF)) {
+		ret = ftk_tracefs_set(t, "tracing_on", "0");
+		if (ret)
+			goto error;
+	}
+	*out = c;
+	return 0;
+error:
+	ftk_capture_free(c);
+	return ftk_err(ret);
+}
+
+/**
+ * ftk_capture_free() - close a capture (NULL is fine)
+ * @c: the capture
+ *
+ * Stops the threads if they still run (without saving anything) and
+ * closes the spools, which were never linked into the file system.
+ */
+FTK_API void ftk_capture_free(struct ftk_capture *c)
+{
+	int cpu;
+
+	if (!c)
+		return;
+	if (c->started && !c->stopped)
+		ftk_capture_stop(c);
+	for (cpu = 0; c->cpus && cpu < c->ncpus; cpu++) {
+		struct cap_cpu *cc = &c->cpus[cpu];
+
+		free(cc->page);
+		free(cc->stats);
+	}
+	close_cpus(c);
+	if (c->stop_fd >= 0)
+		close(c->stop_fd);
+	pthread_mutex_destroy(&c->lock);
+	pthread_cond_destroy(&c->cond);
+	free(c->cpus);
+	free(c->notrace);
+	free(c->spool_dir);
+	free(c);
+}
+
+/**
+ * ftk_capture_start() - start the CPU threads and switch tracing on
+ * @c: the capture
+ *
+ * Sets buffer_percent, puts the threads' ids (and the notrace_pids of the
+ * options) in set_event_notrace_pid unless FTK_CAPTURE_TRACE_SELF, then
+ * writes tracing_on; all through the journal. The threads block every
+ * signal, so signals reach the caller's threads.
+ *
+ * Return: 0, or a negative errno with the reason in ftk_capture_errmsg().
+ */
+FTK_API int ftk_capture_start(struct ftk_capture *c)
+{
+	sigset_t all, old;
+	char val[32], *list = NULL;
+	size_t len = 0;
+	FILE *m;
+	int cpu, ret = 0, i;
+
+	if (c->started)
+		return ftk_err(-EBUSY);
+	ret = open_cpus(c);
+	if (ret) {
+		cap_fail(c, 0, "%s", ftk_tracefs_errmsg(c->t));
+		close_cpus(c);
+		return ftk_err(ret);
+	}
+	if (ftk_tracefs_exists(c->t, "buffer_percent")) {
+		snprintf(val, sizeof(val), "%d", c->o.buffer_percent);
+		ret = ftk_tracefs_set(c->t, "buffer_percent", val);
+		if (ret) {
+			cap_fail(c, 0, "%s", ftk_tracefs_errmsg(c->t));
+			close_cpus(c);
+			return ftk_err(ret);
+		}
+	}
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	for (cpu = 0; cpu < c->ncpus; cpu++) {
+		struct cap_cpu *cc = &c->cpus[cpu];
+
+		if (cc->trace_fd < 0)
+			continue;
+		ret = -pthread_create(&cc->thread, NULL, cpu_thread, cc);
+		if (ret)
+			break;
+		cc->running = true;
+		c->nr_threads++;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	c->started = true;
+	if (ret) {
+		cap_fail(c, ret, "cannot start the CPU threads");
+		goto error;
+	}
+	pthread_mutex_lock(&c->lock);
+	while (c->nr_ready < c->nr_threads)
+		pthread_cond_wait(&c->cond, &c->lock);
+	pthread_mutex_unlock(&c->lock);
+
+	if (!(c->o.flags & FTK_CAPTURE_TRACE_SELF)) {
+		if (ftk_tracefs_exists(c->t, "set_event_notrace_pid")) {
+			m = open_memstream(&list, &len);
+			if (!m) {
+				ret = -ENOMEM;
+				goto error;
+			}
+			for (cpu = 0; cpu < c->ncpus; cpu++)
+				if (c->cpus[cpu].running)
+					fprintf(m, "%d ", (int)c->cpus[cpu].tid);
+			for (i = 0; i < c->o.nr_notrace_pids; i++)
+				fprintf(m, "%d ", c->notrace[i]);
+			fclose(m);
+			ret = ftk_tracefs_set(c->t, "set_event_notrace_pid", list);
+			free(list);
+			if (ret) {
+				cap_fail(c, 0, "%s", ftk_tracefs_errmsg(c->t));
+				goto error;
+			}
+		} else {
+			pr_info("no set_event_notrace_pid here: the recorder's own events stay in\n");
+		}
+	}
+	c->t_start = now_ns(CLOCK_MONOTONIC);
+	if (!(c->o.flags & FTK_CAPTURE_NO_ONOFF)) {
+		ret = ftk_tracefs_write(c->t, "tracing_on", "1");
+		if (ret) {
+			cap_fail(c, 0, "%s", ftk_tracefs_errmsg(c->t));
+			goto error;
+		}
+	}
+	return 0;
+error:
+	ftk_capture_stop(c);
+	close_cpus(c);
+	return ftk_err(ret);
+}
+
+/**
+ * ftk_capture_stop() - switch tracing off, drain every CPU and join
+ * @c: the capture
+ *
+ * After this the spools hold everything the buffers held, the last partly
+ * filled pages included, and the per-CPU counts (lost events from the
+ * stats file) are final.
+ *
+ * Return: 0, or the first failure's negative errno, its text in
+ * ftk_capture_errmsg().
+ */
+FTK_API int ftk_capture_stop(struct ftk_capture *c)
+{
+	uint64_t one = 1;
+	int cpu, ret = 0;
+	char *text;
+
+	if (!c->started || c->stopped)
+		return 0;
+	c->stopped = true;
+	if (!(c->o.flags & FTK_CAPTURE_NO_ONOFF)) {
+		ret = ftk_tracefs_write(c->t, "tracing_on", "0");
+		if (ret)
+			cap_fail(c, 0, "%s", ftk_tracefs_errmsg(c->t));
+	}
+	c->t_stop = now_ns(CLOCK_MONOTONIC);
+	if (write(c->stop_fd, &one, sizeof(one)) < 0 && !ret)
+		ret = cap_fail(c, -errno, "cannot wake the CPU threads");
+	for (cpu = 0; cpu < c->ncpus; cpu++) {
+		struct cap_cpu *cc = &c->cpus[cpu];
+
+		if (!cc->running)
+			continue;
+		pthread_join(cc->thread, NULL);
+		cc->running = false;
+		if (cc->err && !ret)
+			ret = cap_fail(c, cc->err, "%s", cc->errmsg);
+		/* The buffers are done with; only the spools are still needed. */
+		close(cc->trace_fd);
+		close(cc->pipe[0]);
+		close(cc->pipe[1]);
+		cc->trace_fd = cc->pipe[0] = cc->pipe[1] = -1;
+	}
+	for (cpu = 0; cpu < c->ncpus; cpu++) {
+		struct cap_cpu *cc = &c->cpus[cpu];
+		uint64_t ov, dr, rd;
+
+		if (!cc->info.online || read_stats(c, cpu, &text))
+			continue;
+		ov = stat_value(text, "overrun");
+		dr = stat_value(text, "dropped events");
+		rd = stat_value(text, "read events");
+		cc->info.lost = (ov - cc->base_overrun) + (dr - cc->base_dropped);
+		cc->info.read_events = rd - cc->base_read;
+		free(cc->stats);
+		cc->stats = text;
+	}
+	return ftk_err(ret);
+}
+
+/** ftk_capture_cpus() - the number of CPUs (configured, online or not) */
+FTK_API int ftk_capture_cpus(const struct ftk_capture *c)
+{
+	return c->ncpus;
+}
+
+/**
+ * ftk_capture_cpu_info() - what one CPU's capture did
+ * @c: the capture
+ * @cpu: the CPU
+ * @info: filled in; final after ftk_capture_stop()
+ *
+ * Return: 0 or -EINVAL.
+ */
+FTK_API int ftk_capture_cpu_info(const struct ftk_capture *c, int cpu,
+				 struct ftk_capture_cpu *info)
+{
+	if (cpu < 0 || cpu >= c->ncpus)
+		return ftk_err(-EINVAL);
+	*info = c->cpus[cpu].info;
+	return 0;
+}
+
+/** ftk_capture_duration_ns() - time between start and stop, in nanoseconds */
+FTK_API uint64_t ftk_capture_duration_ns(const struct ftk_capture *c)
+{
+	uint64_t end = c->t_stop ? c->t_stop : now_ns(CLOCK_MONOTONIC);
+
+	return c->t_start ? end - c->t_start : 0;
+}
+
+/**
+ * ftk_capture_suggest_kb() - a per-CPU buffer size that would have lost nothing
+ * @c: the stopped capture
+ * @cpu: the CPU
+ * @kb: where the size in KiB goes
+ *
+ * From the measured fill rate: the buffer must hold what arrives while the
+ * reader is away, and the events lost show how far short it fell. The
+ * answer is the current size scaled by (read + lost) / read, doubled for
+ * headroom, rounded up to a power of two, and at least a quarter second
+ * of data at the CPU's average rate.
+ *
+ * Return: 0 (and *@kb the current size when nothing was lost), or -EINVAL.
+ */
+FTK_API int ftk_capture_suggest_kb(const struct ftk_capture *c, int cpu, uint64_t *kb)
+{
+	const struct ftk_capture_cpu *i;
+	uint64_t cur = c->buffer_kb ? c->buffer_kb : 1408, want, rate_kb, p = 1;
+	uint64_t dur = ftk_capture_duration_ns(c);
+	double f;
+
+	if (cpu < 0 || cpu >= c->ncpus)
+		return ftk_err(-EINVAL);
+	i = &c->cpus[cpu].info;
+	*kb = cur;
+	if (!i->lost)
+		return 0;
+	f = i->read_events ? (double)(i->read_events + i->lost) / i->read_events : 4.0;
+	want = (uint64_t)(cur * f * 2);
+	rate_kb = dur ? (uint64_t)((double)i->moved * f / 1024 / (dur / 1e9)) : 0;
+	if (want < rate_kb / 4)
+		want = rate_kb / 4;
+	while (p < want)
+		p <<= 1;
+	*kb = p;
+	return 0;
+}
+
+/**
+ * ftk_capture_add_to() - hand the captured data to a trace.dat writer
+ * @c: the stopped capture
+ * @w: the writer; the spools must stay open (do not free @c) until
+ *     ftk_tracewrite_save() returned
+ *
+ * Adds each CPU's spool (the older half first with max_kb) and its stats
+ * text, which the writer stores as CPUSTAT options, as trace-cmd does.
+ *
+ * Return: 0, -EBUSY while the capture runs, or -ENOMEM.
+ */
+FTK_API int ftk_capture_add_to(struct ftk_capture *c, struct ftk_tracewrite *w)
+{
+	int cpu, ret = 0;
+
+	if (c->started && !c->stopped)
+		return ftk_err(-EBUSY);
+	for (cpu = 0; cpu < c->ncpus && !ret; cpu++) {
+		struct cap_cpu *cc = &c->cpus[cpu];
+
+		if (!cc->info.online)
+			continue;
+		if (cc->switched)
+			ret = ftk_tracewrite_add(w, cpu, cc->spool[cc->cur ^ 1], 0,
+						 cc->spool_len[cc->cur ^ 1]);
+		if (!ret)
+			ret = ftk_tracewrite_add(w, cpu, cc->spool[cc->cur], 0,
+						 cc->spool_len[cc->cur]);
+		if (!ret && cc->stats)
+			ret = ftk_tracewrite_cpustat(w, cpu, cc->stats);
+	}
+	return ftk_err(ret);
+}
+
+/**
+ * ftk_capture_save() - write the captured data as a trace.dat
+ * @c: the stopped capture
+ * @path: the file to write
+ * @wopts: writer options (version, compression), or NULL for the defaults
+ *
+ * ftk_tracewrite_new(), ftk_capture_add_to() and ftk_tracewrite_save() in
+ * one: the spools are copied into the file with copy_file_range(2).
+ *
+ * Return: 0, or a negative errno with the reason in ftk_capture_errmsg().
+ */
+FTK_API int ftk_capture_save(struct ftk_capture *c, const char *path,
+			     const struct ftk_tracewrite_opts *wopts)
+{
+	struct ftk_tracewrite *w;
+	int ret;
+
+	if (c->started && !c->stopped)
+		return ftk_err(-EBUSY);
+	ret = ftk_tracewrite_new(c->t, wopts, &w);
+	if (ret)
+		return ftk_err(cap_fail(c, ret, "%s: cannot start the writer", path));
+	ret = ftk_capture_add_to(c, w);
+	if (ret) {
+		cap_fail(c, ret, "%s", path);
+	} else {
+		ret = ftk_tracewrite_save(w, path);
+		if (ret)
+			cap_fail(c, 0, "%s", ftk_tracewrite_errmsg(w));
+	}
+	ftk_tracewrite_free(w);
+	return ftk_err(ret);
+}
+
+/** ftk_capture_errmsg() - the last failure's text; owned by the capture */
+FTK_API const char *ftk_capture_errmsg(const struct ftk_capture *c)
+{
+	return c->errmsg;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Stream internals shared with merge.c and tracefile-read.c. */
+#ifndef FTKIT_STREAM_LOCAL_H
+#define FTKIT_STREAM_LOCAL_H
+
+#include <traceevent/event-parse.h>
+
+#include <ftkit/stream.h>
+
+/*
+ * Bytes of valid memory kept after every sub-buffer handed to kbuffer and
+ * after every record's data: kbuffer reads entry headers without bounds
+ * and libtraceevent reads fields at the offsets the format gives, so a
+ * damaged page or a short record must never make them read past the end
+ * of an allocation.
+ */
+#define FTK_STREAM_SLACK	4096
+
+/* A record handed out by ftk_stream_next(): owned by the caller until put. */
+struct ftk_record {
+	struct tep_record	rec;		/* first: the public view */
+	struct ftk_stream	*owner;
+	struct ftk_record	*next_free;
+	unsigned int		cap;
+	unsigned char		data[] __attribute__((aligned(8)));
+};
+
+#endif

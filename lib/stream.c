@@ -1,0 +1,568 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * stream: per-CPU record streams over ring-buffer sub-buffers.
+ *
+ * Sub-buffers are decoded by libtraceevent's kbuffer. What is written by
+ * hand here is what kbuffer does not do: checking a sub-buffer before
+ * kbuffer sees it (kbuffer trusts the commit field and would read past
+ * the page of a damaged file), and the sources that supply sub-buffers
+ * with bounded memory.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <traceevent/kbuffer.h>
+
+#include "internal.h"
+#include "stream-local.h"
+
+#define COMMIT_MASK	((1U << 27) - 1)
+#define MISSED_EVENTS	(1ULL << 31)
+#define MISSED_STORED	(1ULL << 30)
+
+/* Sub-buffers read from a file per pread(2). */
+#define FILE_CHUNK_SUBBUFS	32
+
+enum src_kind { SRC_MEM, SRC_FD, SRC_FILE, SRC_OPS };
+
+struct ftk_stream {
+	struct kbuffer		*kbuf;
+	struct ftk_stream_fmt	fmt;
+	char			*name;
+	enum src_kind		kind;
+	/* sources */
+	const unsigned char	*mem;
+	unsigned long long	len;		/* MEM, FILE: bytes in the region */
+	unsigned long long	pos;		/* MEM, FILE: next byte of the region */
+	unsigned long long	base;		/* FILE: offset of the region in the file */
+	int			fd;
+	struct ftk_stream_ops	ops;
+	void			*ctx;
+	unsigned char		*chunk;		/* FILE: FILE_CHUNK_SUBBUFS sub-buffers + slack */
+	unsigned long long	chunk_off;	/* FILE: region offset of chunk[0] */
+	size_t			chunk_len;	/* FILE: valid bytes in chunk */
+	unsigned char		*page;		/* one sub-buffer + slack */
+	/* decoding state */
+	unsigned char		*cur_page;	/* the loaded sub-buffer */
+	unsigned long long	cur_off;	/* its offset in the source */
+	long long		page_missed;	/* missed events of the loaded sub-buffer */
+	int			first_in_page;
+	int			have;		/* rec is valid */
+	int			done;
+	int			err;
+	struct tep_record	rec;		/* the peeked record */
+	struct ftk_record	*free_list;
+	struct ftk_stream_stats	st;
+	char			errmsg[256];
+};
+
+static int stream_fail(struct ftk_stream *s, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int stream_fail(struct ftk_stream *s, int err, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(s->errmsg, sizeof(s->errmsg), "%s: cpu %d: ", s->name, s->fmt.cpu);
+	if (n < 0 || (size_t)n >= sizeof(s->errmsg))
+		n = 0;
+	va_start(ap, fmt);
+	vsnprintf(s->errmsg + n, sizeof(s->errmsg) - n, fmt, ap);
+	va_end(ap);
+	s->err = err;
+	s->done = 1;
+	s->have = 0;
+	return err;
+}
+
+static struct ftk_stream *stream_new(const struct ftk_stream_fmt *fmt, enum src_kind kind)
+{
+	struct ftk_stream *s;
+	unsigned int sub;
+
+	if (!fmt || (fmt->long_size != 4 && fmt->long_size != 8)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	sub = fmt->subbuf_size ? fmt->subbuf_size : (unsigned int)sysconf(_SC_PAGESIZE);
+	if (sub < 16 + (unsigned int)fmt->long_size || sub > (1U << 27)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	memcpy(&s->fmt, fmt, fmt->sz && fmt->sz < sizeof(s->fmt) ? fmt->sz : sizeof(s->fmt));
+	s->fmt.sz = sizeof(s->fmt);
+	s->fmt.subbuf_size = sub;
+	s->name = strdup(fmt->name ? fmt->name : "stream");
+	s->fmt.name = s->name;
+	s->kind = kind;
+	s->fd = -1;
+	s->page = calloc(1, sub + FTK_STREAM_SLACK);
+	s->kbuf = kbuffer_alloc(fmt->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+				fmt->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+	if (!s->name || !s->page || !s->kbuf) {
+		ftk_stream_close(s);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return s;
+}
+
+/**
+ * ftk_stream_open_mem() - stream over sub-buffers in memory
+ * @buf: the sub-buffers, back to back, each @fmt->subbuf_size bytes
+ * @len: bytes at @buf; a short last sub-buffer is read as if zero-padded
+ * @fmt: layout of the data and the CPU it belongs to
+ *
+ * Return: a stream to close with ftk_stream_close(), or NULL with errno set.
+ * @buf is not copied and must outlive the stream.
+ */
+FTK_API struct ftk_stream *ftk_stream_open_mem(const void *buf, size_t len,
+					       const struct ftk_stream_fmt *fmt)
+{
+	struct ftk_stream *s = stream_new(fmt, SRC_MEM);
+
+	if (!s)
+		return NULL;
+	s->mem = buf;
+	s->len = len;
+	return s;
+}
+
+/**
+ * ftk_stream_open_fd() - stream over sub-buffers read from a file descriptor
+ * @fd: typically per_cpu/cpuN/trace_pipe_raw; reading it consumes the kernel's buffer
+ * @fmt: layout of the data and the CPU it belongs to
+ *
+ * Each read(2) asks for one sub-buffer. The stream ends when read returns 0,
+ * or EAGAIN on a non-blocking fd. The fd stays the caller's to close.
+ *
+ * Return: a stream to close with ftk_stream_close(), or NULL with errno set.
+ */
+FTK_API struct ftk_stream *ftk_stream_open_fd(int fd, const struct ftk_stream_fmt *fmt)
+{
+	struct ftk_stream *s = stream_new(fmt, SRC_FD);
+
+	if (!s)
+		return NULL;
+	s->fd = fd;
+	return s;
+}
+
+/**
+ * ftk_stream_open_file() - stream over a region of a file
+ * @fd: the open file; stays the caller's
+ * @offset: where the region starts
+ * @len: bytes in the region
+ * @fmt: layout of the data and the CPU it belongs to
+ *
+ * The region is read with pread(2) a few sub-buffers at a time, so memory
+ * stays bounded however large the file is, and a file that is shorter than
+ * the region says ends the stream with an error rather than a SIGBUS.
+ *
+ * Return: a stream to close with ftk_stream_close(), or NULL with errno set.
+ */
+FTK_API struct ftk_stream *ftk_stream_open_file(int fd, unsigned long long offset,
+						unsigned long long len,
+						const struct ftk_stream_fmt *fmt)
+{
+	struct ftk_stream *s = stream_new(fmt, SRC_FILE);
+
+	if (!s)
+		return NULL;
+	s->fd = fd;
+	s->base = offset;
+	s->len = len;
+	s->chunk = malloc((size_t)s->fmt.subbuf_size * FILE_CHUNK_SUBBUFS + FTK_STREAM_SLACK);
+	if (!s->chunk) {
+		ftk_stream_close(s);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return s;
+}
+
+/**
+ * ftk_stream_open_ops() - stream over sub-buffers from a pull source
+ * @ops: read() fills one sub-buffer, close() releases @ctx (may be NULL)
+ * @ctx: passed to @ops
+ * @fmt: layout of the data and the CPU it belongs to
+ *
+ * Return: a stream to close with ftk_stream_close(), or NULL with errno set;
+ * on failure @ops->close is not called.
+ */
+FTK_API struct ftk_stream *ftk_stream_open_ops(const struct ftk_stream_ops *ops, void *ctx,
+					       const struct ftk_stream_fmt *fmt)
+{
+	struct ftk_stream *s;
+
+	if (!ops || !ops->read) {
+		errno = EINVAL;
+		return NULL;
+	}
+	s = stream_new(fmt, SRC_OPS);
+	if (!s)
+		return NULL;
+	s->ops = *ops;
+	s->ctx = ctx;
+	return s;
+}
+
+/**
+ * ftk_stream_close() - release a stream
+ * @s: the stream, or NULL
+ *
+ * Every record taken with ftk_stream_next() must have been put before.
+ */
+FTK_API void ftk_stream_close(struct ftk_stream *s)
+{
+	struct ftk_record *r;
+
+	if (!s)
+		return;
+	while ((r = s->free_list)) {
+		s->free_list = r->next_free;
+		free(r);
+	}
+	if (s->kind == SRC_OPS && s->ops.close)
+		s->ops.close(s->ctx);
+	if (s->kbuf)
+		kbuffer_free(s->kbuf);
+	free(s->chunk);
+	free(s->page);
+	free(s->name);
+	free(s);
+}
+
+/* Fetch the next raw sub-buffer into s->cur_page; 1 if one, 0 at the end, <0 on error. */
+static int fetch_subbuf(struct ftk_stream *s, size_t *avail)
+{
+	size_t sub = s->fmt.subbuf_size;
+	unsigned long long off;
+	ssize_t r;
+
+	switch (s->kind) {
+	case SRC_MEM:
+		if (s->pos >= s->len)
+			return 0;
+		*avail = s->len - s->pos < sub ? s->len - s->pos : sub;
+		memset(s->page, 0, sub);
+		memcpy(s->page, s->mem + s->pos, *avail);
+		s->cur_page = s->page;
+		s->cur_off = s->pos;
+		s->pos += *avail;
+		return 1;
+	case SRC_FD:
+		do {
+			r = read(s->fd, s->page, sub);
+		} while (r < 0 && errno == EINTR);
+		if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 0;
+		if (r < 0)
+			return stream_fail(s, -errno, "read: %s", strerror(errno));
+		if (r == 0)
+			return 0;
+		if ((size_t)r < sub)
+			memset(s->page + r, 0, sub - r);
+		*avail = r;
+		s->cur_page = s->page;
+		s->cur_off = s->pos;
+		s->pos += r;
+		return 1;
+	case SRC_FILE:
+		if (s->pos >= s->len)
+			return 0;
+		if (s->pos < s->chunk_off || s->pos >= s->chunk_off + s->chunk_len) {
+			unsigned long long want = s->len - s->pos;
+			size_t got = 0;
+
+			if (want > (unsigned long long)sub * FILE_CHUNK_SUBBUFS)
+				want = (unsigned long long)sub * FILE_CHUNK_SUBBUFS;
+			while (got < want) {
+				r = pread(s->fd, s->chunk + got, want - got,
+					  (off_t)(s->base + s->pos + got));
+				if (r < 0 && errno == EINTR)
+					continue;
+				if (r < 0)
+					return stream_fail(s, -errno, "read at offset %llu: %s",
+							   s->base + s->pos + got, strerror(errno));
+				if (r == 0)
+					return stream_fail(s, -FTK_E_TRUNC,
+							   "file is truncated at offset %llu (cpu data should end at %llu)",
+							   s->base + s->pos + got, s->base + s->len);
+				got += r;
+			}
+			memset(s->chunk + got, 0, FTK_STREAM_SLACK);
+			s->chunk_off = s->pos;
+			s->chunk_len = got;
+		}
+		off = s->pos - s->chunk_off;
+		*avail = s->chunk_len - off < sub ? s->chunk_len - off : sub;
+		if (*avail < sub) {
+			memset(s->page, 0, sub);
+			memcpy(s->page, s->chunk + off, *avail);
+			s->cur_page = s->page;
+		} else {
+			s->cur_page = s->chunk + off;
+		}
+		s->cur_off = s->base + s->pos;
+		s->pos += *avail;
+		return 1;
+	case SRC_OPS:
+		off = 0;
+		r = s->ops.read(s->ctx, s->page, sub, &off);
+		if (r < 0) {
+			char why[128];
+
+			return stream_fail(s, (int)r, "cannot read sub-buffer at offset %llu: %s",
+					   off, ftk_strerror((int)r, why, sizeof(why)));
+		}
+		if (r == 0)
+			return 0;
+		if ((size_t)r < sub)
+			memset(s->page + r, 0, sub - r);
+		*avail = r;
+		s->cur_page = s->page;
+		s->cur_off = off;
+		return 1;
+	}
+	return 0;
+}
+
+static unsigned long long read_long(const struct ftk_stream *s, const unsigned char *p)
+{
+	unsigned long long v = 0;
+	int i, n = s->fmt.long_size;
+
+	for (i = 0; i < n; i++) {
+		if (s->fmt.big_endian)
+			v = (v << 8) | p[i];
+		else
+			v |= (unsigned long long)p[i] << (8 * i);
+	}
+	return v;
+}
+
+/* Load sub-buffers until one has a record; 1 if one, 0 at the end, <0 on error. */
+static int load_next(struct ftk_stream *s)
+{
+	unsigned int hdr = 8 + s->fmt.long_size;
+	unsigned long long commit, flags, size;
+	size_t avail = 0;
+	int ret;
+
+	for (;;) {
+		ret = fetch_subbuf(s, &avail);
+		if (ret <= 0)
+			return ret;
+		if (avail < hdr)
+			return stream_fail(s, -FTK_E_TRUNC,
+					   "short sub-buffer at offset %llu: %zu bytes",
+					   s->cur_off, avail);
+		commit = read_long(s, s->cur_page + 8);
+		flags = commit & (MISSED_EVENTS | MISSED_STORED);
+		size = commit & COMMIT_MASK;
+		if (hdr + size + ((flags & MISSED_STORED) ? s->fmt.long_size : 0) > avail)
+			return stream_fail(s, -FTK_E_FORMAT,
+					   "bad sub-buffer header at offset %llu: commit %llu beyond the %zu bytes of the sub-buffer",
+					   s->cur_off, size, avail);
+		if (kbuffer_load_subbuffer(s->kbuf, s->cur_page) < 0)
+			return stream_fail(s, -FTK_E_FORMAT, "cannot load sub-buffer at offset %llu",
+					   s->cur_off);
+		s->st.subbufs++;
+		/*
+		 * Read the loss from the header ourselves: kbuffer_missed_events()
+		 * says 0 when the sub-buffer starts with a time extend.
+		 */
+		if (!(flags & MISSED_EVENTS))
+			s->page_missed = 0;
+		else if (flags & MISSED_STORED)
+			s->page_missed = (long long)read_long(s, s->cur_page + hdr + size);
+		else
+			s->page_missed = -1;
+		if (s->page_missed > 0)
+			s->st.missed += s->page_missed;
+		else if (s->page_missed < 0)
+			s->st.missed_unknown++;
+		s->first_in_page = 1;
+		if (size)
+			return 1;
+	}
+}
+
+/* Fill s->rec with the event kbuffer points at, or move on; 1, 0 at end, <0 error. */
+static int fill(struct ftk_stream *s)
+{
+	unsigned long long ts;
+	unsigned char *data;
+	int ret, size;
+
+	if (s->have)
+		return 1;
+	if (s->done)
+		return s->err ? s->err : 0;
+	for (;;) {
+		if (!s->cur_page) {
+			ret = load_next(s);
+			if (ret <= 0) {
+				s->done = 1;
+				return ret;
+			}
+		}
+		data = kbuffer_read_event(s->kbuf, &ts);
+		if (data)
+			break;
+		s->cur_page = NULL;
+	}
+	size = kbuffer_event_size(s->kbuf);
+	if (data < s->cur_page || size < 0 ||
+	    data + size > s->cur_page + s->fmt.subbuf_size)
+		return stream_fail(s, -FTK_E_FORMAT,
+				   "bad event at offset %llu: %d bytes past the end of the sub-buffer",
+				   s->cur_off + kbuffer_curr_offset(s->kbuf), size);
+	memset(&s->rec, 0, sizeof(s->rec));
+	if (s->fmt.ts_mult)
+		ts = (unsigned long long)(((unsigned __int128)ts * s->fmt.ts_mult) >> s->fmt.ts_shift);
+	s->rec.ts = ts + s->fmt.ts_offset;
+	s->rec.offset = s->cur_off + (unsigned long long)(data - s->cur_page);
+	s->rec.size = size;
+	s->rec.record_size = kbuffer_curr_size(s->kbuf);
+	s->rec.data = data;
+	s->rec.cpu = s->fmt.cpu;
+	s->rec.missed_events = s->first_in_page ? s->page_missed : 0;
+	s->first_in_page = 0;
+	s->have = 1;
+	return 1;
+}
+
+/**
+ * ftk_stream_peek() - the next record, without taking it
+ * @s: the stream
+ *
+ * The record's missed_events is the count the kernel left on its sub-buffer
+ * (-1 when it flagged a loss without a count) for the first record of each
+ * sub-buffer, 0 for the others.
+ *
+ * Return: the record, owned by the stream and valid until the next call on
+ * @s; NULL at the end of the stream or on error (ftk_stream_error()).
+ */
+FTK_API const struct tep_record *ftk_stream_peek(struct ftk_stream *s)
+{
+	return fill(s) > 0 ? &s->rec : NULL;
+}
+
+/**
+ * ftk_stream_consume() - drop the peeked record
+ * @s: the stream
+ */
+FTK_API void ftk_stream_consume(struct ftk_stream *s)
+{
+	if (!s->have && fill(s) <= 0)
+		return;
+	s->have = 0;
+	if (!s->st.records++)
+		s->st.first_ts = s->rec.ts;
+	s->st.last_ts = s->rec.ts;
+	kbuffer_next_event(s->kbuf, NULL);
+}
+
+/**
+ * ftk_stream_next() - take the next record
+ * @s: the stream
+ *
+ * Return: the record, which the caller owns until ftk_record_put(); NULL at
+ * the end or on error, with errno set to ENODATA at the end.
+ */
+FTK_API struct tep_record *ftk_stream_next(struct ftk_stream *s)
+{
+	struct ftk_record *r;
+	unsigned int cap = s->fmt.subbuf_size + FTK_STREAM_SLACK;
+	int ret;
+
+	ret = fill(s);
+	if (ret <= 0)
+		return ftk_err_ptr(ret ? ret : -ENODATA);
+	r = s->free_list;
+	if (r) {
+		s->free_list = r->next_free;
+	} else {
+		r = calloc(1, sizeof(*r) + cap);
+		if (!r)
+			return ftk_err_ptr(-ENOMEM);
+		r->cap = cap;
+		r->owner = s;
+	}
+	r->rec = s->rec;
+	memcpy(r->data, s->rec.data, s->rec.size);
+	r->rec.data = r->data;
+	r->rec.ref_count = 1;
+	r->rec.priv = r;
+	ftk_stream_consume(s);
+	return &r->rec;
+}
+
+/**
+ * ftk_record_put() - give back a record taken with ftk_stream_next()
+ * @rec: the record, or NULL
+ */
+FTK_API void ftk_record_put(struct tep_record *rec)
+{
+	struct ftk_record *r;
+
+	if (!rec)
+		return;
+	r = rec->priv;
+	if (!r || &r->rec != rec || --rec->ref_count > 0)
+		return;
+	r->next_free = r->owner->free_list;
+	r->owner->free_list = r;
+}
+
+/**
+ * ftk_stream_error() - why the stream ended early
+ * @s: the stream
+ *
+ * Return: 0 if it did not fail, else a negative errno or FTK_E_* code.
+ */
+FTK_API int ftk_stream_error(const struct ftk_stream *s)
+{
+	return s->err;
+}
+
+/**
+ * ftk_stream_errmsg() - text of the failure that ended the stream
+ * @s: the stream
+ *
+ * Return: "NAME: cpu N: what at offset O", owned by the stream; "" if none.
+ */
+FTK_API const char *ftk_stream_errmsg(const struct ftk_stream *s)
+{
+	return s->err ? s->errmsg : "";
+}
+
+/**
+ * ftk_stream_cpu() - the CPU a stream's records belong to
+ * @s: the stream
+ *
+ * Return: the cpu given in the stream's format.
+ */
+FTK_API int ftk_stream_cpu(const struct ftk_stream *s)
+{
+	return s->fmt.cpu;
+}
+
+/**
+ * ftk_stream_stats() - counters of a stream
+ * @s: the stream
+ * @st: filled with records consumed, sub-buffers loaded, events lost, first and last stamps
+ */
+FTK_API void ftk_stream_stats(const struct ftk_stream *s, struct ftk_stream_stats *st)
+{
+	*st = s->st;
+}

@@ -1,0 +1,1519 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * tracefile-read: trace.dat versions 6 and 7, uncompressed or compressed
+ * with zstd or zlib.
+ *
+ * Metadata is read with pread(2) through a bounds-checked cursor, so a
+ * truncated or damaged file gives an error that names the offset instead
+ * of a crash. The formats themselves are parsed by libtraceevent
+ * (tep_parse_header_page, tep_parse_event, tep_parse_kallsyms,
+ * tep_parse_printk_formats, tep_parse_saved_cmdlines); the container is
+ * read by hand because libtracecmd, which reads it, is not a Debian
+ * library package.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <traceevent/event-parse.h>
+#include <tracefs/tracefs.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "internal.h"
+#include "stream-local.h"
+#include "tracefile-local.h"
+#include <ftkit/tracefile.h>
+
+/* Sanity limits for sizes read from the file. */
+#define MAX_META	(512ULL << 20)	/* one metadata block */
+#define MAX_CHUNK	(256U << 20)	/* one uncompressed data chunk */
+#define MAX_CPUS	8192
+#define MAX_BUFFERS	64
+
+enum { COMP_NONE, COMP_ZSTD, COMP_ZLIB };
+
+struct tf_cpu {
+	int			cpu;
+	int			fd;		/* live: trace_pipe_raw */
+	unsigned long long	offset;
+	unsigned long long	size;
+};
+
+struct tf_buffer {
+	char			*name;
+	char			*clock;
+	unsigned int		page_size;
+	int			nr_cpus;
+	int			compressed;
+	struct tf_cpu		*cpus;
+};
+
+struct ftk_tracefile {
+	char			*path;
+	int			fd;
+	unsigned long long	fsize;
+	int			version;
+	int			big_endian;
+	int			long_size;
+	unsigned int		page_size;
+	int			comp;
+	char			*comp_name;
+	int			cpus;
+	struct tep_handle	*tep;
+	struct tep_plugin_list	*plugins;
+	char			*uname;
+	char			*tversion;
+	char			*top_clock;
+	char			*latency;
+	long long		ts_offset;
+	char			**cpustats;	/* CPUSTAT options, in file order */
+	unsigned int		tsc_mult;	/* TSC2NSEC option */
+	unsigned int		tsc_shift;
+	int			live;
+	int			nr_bufs;
+	struct tf_buffer	bufs[MAX_BUFFERS];
+	char			errmsg[512];
+};
+
+/* A read position: in the file, or in a block loaded (and uncompressed) from it. */
+struct cur {
+	struct ftk_tracefile	*tf;
+	const unsigned char	*mem;		/* NULL: read the file */
+	unsigned long long	len;		/* mem: bytes; file: end limit */
+	unsigned long long	pos;		/* mem: index; file: offset */
+	unsigned long long	base;		/* mem: file offset of the block, for messages */
+	const char		*what;		/* what is being read, for messages */
+};
+
+static int tf_fail(struct ftk_tracefile *tf, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int tf_fail(struct ftk_tracefile *tf, int err, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (tf->errmsg[0])	/* keep the first, innermost reason */
+		return err;
+	n = snprintf(tf->errmsg, sizeof(tf->errmsg), "%s: ", tf->path);
+	va_start(ap, fmt);
+	vsnprintf(tf->errmsg + n, sizeof(tf->errmsg) - n, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+static unsigned long long cur_where(const struct cur *c)
+{
+	return c->mem ? c->base + c->pos : c->pos;
+}
+
+static int cur_short(struct cur *c, unsigned long long want)
+{
+	if (c->mem)
+		return tf_fail(c->tf, -FTK_E_TRUNC,
+			       "%s: %llu bytes needed at offset %llu, the block ends after %llu",
+			       c->what, want, cur_where(c), c->len - c->pos);
+	return tf_fail(c->tf, -FTK_E_TRUNC,
+		       "file is truncated: %s: %llu bytes needed at offset %llu, the file has %llu",
+		       c->what, want, c->pos, c->tf->fsize);
+}
+
+static int cur_read(struct cur *c, void *buf, unsigned long long n)
+{
+	unsigned long long got = 0;
+	ssize_t r;
+
+	if (c->mem) {
+		if (n > c->len - c->pos)
+			return cur_short(c, n);
+		memcpy(buf, c->mem + c->pos, n);
+		c->pos += n;
+		return 0;
+	}
+	if (c->pos > c->tf->fsize || n > c->tf->fsize - c->pos)
+		return cur_short(c, n);
+	while (got < n) {
+		r = pread(c->tf->fd, (char *)buf + got, n - got, (off_t)(c->pos + got));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return tf_fail(c->tf, -errno, "read at offset %llu: %s", c->pos + got,
+				       strerror(errno));
+		if (r == 0)
+			return cur_short(c, n);
+		got += r;
+	}
+	c->pos += n;
+	return 0;
+}
+
+static unsigned long long tf_num(const struct ftk_tracefile *tf, const unsigned char *p, int n)
+{
+	unsigned long long v = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (tf->big_endian)
+			v = (v << 8) | p[i];
+		else
+			v |= (unsigned long long)p[i] << (8 * i);
+	}
+	return v;
+}
+
+static int cur_num(struct cur *c, int n, unsigned long long *v)
+{
+	unsigned char b[8];
+	int ret = cur_read(c, b, n);
+
+	if (!ret)
+		*v = tf_num(c->tf, b, n);
+	return ret;
+}
+
+static int cur_u32(struct cur *c, unsigned int *v)
+{
+	unsigned long long x;
+	int ret = cur_num(c, 4, &x);
+
+	if (!ret)
+		*v = (unsigned int)x;
+	return ret;
+}
+
+/* A NUL-terminated string of at most 4095 bytes, malloc'd. */
+static int cur_str(struct cur *c, char **out)
+{
+	unsigned long long start = cur_where(c);
+	char buf[4096];
+	size_t i;
+
+	for (i = 0; i < sizeof(buf); i++) {
+		if (cur_read(c, &buf[i], 1))
+			return -FTK_E_TRUNC;
+		if (!buf[i])
+			break;
+	}
+	if (i == sizeof(buf))
+		return tf_fail(c->tf, -FTK_E_FORMAT, "%s: string at offset %llu is not terminated",
+			       c->what, start);
+	*out = strdup(buf);
+	return *out ? 0 : -ENOMEM;
+}
+
+/* Read @n bytes into a new NUL-terminated buffer. */
+static int cur_blob(struct cur *c, unsigned long long n, char **out)
+{
+	char *b;
+	int ret;
+
+	if (n > MAX_META)
+		return tf_fail(c->tf, -FTK_E_FORMAT, "%s: size %llu at offset %llu is not believable",
+			       c->what, n, cur_where(c) - 8);
+	b = malloc(n + 1);
+	if (!b)
+		return -ENOMEM;
+	ret = cur_read(c, b, n);
+	if (ret) {
+		free(b);
+		return ret;
+	}
+	b[n] = 0;
+	*out = b;
+	return 0;
+}
+
+static int decompress(struct ftk_tracefile *tf, void *dst, size_t dlen, const void *src,
+		      size_t slen)
+{
+	if (tf->comp == COMP_ZSTD) {
+		size_t r = ZSTD_decompress(dst, dlen, src, slen);
+
+		if (ZSTD_isError(r) || r != dlen)
+			return -FTK_E_FORMAT;
+		return 0;
+	}
+	if (tf->comp == COMP_ZLIB) {
+		uLongf out = dlen;
+
+		if (uncompress(dst, &out, src, slen) != Z_OK || out != dlen)
+			return -FTK_E_FORMAT;
+		return 0;
+	}
+	return -FTK_E_FORMAT;
+}
+
+/*
+ * Open the v7 section at @off: check its header and load its content
+ * (uncompressed) into a memory cursor. Returns the section id in *id.
+ */
+static int section_load(struct ftk_tracefile *tf, unsigned long long off, const char *what,
+			int want_id, struct cur *out, unsigned char **mem)
+{
+	struct cur c = { .tf = tf, .pos = off, .what = what };
+	unsigned long long id, flags, size;
+	unsigned int clen, ulen;
+	unsigned char *cbuf = NULL, *ubuf;
+	unsigned int sid;
+	int ret;
+
+	*mem = NULL;
+	if ((ret = cur_num(&c, 2, &id)) || (ret = cur_num(&c, 2, &flags)) ||
+	    (ret = cur_u32(&c, &sid)) || (ret = cur_num(&c, 8, &size)))
+		return ret;
+	if (want_id >= 0 && id != (unsigned long long)want_id)
+		return tf_fail(tf, -FTK_E_FORMAT,
+			       "%s: section at offset %llu has id %llu, expected %d",
+			       what, off, id, want_id);
+	if (size > tf->fsize || c.pos + size > tf->fsize)
+		return tf_fail(tf, -FTK_E_TRUNC,
+			       "file is truncated: %s: section at offset %llu claims %llu bytes, the file has %llu",
+			       what, off, size, tf->fsize);
+	if (!(flags & TRACEFILE_SEC_COMPRESSED)) {
+		ret = cur_blob(&c, size, (char **)&ubuf);
+		if (ret)
+			return ret;
+		*out = (struct cur){ .tf = tf, .mem = ubuf, .len = size, .base = off + 16,
+				     .what = what };
+		*mem = ubuf;
+		return 0;
+	}
+	if ((ret = cur_u32(&c, &clen)) || (ret = cur_u32(&c, &ulen)))
+		return ret;
+	if (clen + 8ULL > size || ulen > MAX_META)
+		return tf_fail(tf, -FTK_E_FORMAT,
+			       "%s: bad compression header at offset %llu: %u bytes into %u",
+			       what, off + 16, clen, ulen);
+	ret = cur_blob(&c, clen, (char **)&cbuf);
+	if (ret)
+		return ret;
+	ubuf = malloc((size_t)ulen + 1);
+	if (!ubuf) {
+		free(cbuf);
+		return -ENOMEM;
+	}
+	ret = decompress(tf, ubuf, ulen, cbuf, clen);
+	free(cbuf);
+	if (ret) {
+		free(ubuf);
+		return tf_fail(tf, ret, "%s: cannot decompress the section at offset %llu (%s)",
+			       what, off, tf->comp_name);
+	}
+	ubuf[ulen] = 0;
+	*out = (struct cur){ .tf = tf, .mem = ubuf, .len = ulen, .base = off + 24, .what = what };
+	*mem = ubuf;
+	return 0;
+}
+
+
+/* ---------------------------------------------------------------- guarded parsing */
+
+/*
+ * libtraceevent's parsers trust their input: some damaged event formats
+ * make tep_parse_event() dereference NULL or divide by zero (found by
+ * fuzzing). A file must not crash the reader, so each call into a parser
+ * runs with a SIGSEGV, SIGBUS and SIGFPE handler that jumps back here; the format is then counted as
+ * unparsable, as a format libtraceevent rejects would be. Only the thread
+ * inside a guarded call jumps; any other fault takes the default action.
+ */
+static __thread sigjmp_buf *guard_env;
+
+static void guard_handler(int sig)
+{
+	if (guard_env)
+		siglongjmp(*guard_env, sig);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+enum gkind { G_EVENT, G_HEADER, G_KALLSYMS, G_PRINTK, G_CMDLINES };
+
+static int guarded(struct ftk_tracefile *tf, enum gkind kind, char *buf, unsigned long size,
+		   const char *sys, unsigned long long at)
+{
+	struct sigaction sa, old_segv, old_bus, old_fpe;
+	sigjmp_buf env;
+	volatile int ret = 0;
+	int sig;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = guard_handler;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, &old_segv);
+	sigaction(SIGBUS, &sa, &old_bus);
+	sigaction(SIGFPE, &sa, &old_fpe);
+	sig = sigsetjmp(env, 1);
+	if (!sig) {
+		guard_env = &env;
+		switch (kind) {
+		case G_EVENT:
+			ret = tep_parse_event(tf->tep, buf, size, sys) ? 1 : 0;
+			break;
+		case G_HEADER:
+			ret = tep_parse_header_page(tf->tep, buf, size, tf->long_size) ? -1 : 0;
+			break;
+		case G_KALLSYMS:
+			tep_parse_kallsyms(tf->tep, buf);
+			break;
+		case G_PRINTK:
+			tep_parse_printk_formats(tf->tep, buf);
+			break;
+		case G_CMDLINES:
+			tep_parse_saved_cmdlines(tf->tep, buf);
+			break;
+		}
+	}
+	guard_env = NULL;
+	sigaction(SIGSEGV, &old_segv, NULL);
+	sigaction(SIGBUS, &old_bus, NULL);
+	sigaction(SIGFPE, &old_fpe, NULL);
+	if (sig) {
+		pr_warn("%s: libtraceevent crashed parsing the %s before offset %llu; skipped\n",
+			tf->path, kind == G_EVENT ? "event format" : kind == G_HEADER ? "header page" :
+			kind == G_KALLSYMS ? "kallsyms" : kind == G_PRINTK ? "printk formats" :
+			"saved cmdlines", at);
+		return -2;
+	}
+	return ret;
+}
+
+/* ---------------------------------------------------------------- metadata blocks */
+
+static int read_header_info(struct cur *c)
+{
+	struct ftk_tracefile *tf = c->tf;
+	unsigned long long size;
+	char name[13];
+	char *blob;
+	int ret;
+
+	c->what = "header_page";
+	if ((ret = cur_read(c, name, 12)))
+		return ret;
+	if (memcmp(name, "header_page", 12))
+		return tf_fail(tf, -FTK_E_FORMAT, "no header_page at offset %llu", cur_where(c) - 12);
+	if ((ret = cur_num(c, 8, &size)) || (ret = cur_blob(c, size, &blob)))
+		return ret;
+	if (guarded(tf, G_HEADER, blob, size, NULL, cur_where(c)))
+		ret = tf_fail(tf, -FTK_E_PARSE, "cannot parse header_page before offset %llu",
+			      cur_where(c));
+	free(blob);
+	if (ret)
+		return ret;
+	c->what = "header_event";
+	if ((ret = cur_read(c, name, 13)))
+		return ret;
+	if (memcmp(name, "header_event", 13))
+		return tf_fail(tf, -FTK_E_FORMAT, "no header_event at offset %llu",
+			       cur_where(c) - 13);
+	if ((ret = cur_num(c, 8, &size)) || (ret = cur_blob(c, size, &blob)))
+		return ret;
+	free(blob);
+	return 0;
+}
+
+static int read_formats(struct cur *c, const char *system)
+{
+	unsigned long long size;
+	unsigned int count, i;
+	char *blob;
+	int ret;
+
+	if ((ret = cur_u32(c, &count)))
+		return ret;
+	for (i = 0; i < count; i++) {
+		if ((ret = cur_num(c, 8, &size)) || (ret = cur_blob(c, size, &blob)))
+			return ret;
+		/* A format libtraceevent cannot parse leaves that event unknown, as in trace-cmd. */
+		if (guarded(c->tf, G_EVENT, blob, size, system, cur_where(c)))
+			pr_debug("%s: cannot parse a %s event format before offset %llu\n",
+				 c->tf->path, system, cur_where(c));
+		free(blob);
+	}
+	return 0;
+}
+
+static int read_ftrace_events(struct cur *c)
+{
+	c->what = "ftrace event formats";
+	return read_formats(c, "ftrace");
+}
+
+static int read_event_formats(struct cur *c)
+{
+	unsigned int systems, i;
+	char *sys;
+	int ret;
+
+	c->what = "event formats";
+	if ((ret = cur_u32(c, &systems)))
+		return ret;
+	for (i = 0; i < systems; i++) {
+		if ((ret = cur_str(c, &sys)))
+			return ret;
+		ret = read_formats(c, sys);
+		free(sys);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int read_sized_text(struct cur *c, int width, const char *what, char **out)
+{
+	unsigned long long size;
+	int ret;
+
+	c->what = what;
+	if ((ret = cur_num(c, width, &size)))
+		return ret;
+	return cur_blob(c, size, out);
+}
+
+static int read_kallsyms(struct cur *c)
+{
+	char *b;
+	int ret = read_sized_text(c, 4, "kallsyms", &b);
+
+	if (ret)
+		return ret;
+	if (*b)
+		guarded(c->tf, G_KALLSYMS, b, 0, NULL, cur_where(c));
+	free(b);
+	return 0;
+}
+
+/*
+ * Keep only the lines libtraceevent can take: tep_parse_printk_formats()
+ * reads past the end of a line that has no ':', and before the start of a
+ * very short format (both found by fuzzing).
+ */
+static void keep_colon_lines(char *b)
+{
+	char *in = b, *out = b, *nl, *colon;
+	size_t n;
+
+	while (*in) {
+		nl = strchr(in, '\n');
+		n = nl ? (size_t)(nl - in) + 1 : strlen(in);
+		colon = memchr(in, ':', n);
+		/*
+		 * tep_register_print_string() also reads before the start of a
+		 * format shorter than three characters: keep "ADDR : \"xyz..."
+		 */
+		if (colon && (in + n) - (colon + 1) - (in[n - 1] == '\n') >= 5) {
+			memmove(out, in, n);
+			out += n;
+		}
+		in += n;
+	}
+	*out = 0;
+}
+
+static int read_printk(struct cur *c)
+{
+	char *b;
+	int ret = read_sized_text(c, 4, "printk formats", &b);
+
+	if (ret)
+		return ret;
+	keep_colon_lines(b);
+	if (*b)
+		guarded(c->tf, G_PRINTK, b, 0, NULL, cur_where(c));
+	free(b);
+	return 0;
+}
+
+static int read_cmdlines(struct cur *c)
+{
+	char *b;
+	int ret = read_sized_text(c, 8, "saved cmdlines", &b);
+
+	if (ret)
+		return ret;
+	if (*b)
+		guarded(c->tf, G_CMDLINES, b, 0, NULL, cur_where(c));
+	free(b);
+	return 0;
+}
+
+/* "[local] global counter" or "local" -> "local". */
+static char *clock_name(const char *s, size_t n)
+{
+	const char *b = memchr(s, '[', n), *e;
+	size_t len;
+
+	if (b) {
+		e = memchr(b, ']', n - (b - s));
+		if (e)
+			return strndup(b + 1, e - b - 1);
+	}
+	len = strnlen(s, n);
+	while (len && (s[len - 1] == '\n' || s[len - 1] == ' '))
+		len--;
+	return strndup(s, len);
+}
+
+static struct tf_buffer *new_buffer(struct ftk_tracefile *tf, const char *name, unsigned long long at)
+{
+	struct tf_buffer *b;
+
+	if (tf->nr_bufs >= MAX_BUFFERS) {
+		tf_fail(tf, -FTK_E_FORMAT, "more than %d buffers at offset %llu", MAX_BUFFERS, at);
+		return NULL;
+	}
+	b = &tf->bufs[tf->nr_bufs++];
+	memset(b, 0, sizeof(*b));
+	b->name = strdup(name);
+	b->page_size = tf->page_size;
+	return b->name ? b : NULL;
+}
+
+/* v6: "flyrecord\0", then (offset, size) per CPU, then the clock as size + text. */
+static int read_v6_flyrecord(struct ftk_tracefile *tf, struct tf_buffer *b, unsigned long long off,
+			     int has_magic)
+{
+	struct cur c = { .tf = tf, .pos = off, .what = "flyrecord cpu table" };
+	unsigned long long o, s, first = ~0ULL, size;
+	char magic[10];
+	char *clk;
+	int i, ret;
+
+	if (has_magic) {
+		if ((ret = cur_read(&c, magic, 10)))
+			return ret;
+		if (memcmp(magic, TRACEFILE_V6_FLYRECORD, 10))
+			return tf_fail(tf, -FTK_E_FORMAT, "no flyrecord data at offset %llu", off);
+	}
+	if (tf->cpus < 0 || tf->cpus > MAX_CPUS)
+		return tf_fail(tf, -FTK_E_FORMAT, "bad cpu count %d", tf->cpus);
+	b->cpus = calloc(tf->cpus ? tf->cpus : 1, sizeof(*b->cpus));
+	if (!b->cpus)
+		return -ENOMEM;
+	for (i = 0; i < tf->cpus; i++) {
+		if ((ret = cur_num(&c, 8, &o)) || (ret = cur_num(&c, 8, &s)))
+			return ret;
+		/* Data cut short is reported by the stream, after what can be read. */
+		if (o + s < o)
+			return tf_fail(tf, -FTK_E_FORMAT, "cpu %d data at offset %llu: bad size %llu",
+				       i, o, s);
+		b->cpus[b->nr_cpus++] = (struct tf_cpu){ .cpu = i, .offset = o, .size = s };
+		if (s && o < first)
+			first = o;
+	}
+	/* The trace clock follows, in files of trace-cmd 2.6 and later. */
+	if (cur_num(&c, 8, &size) == 0 && size && size < 4096 && c.pos + size <= first) {
+		c.what = "trace clock";
+		if (cur_blob(&c, size, &clk) == 0) {
+			b->clock = clock_name(clk, size);
+			free(clk);
+		}
+	}
+	tf->errmsg[0] = 0;	/* a missing clock is not an error */
+	return 0;
+}
+
+/* ---------------------------------------------------------------- options */
+
+static int parse_option(struct ftk_tracefile *tf, unsigned int id, struct cur *o, int v7,
+			unsigned long long at);
+
+static int read_options(struct ftk_tracefile *tf, struct cur *c, int v7, unsigned long long *next)
+{
+	unsigned long long id, size, at;
+	struct cur o;
+	int ret;
+
+	*next = 0;
+	for (;;) {
+		c->what = "options";
+		at = cur_where(c);
+		if ((ret = cur_num(c, 2, &id)))
+			return ret;
+		if (!v7 && id == TF_OPT_DONE)
+			return 0;
+		if ((ret = cur_num(c, 4, &size)))
+			return ret;
+		if (c->mem ? size > c->len - c->pos : size > tf->fsize - c->pos)
+			return tf_fail(tf, -FTK_E_TRUNC,
+				       "option %llu at offset %llu claims %llu bytes beyond its end",
+				       id, at, size);
+		if (v7 && id == TF_OPT_DONE) {
+			if (size >= 8) {
+				struct cur d = *c;
+
+				return cur_num(&d, 8, next);
+			}
+			return 0;
+		}
+		o = (struct cur){ .tf = tf, .what = "option" };
+		ret = cur_blob(c, size, (char **)&o.mem);
+		if (ret)
+			return ret;
+		o.len = size;
+		o.base = at + 6;
+		ret = parse_option(tf, (unsigned int)id, &o, v7, at);
+		free((void *)o.mem);
+		if (ret)
+			return ret;
+	}
+}
+
+static char *opt_string(struct cur *o)
+{
+	return strndup((const char *)o->mem, o->len);
+}
+
+static int parse_option(struct ftk_tracefile *tf, unsigned int id, struct cur *o, int v7,
+			unsigned long long at)
+{
+	unsigned long long off, size;
+	unsigned int page, ncpu, cpu, i;
+	struct tf_buffer *b;
+	char *name = NULL, *clk = NULL;
+	int ret = 0;
+
+	switch (id) {
+	case TF_OPT_UNAME:
+		free(tf->uname);
+		tf->uname = opt_string(o);
+		break;
+	case TF_OPT_VERSION:
+		free(tf->tversion);
+		tf->tversion = opt_string(o);
+		break;
+	case TF_OPT_TRACECLOCK:
+		free(tf->top_clock);
+		tf->top_clock = clock_name((const char *)o->mem, o->len);
+		break;
+	case TF_OPT_OFFSET:
+		name = opt_string(o);
+		if (name)
+			tf->ts_offset += strtoll(name, NULL, 0);
+		break;
+	case TF_OPT_DATE:
+		/* trace-cmd record --date: microseconds from the trace clock to the time of day */
+		name = opt_string(o);
+		if (name)
+			tf->ts_offset += strtoll(name, NULL, 0) * 1000;
+		break;
+	case TF_OPT_CPUSTAT:
+		name = opt_string(o);
+		if (name && *name && ftk_list_add(&tf->cpustats, name) < 0)
+			ret = -ENOMEM;
+		break;
+	case TF_OPT_TSC2NSEC:
+		/* x86-tsc stamps converted to nanoseconds, as trace-cmd record -C tsc2nsec asks */
+		if (o->len >= 16) {
+			tf->tsc_mult = (unsigned int)tf_num(tf, o->mem, 4);
+			tf->tsc_shift = (unsigned int)tf_num(tf, o->mem + 4, 4);
+			if (tf->tsc_shift > 63)
+				tf->tsc_mult = 0;
+		}
+		break;
+	case TF_OPT_CPUCOUNT:
+		if (o->len >= 4)
+			tf->cpus = (int)tf_num(tf, o->mem, 4);
+		break;
+	case TF_OPT_BUFFER:
+		o->what = "BUFFER option";
+		if ((ret = cur_num(o, 8, &off)) || (ret = cur_str(o, &name)))
+			break;
+		if (!v7) {
+			b = new_buffer(tf, name, at);
+			ret = b ? read_v6_flyrecord(tf, b, off, 1) : -FTK_E_FORMAT;
+			break;
+		}
+		if ((ret = cur_str(o, &clk)) || (ret = cur_u32(o, &page)) || (ret = cur_u32(o, &ncpu)))
+			break;
+		if (ncpu > MAX_CPUS || page < 32 || page > (1U << 27)) {
+			ret = tf_fail(tf, -FTK_E_FORMAT,
+				      "BUFFER option at offset %llu: %u cpus, page size %u",
+				      at, ncpu, page);
+			break;
+		}
+		b = new_buffer(tf, name, at);
+		if (!b) {
+			ret = -FTK_E_FORMAT;
+			break;
+		}
+		b->clock = clk;
+		clk = NULL;
+		b->page_size = page;
+		b->compressed = tf->comp != COMP_NONE;
+		b->cpus = calloc(ncpu ? ncpu : 1, sizeof(*b->cpus));
+		if (!b->cpus) {
+			ret = -ENOMEM;
+			break;
+		}
+		for (i = 0; i < ncpu; i++) {
+			if ((ret = cur_u32(o, &cpu)) || (ret = cur_num(o, 8, &off)) ||
+			    (ret = cur_num(o, 8, &size)))
+				break;
+			if (cpu >= MAX_CPUS || off + size < off) {
+				ret = tf_fail(tf, -FTK_E_FORMAT,
+					      "buffer \"%s\" cpu %u data at offset %llu: bad size %llu",
+					      b->name, cpu, off, size);
+				break;
+			}
+			b->cpus[b->nr_cpus++] = (struct tf_cpu){ .cpu = cpu, .offset = off,
+								 .size = size };
+		}
+		break;
+	default:
+		break;
+	}
+	free(name);
+	free(clk);
+	return ret;
+}
+
+/* ---------------------------------------------------------------- versions */
+
+static int open_v6(struct ftk_tracefile *tf, struct cur *c)
+{
+	unsigned long long next;
+	unsigned int cpus;
+	char tag[10];
+	struct tf_buffer *top;
+	int ret;
+
+	if ((ret = read_header_info(c)) || (ret = read_ftrace_events(c)) ||
+	    (ret = read_event_formats(c)) || (ret = read_kallsyms(c)) || (ret = read_printk(c)) ||
+	    (ret = read_cmdlines(c)))
+		return ret;
+	c->what = "cpu count";
+	if ((ret = cur_u32(c, &cpus)))
+		return ret;
+	if (cpus > MAX_CPUS)
+		return tf_fail(tf, -FTK_E_FORMAT, "bad cpu count %u at offset %llu", cpus, c->pos - 4);
+	tf->cpus = cpus;
+	top = new_buffer(tf, "", c->pos);
+	if (!top)
+		return -ENOMEM;
+	c->what = "section tag";
+	if ((ret = cur_read(c, tag, 10)))
+		return ret;
+	if (!memcmp(tag, TRACEFILE_V6_OPTIONS, 10)) {
+		if ((ret = read_options(tf, c, 0, &next)))
+			return ret;
+		c->what = "section tag";
+		if ((ret = cur_read(c, tag, 10)))
+			return ret;
+	}
+	if (!memcmp(tag, TRACEFILE_V6_LATENCY, 10)) {
+		c->what = "latency text";
+		return cur_blob(c, tf->fsize - c->pos, &tf->latency);
+	}
+	if (memcmp(tag, TRACEFILE_V6_FLYRECORD, 10))
+		return tf_fail(tf, -FTK_E_FORMAT, "no flyrecord or latency data at offset %llu",
+			       c->pos - 10);
+	ret = read_v6_flyrecord(tf, top, c->pos, 0);
+	if (!top->clock && tf->top_clock)
+		top->clock = strdup(tf->top_clock);
+	return ret;
+}
+
+static int open_v7(struct ftk_tracefile *tf, struct cur *c)
+{
+	static const struct { int id; const char *what; int (*fn)(struct cur *); } meta[] = {
+		{ TF_OPT_HEADER_INFO, "header info", read_header_info },
+		{ TF_OPT_FTRACE_EVENTS, "ftrace event formats", read_ftrace_events },
+		{ TF_OPT_EVENT_FORMATS, "event formats", read_event_formats },
+		{ TF_OPT_KALLSYMS, "kallsyms", read_kallsyms },
+		{ TF_OPT_PRINTK, "printk formats", read_printk },
+		{ TF_OPT_CMDLINES, "saved cmdlines", read_cmdlines },
+	};
+	unsigned long long where[ARRAY_SIZE(meta)] = { 0 };
+	unsigned long long next, text_off = 0;
+	unsigned char *mem;
+	struct cur s, o;
+	char *name;
+	int ret, n = 0;
+	size_t i;
+
+	c->what = "compression header";
+	if ((ret = cur_str(c, &tf->comp_name)) || (ret = cur_str(c, &name)))
+		return ret;
+	free(name);
+	if (!strcmp(tf->comp_name, "none"))
+		tf->comp = COMP_NONE;
+	else if (!strcmp(tf->comp_name, "zstd"))
+		tf->comp = COMP_ZSTD;
+	else if (!strcmp(tf->comp_name, "zlib"))
+		tf->comp = COMP_ZLIB;
+	else
+		return tf_fail(tf, -FTK_E_VERSION, "unknown compression \"%s\"", tf->comp_name);
+	c->what = "options offset";
+	if ((ret = cur_num(c, 8, &next)))
+		return ret;
+	tf->cpus = -1;
+
+	/* Walk every options section; metadata sections are found through them. */
+	while (next) {
+		if (++n > 1024)
+			return tf_fail(tf, -FTK_E_FORMAT, "options sections loop at offset %llu", next);
+		ret = section_load(tf, next, "options section", 0, &s, &mem);
+		if (ret)
+			return ret;
+		for (;;) {
+			unsigned long long id, size, at = cur_where(&s);
+
+			s.what = "options";
+			if ((ret = cur_num(&s, 2, &id)) || (ret = cur_num(&s, 4, &size)))
+				break;
+			if (size > s.len - s.pos) {
+				ret = tf_fail(tf, -FTK_E_FORMAT,
+					      "option %llu at offset %llu claims %llu bytes beyond its section",
+					      id, at, size);
+				break;
+			}
+			if (id == TF_OPT_DONE) {
+				next = 0;
+				if (size >= 8)
+					ret = cur_num(&s, 8, &next);
+				break;
+			}
+			o = (struct cur){ .tf = tf, .mem = s.mem + s.pos, .len = size,
+					  .base = at + 6, .what = "option" };
+			s.pos += size;
+			for (i = 0; i < ARRAY_SIZE(meta); i++)
+				if (id == (unsigned long long)meta[i].id && size >= 8)
+					where[i] = tf_num(tf, o.mem, 8);
+			if (id == TF_OPT_BUFFER_TEXT && size >= 8)
+				text_off = tf_num(tf, o.mem, 8);
+			ret = parse_option(tf, (unsigned int)id, &o, 1, at);
+			if (ret)
+				break;
+		}
+		free(mem);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < ARRAY_SIZE(meta); i++) {
+		if (!where[i])
+			continue;
+		ret = section_load(tf, where[i], meta[i].what, meta[i].id, &s, &mem);
+		if (!ret)
+			ret = meta[i].fn(&s);
+		free(mem);
+		if (ret)
+			return ret;
+	}
+	if (!where[0])
+		return tf_fail(tf, -FTK_E_FORMAT, "no header info section (HEADER_INFO option)");
+	if (text_off) {
+		ret = section_load(tf, text_off, "latency text", -1, &s, &mem);
+		if (ret)
+			return ret;
+		tf->latency = strndup((const char *)mem, s.len);
+		free(mem);
+	}
+	/* The top buffer comes first, as trace-cmd lists it. */
+	for (i = 1; i < (size_t)tf->nr_bufs; i++) {
+		if (!tf->bufs[i].name[0]) {
+			struct tf_buffer t = tf->bufs[i];
+
+			memmove(&tf->bufs[1], &tf->bufs[0], i * sizeof(t));
+			tf->bufs[0] = t;
+			break;
+		}
+	}
+	if (tf->cpus < 0) {
+		int b, k;
+
+		tf->cpus = 0;
+		for (b = 0; b < tf->nr_bufs; b++)
+			for (k = 0; k < tf->bufs[b].nr_cpus; k++)
+				if (tf->bufs[b].cpus[k].cpu >= tf->cpus)
+					tf->cpus = tf->bufs[b].cpus[k].cpu + 1;
+	}
+	return 0;
+}
+
+/**
+ * ftk_tracefile_open() - open and parse a trace.dat file
+ * @path: the file
+ * @flags: FTK_TRACEFILE_NO_PLUGINS to skip libtraceevent's print plugins
+ * @tfp: receives the handle, also on failure when one could be allocated
+ *
+ * Reads the metadata of a version 6 or 7 file (compressed with zstd or
+ * zlib or not): header page, ftrace and event formats, kallsyms, printk
+ * formats, saved cmdlines and the options, into a libtraceevent handle.
+ * Event data is not read here: see ftk_tracefile_merge().
+ *
+ * Return: 0, or a negative errno or FTK_E_* code with the reason, naming the
+ * file and offset, in ftk_tracefile_errmsg(*tfp). Close *tfp with
+ * ftk_tracefile_close() in both cases.
+ */
+FTK_API int ftk_tracefile_open(const char *path, unsigned int flags, struct ftk_tracefile **tfp)
+{
+	struct ftk_tracefile *tf;
+	unsigned char head[12];
+	struct stat st;
+	struct cur c;
+	char *ver = NULL;
+	int ret;
+
+	*tfp = NULL;
+	tf = calloc(1, sizeof(*tf));
+	if (!tf)
+		return ftk_err(-ENOMEM);
+	*tfp = tf;
+	tf->fd = -1;
+	tf->path = strdup(path);
+	if (!tf->path)
+		return ftk_err(-ENOMEM);
+	tf->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (tf->fd < 0 || fstat(tf->fd, &st) < 0)
+		return ftk_err(tf_fail(tf, -errno, "cannot open: %s", strerror(errno)));
+	tf->fsize = st.st_size;
+	c = (struct cur){ .tf = tf, .what = "file header" };
+	if ((ret = cur_read(&c, head, TRACEFILE_MAGIC_LEN)))
+		return ftk_err(ret);
+	if (memcmp(head, TRACEFILE_MAGIC, TRACEFILE_MAGIC_LEN))
+		return ftk_err(tf_fail(tf, -FTK_E_FORMAT, "not a trace.dat file (bad magic at offset 0)"));
+	if ((ret = cur_str(&c, &ver)))
+		return ftk_err(ret);
+	tf->version = atoi(ver);
+	free(ver);
+	if (tf->version < 6 || tf->version > 7)
+		return ftk_err(tf_fail(tf, -FTK_E_VERSION, "file version %d is not supported (6 and 7 are)",
+				       tf->version));
+	if ((ret = cur_read(&c, head, 2)))
+		return ftk_err(ret);
+	tf->big_endian = head[0];
+	tf->long_size = head[1];
+	if (tf->big_endian > 1 || (tf->long_size != 4 && tf->long_size != 8))
+		return ftk_err(tf_fail(tf, -FTK_E_FORMAT, "bad endianness %d or long size %d at offset %llu",
+				       head[0], head[1], c.pos - 2));
+	if ((ret = cur_u32(&c, &tf->page_size)))
+		return ftk_err(ret);
+	if (tf->page_size < 64 || tf->page_size > (1U << 27))
+		return ftk_err(tf_fail(tf, -FTK_E_FORMAT, "bad page size %u at offset %llu",
+				       tf->page_size, c.pos - 4));
+	tf->tep = tep_alloc();
+	if (!tf->tep)
+		return ftk_err(-ENOMEM);
+	tep_set_file_bigendian(tf->tep, tf->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tf->tep, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ?
+				TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tf->tep, tf->long_size);
+	tep_set_page_size(tf->tep, tf->page_size);
+	if (!(flags & FTK_TRACEFILE_NO_PLUGINS))
+		tf->plugins = tep_load_plugins(tf->tep);
+
+	if (tf->version == 6) {
+		tf->comp_name = strdup("none");
+		ret = open_v6(tf, &c);
+	} else {
+		ret = open_v7(tf, &c);
+	}
+	if (ret)
+		return ftk_err(ret);
+	if (tf->cpus >= 0)
+		tep_set_cpus(tf->tep, tf->cpus);
+	return 0;
+}
+
+/**
+ * ftk_tracefile_close() - release a trace file handle
+ * @tf: the handle, or NULL
+ *
+ * Streams and merges made from @tf must be closed first.
+ */
+FTK_API void ftk_tracefile_close(struct ftk_tracefile *tf)
+{
+	int i;
+
+	if (!tf)
+		return;
+	for (i = 0; i < tf->nr_bufs; i++) {
+		int k;
+
+		for (k = 0; tf->live && k < tf->bufs[i].nr_cpus; k++)
+			if (tf->bufs[i].cpus[k].fd >= 0)
+				close(tf->bufs[i].cpus[k].fd);
+		free(tf->bufs[i].name);
+		free(tf->bufs[i].clock);
+		free(tf->bufs[i].cpus);
+	}
+	if (tf->plugins)
+		tep_unload_plugins(tf->plugins, tf->tep);
+	if (tf->tep)
+		tep_free(tf->tep);
+	if (tf->fd >= 0)
+		close(tf->fd);
+	ftk_list_free(tf->cpustats);
+	free(tf->uname);
+	free(tf->tversion);
+	free(tf->top_clock);
+	free(tf->latency);
+	free(tf->comp_name);
+	free(tf->path);
+	free(tf);
+}
+
+/**
+ * ftk_tracefile_errmsg() - what went wrong, and where
+ * @tf: the handle
+ *
+ * Return: "FILE: reason at offset N", owned by the handle; "" if nothing failed.
+ */
+FTK_API const char *ftk_tracefile_errmsg(const struct ftk_tracefile *tf)
+{
+	return tf->errmsg;
+}
+
+/** ftk_tracefile_tep() - the libtraceevent handle of the file, owned by @tf. */
+FTK_API struct tep_handle *ftk_tracefile_tep(const struct ftk_tracefile *tf)
+{
+	return tf->tep;
+}
+
+/** ftk_tracefile_path() - the path the file was opened with, owned by @tf. */
+FTK_API const char *ftk_tracefile_path(const struct ftk_tracefile *tf)
+{
+	return tf->path;
+}
+
+/** ftk_tracefile_version() - the file format version, 6 or 7. */
+FTK_API int ftk_tracefile_version(const struct ftk_tracefile *tf)
+{
+	return tf->version;
+}
+
+/** ftk_tracefile_compression() - "none", "zstd" or "zlib", owned by @tf. */
+FTK_API const char *ftk_tracefile_compression(const struct ftk_tracefile *tf)
+{
+	return tf->comp_name ? tf->comp_name : "none";
+}
+
+/** ftk_tracefile_cpus() - number of CPUs of the traced machine, as the file says. */
+FTK_API int ftk_tracefile_cpus(const struct ftk_tracefile *tf)
+{
+	return tf->cpus;
+}
+
+/** ftk_tracefile_long_size() - 4 or 8: the traced machine's long. */
+FTK_API int ftk_tracefile_long_size(const struct ftk_tracefile *tf)
+{
+	return tf->long_size;
+}
+
+/** ftk_tracefile_big_endian() - 1 if the file is big endian. */
+FTK_API int ftk_tracefile_big_endian(const struct ftk_tracefile *tf)
+{
+	return tf->big_endian;
+}
+
+/** ftk_tracefile_page_size() - the page size in the file header. */
+FTK_API unsigned int ftk_tracefile_page_size(const struct ftk_tracefile *tf)
+{
+	return tf->page_size;
+}
+
+/** ftk_tracefile_uname() - the UNAME option, or NULL; owned by @tf. */
+FTK_API const char *ftk_tracefile_uname(const struct ftk_tracefile *tf)
+{
+	return tf->uname;
+}
+
+/** ftk_tracefile_tracer_version() - the VERSION option (of the recorder), or NULL. */
+FTK_API const char *ftk_tracefile_tracer_version(const struct ftk_tracefile *tf)
+{
+	return tf->tversion;
+}
+
+/** ftk_tracefile_ts_offset() - the OFFSET option added to every time stamp, or 0. */
+FTK_API long long ftk_tracefile_ts_offset(const struct ftk_tracefile *tf)
+{
+	return tf->ts_offset;
+}
+
+/**
+ * ftk_tracefile_cpustats() - the kernel's per-CPU buffer statistics saved in the file
+ * @tf: the handle
+ *
+ * Return: the text of each CPUSTAT option (per_cpu/cpuN/stats when the
+ * recording ended; trace-cmd writes a "Buffer: NAME" entry before each
+ * instance's), NULL-terminated and owned by @tf; NULL if there are none.
+ */
+FTK_API char **ftk_tracefile_cpustats(const struct ftk_tracefile *tf)
+{
+	return tf->cpustats;
+}
+
+/** ftk_tracefile_latency_text() - the text of a latency file, or NULL; owned by @tf. */
+FTK_API const char *ftk_tracefile_latency_text(const struct ftk_tracefile *tf)
+{
+	return tf->latency;
+}
+
+/** ftk_tracefile_buffers() - number of buffers (top one and instances). */
+FTK_API int ftk_tracefile_buffers(const struct ftk_tracefile *tf)
+{
+	return tf->nr_bufs;
+}
+
+static const struct tf_buffer *buf_at(const struct ftk_tracefile *tf, int buf)
+{
+	return buf >= 0 && buf < tf->nr_bufs ? &tf->bufs[buf] : NULL;
+}
+
+/** ftk_tracefile_buffer_name() - name of buffer @buf ("" for the top one), or NULL. */
+FTK_API const char *ftk_tracefile_buffer_name(const struct ftk_tracefile *tf, int buf)
+{
+	const struct tf_buffer *b = buf_at(tf, buf);
+
+	return b ? b->name : NULL;
+}
+
+/** ftk_tracefile_buffer_clock() - trace clock of buffer @buf ("local" if unknown). */
+FTK_API const char *ftk_tracefile_buffer_clock(const struct ftk_tracefile *tf, int buf)
+{
+	const struct tf_buffer *b = buf_at(tf, buf);
+
+	if (b && b->clock)
+		return b->clock;
+	return tf->top_clock ? tf->top_clock : "local";
+}
+
+/**
+ * ftk_tracefile_buffer_in_ns() - whether a buffer's stamps are nanoseconds
+ * @tf: the handle
+ * @buf: buffer index
+ *
+ * The clocks counter and x86-tsc count cycles or events, not time;
+ * trace-cmd prints their stamps as plain numbers, and so do we.
+ *
+ * Return: 1 for nanosecond clocks, 0 for counting ones.
+ */
+FTK_API int ftk_tracefile_buffer_in_ns(const struct ftk_tracefile *tf, int buf)
+{
+	const char *c = ftk_tracefile_buffer_clock(tf, buf);
+
+	if (tf->tsc_mult)
+		return 1;	/* converted to nanoseconds */
+	return !!strcmp(c, "counter") && !!strcmp(c, "x86-tsc");
+}
+
+/** ftk_tracefile_buffer_cpus() - number of CPUs with data in buffer @buf. */
+FTK_API int ftk_tracefile_buffer_cpus(const struct ftk_tracefile *tf, int buf)
+{
+	const struct tf_buffer *b = buf_at(tf, buf);
+
+	return b ? b->nr_cpus : 0;
+}
+
+/** ftk_tracefile_buffer_cpu() - CPU number of the @i-th CPU of buffer @buf, or -1. */
+FTK_API int ftk_tracefile_buffer_cpu(const struct ftk_tracefile *tf, int buf, int i)
+{
+	const struct tf_buffer *b = buf_at(tf, buf);
+
+	return b && i >= 0 && i < b->nr_cpus ? b->cpus[i].cpu : -1;
+}
+
+/* ---------------------------------------------------------------- compressed data */
+
+struct zsrc {
+	struct ftk_tracefile	*tf;
+	unsigned long long	pos;		/* next chunk header in the file */
+	unsigned long long	end;
+	unsigned int		chunks;		/* left to read */
+	unsigned char		*ubuf;
+	size_t			ucap, ulen, upos;
+	unsigned long long	uoff;		/* file offset of the current chunk */
+	int			started;
+};
+
+static ssize_t zsrc_read(void *ctx, void *buf, size_t size, unsigned long long *off)
+{
+	struct zsrc *z = ctx;
+	struct ftk_tracefile *tf = z->tf;
+	struct cur c = { .tf = tf, .what = "compressed cpu data" };
+	unsigned int clen, ulen;
+	unsigned char *cbuf;
+	size_t n;
+	int ret;
+
+	if (!z->started) {
+		z->started = 1;
+		c.pos = z->pos;
+		*off = z->pos;
+		if ((ret = cur_u32(&c, &z->chunks)))
+			return ret;
+		z->pos = c.pos;
+	}
+	while (z->upos >= z->ulen) {
+		if (!z->chunks)
+			return 0;
+		*off = z->pos;
+		c.pos = z->pos;
+		if ((ret = cur_u32(&c, &clen)) || (ret = cur_u32(&c, &ulen)))
+			return ret;
+		if (ulen > MAX_CHUNK || c.pos + clen > z->end)
+			return -FTK_E_FORMAT;
+		if (ulen > z->ucap) {
+			unsigned char *p = realloc(z->ubuf, ulen);
+
+			if (!p)
+				return -ENOMEM;
+			z->ubuf = p;
+			z->ucap = ulen;
+		}
+		cbuf = malloc(clen ? clen : 1);
+		if (!cbuf)
+			return -ENOMEM;
+		ret = cur_read(&c, cbuf, clen);
+		if (!ret)
+			ret = decompress(tf, z->ubuf, ulen, cbuf, clen);
+		free(cbuf);
+		if (ret)
+			return ret;
+		z->uoff = z->pos;
+		z->pos = c.pos;
+		z->chunks--;
+		z->ulen = ulen;
+		z->upos = 0;
+	}
+	n = z->ulen - z->upos < size ? z->ulen - z->upos : size;
+	memcpy(buf, z->ubuf + z->upos, n);
+	*off = z->uoff;
+	z->upos += n;
+	return n;
+}
+
+static void zsrc_close(void *ctx)
+{
+	struct zsrc *z = ctx;
+
+	free(z->ubuf);
+	free(z);
+}
+
+/**
+ * ftk_tracefile_stream() - a stream over one CPU of one buffer
+ * @tf: the handle
+ * @buf: buffer index
+ * @i: index among the buffer's CPUs (see ftk_tracefile_buffer_cpu())
+ *
+ * Return: the stream, to close with ftk_stream_close() before @tf is
+ * closed; NULL with errno set on failure.
+ */
+FTK_API struct ftk_stream *ftk_tracefile_stream(struct ftk_tracefile *tf, int buf, int i)
+{
+	static const struct ftk_stream_ops zops = { .read = zsrc_read, .close = zsrc_close };
+	const struct tf_buffer *b = buf_at(tf, buf);
+	struct ftk_stream_fmt fmt = { .sz = sizeof(fmt) };
+	struct ftk_stream *s;
+	const struct tf_cpu *c;
+	struct zsrc *z;
+
+	if (!b || i < 0 || i >= b->nr_cpus)
+		return ftk_err_ptr(-EINVAL);
+	c = &b->cpus[i];
+	fmt.subbuf_size = b->page_size;
+	fmt.long_size = tep_get_header_page_size(tf->tep) == 4 ? 4 : 8;
+	if (!tep_get_header_page_size(tf->tep))
+		fmt.long_size = tf->long_size;
+	fmt.big_endian = tf->big_endian;
+	fmt.cpu = c->cpu;
+	fmt.ts_offset = tf->ts_offset;
+	fmt.ts_mult = tf->tsc_mult;
+	fmt.ts_shift = tf->tsc_shift;
+	fmt.name = tf->path;
+	if (tf->live)
+		return ftk_stream_open_fd(c->fd, &fmt);
+	if (!b->compressed)
+		return ftk_stream_open_file(tf->fd, c->offset, c->size, &fmt);
+	z = calloc(1, sizeof(*z));
+	if (!z)
+		return NULL;
+	z->tf = tf;
+	z->pos = c->offset;
+	/* The size trace-cmd stores leaves out the 4-byte chunk count. */
+	z->end = c->offset + c->size + 4;
+	if (!c->size)
+		z->started = 1;	/* no chunk count: an empty CPU */
+	s = ftk_stream_open_ops(&zops, z, &fmt);
+	if (!s)
+		free(z);
+	return s;
+}
+
+/**
+ * ftk_tracefile_merge() - the records of chosen buffers and CPUs, merged
+ * @tf: the handle
+ * @buf_mask: bit N picks buffer N; 0 picks all
+ * @cpus: CPU numbers ended by -1, or NULL for all
+ *
+ * Streams are added by buffer, then by CPU, so that records with equal
+ * stamps come in the order trace-cmd report prints them. Each record's
+ * tag is its buffer index.
+ *
+ * Return: the merge, to free with ftk_merge_free() before @tf is closed;
+ * NULL with errno set on failure.
+ */
+FTK_API struct ftk_merge *ftk_tracefile_merge(struct ftk_tracefile *tf,
+					      unsigned long long buf_mask, const int *cpus)
+{
+	struct ftk_merge *m = ftk_merge_new();
+	struct ftk_stream *s;
+	int b, i, k, want;
+
+	if (!m)
+		return NULL;
+	for (b = 0; b < tf->nr_bufs; b++) {
+		if (buf_mask && (b >= 64 || !(buf_mask & (1ULL << b))))
+			continue;
+		for (i = 0; i < tf->bufs[b].nr_cpus; i++) {
+			if (!tf->live && !tf->bufs[b].cpus[i].size)
+				continue;
+			if (cpus) {
+				want = 0;
+				for (k = 0; cpus[k] >= 0; k++)
+					if (cpus[k] == tf->bufs[b].cpus[i].cpu)
+						want = 1;
+				if (!want)
+					continue;
+			}
+			s = ftk_tracefile_stream(tf, b, i);
+			if (!s || ftk_merge_add(m, s, b) < 0) {
+				ftk_merge_free(m);
+				return NULL;
+			}
+		}
+	}
+	return m;
+}
+
+/* ---------------------------------------------------------------- live buffers */
+
+static char *read_text(const char *dir, const char *file)
+{
+	char *path, *buf = NULL;
+	size_t len;
+	int ret;
+
+	if (asprintf(&path, "%s/%s", dir, file) < 0)
+		return NULL;
+	ret = ftk_read_file(path, &buf, &len);
+	free(path);
+	return ret < 0 ? NULL : buf;
+}
+
+/**
+ * ftk_tracefile_open_live() - read a live ring buffer as if it were a file
+ * @tracing_dir: the tracefs mount, or NULL to find it
+ * @instance: the instance, or NULL for the top buffer
+ * @flags: FTK_TRACEFILE_NO_PLUGINS to skip libtraceevent's print plugins
+ * @tfp: receives the handle, also on failure, for ftk_tracefile_errmsg()
+ *
+ * Event formats, saved cmdlines, printk formats and kallsyms come from the
+ * running system; each CPU's stream reads per_cpu/cpuN/trace_pipe_raw
+ * without blocking and ends when that CPU's buffer is empty. Reading
+ * trace_pipe_raw CONSUMES the events, as trace-cmd extract and show -p do:
+ * there is no way to read raw pages and leave them in the buffer.
+ *
+ * Return: 0, or a negative code with the reason in ftk_tracefile_errmsg().
+ */
+FTK_API int ftk_tracefile_open_live(const char *tracing_dir, const char *instance,
+				    unsigned int flags, struct ftk_tracefile **tfp)
+{
+	const char *root = tracing_dir ? tracing_dir : tracefs_tracing_dir();
+	struct ftk_tracefile *tf;
+	struct tf_buffer *b;
+	char dir[4096], path[4200], *txt;
+	long sub = sysconf(_SC_PAGESIZE);
+	int cpu, ncpu, fd;
+
+	*tfp = NULL;
+	if (root && (strlen(root) > 3000 || (instance && strlen(instance) > 255)))
+		return ftk_err(-ENAMETOOLONG);
+	tf = calloc(1, sizeof(*tf));
+	if (!tf)
+		return ftk_err(-ENOMEM);
+	*tfp = tf;
+	tf->fd = -1;
+	tf->live = 1;
+	tf->version = 0;
+	tf->comp_name = strdup("none");
+	if (!root)
+		return ftk_err(tf_fail(tf, -ENOENT, "tracefs is not mounted"));
+	if (instance)
+		snprintf(dir, sizeof(dir), "%s/instances/%s", root, instance);
+	else
+		snprintf(dir, sizeof(dir), "%s", root);
+	tf->path = strdup(dir);
+	if (!tf->path)
+		return ftk_err(-ENOMEM);
+	if (access(dir, R_OK) < 0)
+		return ftk_err(tf_fail(tf, -errno, "cannot open: %s", strerror(errno)));
+	tf->tep = tracefs_local_events(root);
+	if (!tf->tep)
+		return ftk_err(tf_fail(tf, -errno ? -errno : -EIO,
+				       "cannot read the event formats of %s", root));
+	tf->long_size = tep_get_header_page_size(tf->tep);
+	if (tf->long_size != 4)
+		tf->long_size = 8;
+	tf->big_endian = tep_is_local_bigendian(tf->tep);
+	tf->page_size = sub;
+	if ((txt = read_text(dir, "buffer_subbuf_size_kb"))) {
+		long kb = strtol(txt, NULL, 10);
+
+		if (kb > 0 && kb * 1024 <= (1L << 27))
+			tf->page_size = kb * 1024;
+		free(txt);
+	}
+	if (!(flags & FTK_TRACEFILE_NO_PLUGINS))
+		tf->plugins = tep_load_plugins(tf->tep);
+	if ((txt = read_text(root, "saved_cmdlines"))) {
+		tep_parse_saved_cmdlines(tf->tep, txt);
+		free(txt);
+	}
+	if ((txt = read_text(root, "printk_formats"))) {
+		keep_colon_lines(txt);
+		tep_parse_printk_formats(tf->tep, txt);
+		free(txt);
+	}
+	if ((txt = read_text("/proc", "kallsyms"))) {
+		tep_parse_kallsyms(tf->tep, txt);
+		free(txt);
+	}
+	if ((txt = read_text(dir, "trace_clock"))) {
+		tf->top_clock = clock_name(txt, strlen(txt));
+		free(txt);
+	}
+	b = new_buffer(tf, instance ? instance : "", 0);
+	if (!b)
+		return ftk_err(-ENOMEM);
+	b->clock = tf->top_clock ? strdup(tf->top_clock) : NULL;
+	b->page_size = tf->page_size;
+	ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	b->cpus = calloc(ncpu > 0 ? ncpu : 1, sizeof(*b->cpus));
+	if (!b->cpus)
+		return ftk_err(-ENOMEM);
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace_pipe_raw", dir, cpu);
+		fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0) {
+			if (errno == ENOENT)
+				continue;
+			return ftk_err(tf_fail(tf, -errno, "cannot open '%s': %s", path,
+					       strerror(errno)));
+		}
+		b->cpus[b->nr_cpus++] = (struct tf_cpu){ .cpu = cpu, .fd = fd };
+	}
+	tf->cpus = ncpu;
+	tep_set_cpus(tf->tep, ncpu);
+	return 0;
+}

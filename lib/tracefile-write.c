@@ -1,0 +1,1128 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * tracefile-write: write trace-cmd's trace.dat, versions 6 and 7.
+ *
+ * Written by hand because neither libtracefs nor libtraceevent writes the
+ * file (libtracecmd does, but Debian does not ship it as a library, and its
+ * writer reads the trace data back through user space). The layout follows
+ * trace-cmd.dat.v7(5) and trace-cmd.dat.v6(5):
+ *
+ * v7: magic, "tracing", "7", endian, long size, page size, compression
+ *     name and version, offset of the first options section; then the
+ *     sections HEADER_INFO, FTRACE_EVENTS, EVENT_FORMATS, KALLSYMS, PRINTK,
+ *     CMDLINES (each may be compressed as one block), one BUFFER section
+ *     with the per-CPU data (page aligned; compressed in chunks of pages),
+ *     the options section (which points at all of the above) and the
+ *     strings section holding the section descriptions.
+ * v6: the same metadata without section headers, in a fixed order, then
+ *     the CPU count, "options  ", the options, "flyrecord", the per-CPU
+ *     offsets and sizes, the trace clock, and the page aligned CPU data.
+ *
+ * Metadata sections are built in memory (the largest is kallsyms, about
+ * 5 MB; none grows with the trace), the CPU data is never held in memory.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <zlib.h>
+#include <zstd.h>
+
+#include <ftkit/tracewrite.h>
+#include <ftkit/version.h>
+
+#include "internal.h"
+
+/* Option and section ids of trace-cmd.dat.v7(5). */
+enum {
+	OPT_DONE		= 0,
+	OPT_DATE		= 1,
+	OPT_CPUSTAT		= 2,
+	OPT_BUFFER		= 3,
+	OPT_TRACECLOCK		= 4,
+	OPT_UNAME		= 5,
+	OPT_HOOK		= 6,
+	OPT_OFFSET		= 7,
+	OPT_CPUCOUNT		= 8,
+	OPT_VERSION		= 9,
+	OPT_PROCMAPS		= 10,
+	OPT_TRACEID		= 11,
+	OPT_STRINGS		= 15,
+	OPT_HEADER_INFO		= 16,
+	OPT_FTRACE_EVENTS	= 17,
+	OPT_EVENT_FORMATS	= 18,
+	OPT_KALLSYMS		= 19,
+	OPT_PRINTK		= 20,
+	OPT_CMDLINES		= 21,
+};
+
+#define SEC_FL_COMPRESS		1
+/* Pages per compressed chunk of CPU data (what trace-cmd uses too). */
+#define PAGES_PER_CHUNK		10
+
+enum comp { COMP_NONE, COMP_ZSTD, COMP_ZLIB };
+
+struct buf {
+	char	*data;
+	size_t	len;
+	size_t	cap;
+	int	err;
+};
+
+struct seg {
+	int		fd;
+	uint64_t	off;
+	uint64_t	len;
+};
+
+struct wcpu {
+	struct seg	*segs;
+	char		*stat;
+	uint64_t	total;
+	uint64_t	file_off;
+	uint64_t	file_size;
+	int		nr_segs;
+};
+
+struct ftk_tracewrite {
+	struct ftk_tracefs	*t;
+	struct wcpu		*cpus;
+	char			**systems;
+	char			*buffer_name;
+	char			*clock_file;	/* trace_clock contents */
+	char			*clock;		/* the selected clock */
+	struct buf		comms;		/* "pid comm" lines added by the caller */
+	struct buf		strings;
+	struct buf		opts;
+	uint64_t		pos;		/* where the next write lands */
+	uint32_t		page_size;
+	unsigned int		flags;
+	int			ncpus;
+	int			version;
+	int			level;
+	int			fd;
+	enum comp		comp;
+	char			errmsg[512];
+};
+
+static int fail(struct ftk_tracewrite *w, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct ftk_tracewrite *w, int err, const char *fmt, ...)
+{
+	char reason[128];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(w->errmsg, sizeof(w->errmsg), fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n < sizeof(w->errmsg))
+		snprintf(w->errmsg + n, sizeof(w->errmsg) - n, ": %s",
+			 ftk_strerror(err, reason, sizeof(reason)));
+	return err;
+}
+
+/* ------------------------------------------------------------ buffers */
+
+static void buf_add(struct buf *b, const void *p, size_t n)
+{
+	char *nd;
+	size_t cap;
+
+	if (b->err)
+		return;
+	if (b->len + n > b->cap) {
+		cap = b->cap ? b->cap : 4096;
+		while (cap < b->len + n)
+			cap *= 2;
+		nd = realloc(b->data, cap);
+		if (!nd) {
+			b->err = -ENOMEM;
+			return;
+		}
+		b->data = nd;
+		b->cap = cap;
+	}
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+}
+
+static void buf_u16(struct buf *b, uint16_t v) { buf_add(b, &v, 2); }
+static void buf_u32(struct buf *b, uint32_t v) { buf_add(b, &v, 4); }
+static void buf_u64(struct buf *b, uint64_t v) { buf_add(b, &v, 8); }
+static void buf_str(struct buf *b, const char *s) { buf_add(b, s, strlen(s) + 1); }
+
+static void buf_release(struct buf *b)
+{
+	free(b->data);
+	memset(b, 0, sizeof(*b));
+}
+
+/* Append @path's contents preceded by its size in @szbytes bytes (4 or 8). */
+static int buf_file(struct buf *b, const char *path, int szbytes)
+{
+	size_t len;
+	char *text;
+	int ret;
+
+	ret = ftk_read_file(path, &text, &len);
+	if (ret)
+		return ret;
+	if (szbytes == 4)
+		buf_u32(b, len);
+	else if (szbytes == 8)
+		buf_u64(b, len);
+	buf_add(b, text, len);
+	free(text);
+	return b->err;
+}
+
+/* ------------------------------------------------------------ output */
+
+static int out_write(struct ftk_tracewrite *w, const void *p, size_t n)
+{
+	const char *c = p;
+	ssize_t r;
+
+	while (n) {
+		r = write(w->fd, c, n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		c += r;
+		n -= r;
+		w->pos += r;
+	}
+	return 0;
+}
+
+static int out_pwrite(struct ftk_tracewrite *w, uint64_t at, const void *p, size_t n)
+{
+	ssize_t r = pwrite(w->fd, p, n, at);
+
+	if (r < 0)
+		return -errno;
+	return (size_t)r == n ? 0 : -EIO;
+}
+
+static int out_pad(struct ftk_tracewrite *w, uint64_t align)
+{
+	static const char zero[4096];
+	uint64_t n = (align - w->pos % align) % align;
+	int ret = 0;
+
+	while (n && !ret) {
+		size_t k = n > sizeof(zero) ? sizeof(zero) : n;
+
+		ret = out_write(w, zero, k);
+		n -= k;
+	}
+	return ret;
+}
+
+static size_t comp_bound(struct ftk_tracewrite *w, size_t n)
+{
+	return w->comp == COMP_ZSTD ? ZSTD_compressBound(n) : compressBound(n);
+}
+
+/* Compress @n bytes of @src into @dst (capacity @cap); returns the size or -errno. */
+static long comp_do(struct ftk_tracewrite *w, void *dst, size_t cap, const void *src, size_t n)
+{
+	if (w->comp == COMP_ZSTD) {
+		size_t r = ZSTD_compress(dst, cap, src, n,
+					 w->level ? w->level : ZSTD_CLEVEL_DEFAULT);
+
+		return ZSTD_isError(r) ? -EIO : (long)r;
+	} else {
+		uLongf dl = cap;
+
+		if (compress2(dst, &dl, src, n, w->level ? w->level : Z_DEFAULT_COMPRESSION) != Z_OK)
+			return -EIO;
+		return dl;
+	}
+}
+
+/* A compressed block: size compressed, size uncompressed, data. */
+static int out_block(struct ftk_tracewrite *w, const void *src, size_t n, uint64_t *written)
+{
+	size_t cap = comp_bound(w, n);
+	uint32_t hdr[2];
+	char *dst;
+	long z;
+	int ret;
+
+	dst = malloc(cap ? cap : 1);
+	if (!dst)
+		return -ENOMEM;
+	z = comp_do(w, dst, cap, src, n);
+	if (z < 0) {
+		free(dst);
+		return z;
+	}
+	hdr[0] = z;
+	hdr[1] = n;
+	ret = out_write(w, hdr, sizeof(hdr));
+	if (!ret)
+		ret = out_write(w, dst, z);
+	free(dst);
+	if (written)
+		*written = sizeof(hdr) + z;
+	return ret;
+}
+
+static uint32_t add_string(struct ftk_tracewrite *w, const char *s)
+{
+	uint32_t off = w->strings.len;
+
+	buf_str(&w->strings, s);
+	return off;
+}
+
+static void opt_add(struct ftk_tracewrite *w, uint16_t id, const void *p, uint32_t n)
+{
+	buf_u16(&w->opts, id);
+	buf_u32(&w->opts, n);
+	buf_add(&w->opts, p, n);
+}
+
+static void opt_u64(struct ftk_tracewrite *w, uint16_t id, uint64_t v)
+{
+	opt_add(w, id, &v, 8);
+}
+
+/* v7 section header; returns its offset in *@at (size patched later). */
+static int sec_begin(struct ftk_tracewrite *w, uint16_t id, uint16_t flags, const char *desc,
+		     uint64_t *at)
+{
+	struct {
+		uint16_t id;
+		uint16_t flags;
+		uint32_t desc;
+		uint64_t size;
+	} __attribute__((packed)) h = { id, flags, add_string(w, desc), 0 };
+
+	*at = w->pos;
+	return out_write(w, &h, sizeof(h));
+}
+
+static int sec_end(struct ftk_tracewrite *w, uint64_t at)
+{
+	uint64_t size = w->pos - (at + 16);
+
+	return out_pwrite(w, at + 8, &size, 8);
+}
+
+/*
+ * One metadata section from @b: with a section header in v7 (and
+ * compressed as one block when asked), the bare data in v6.
+ */
+static int out_section(struct ftk_tracewrite *w, uint16_t id, const char *desc, struct buf *b,
+		       uint64_t *at)
+{
+	int ret;
+
+	if (b->err)
+		return b->err;
+	*at = w->pos;
+	if (w->version < 7)
+		return out_write(w, b->data, b->len);
+	ret = sec_begin(w, id, w->comp ? SEC_FL_COMPRESS : 0, desc, at);
+	if (ret)
+		return ret;
+	if (w->comp)
+		ret = out_block(w, b->data, b->len, NULL);
+	else
+		ret = out_write(w, b->data, b->len);
+	if (!ret)
+		ret = sec_end(w, *at);
+	return ret;
+}
+
+/* ------------------------------------------------------------ metadata */
+
+static int root_path(struct ftk_tracewrite *w, char *buf, size_t len, const char *file)
+{
+	int n = snprintf(buf, len, "%s/%s", ftk_tracefs_root(w->t), file);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+static int meta_headers(struct ftk_tracewrite *w, struct buf *b)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	buf_add(b, "header_page", 12);
+	root_path(w, path, sizeof(path), "events/header_page");
+	ret = buf_file(b, path, 8);
+	if (ret)
+		return fail(w, ret, "cannot read '%s'", path);
+	buf_add(b, "header_event", 13);
+	root_path(w, path, sizeof(path), "events/header_event");
+	ret = buf_file(b, path, 8);
+	if (ret)
+		return fail(w, ret, "cannot read '%s'", path);
+	return 0;
+}
+
+static int is_dir(const struct dirent *d)
+{
+	return d->d_type == DT_DIR && d->d_name[0] != '.';
+}
+
+/* The formats of one system's events: count, then (size, format) each. */
+static int system_formats(struct ftk_tracewrite *w, struct buf *b, const char *sys, int *count)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 300];
+	struct dirent **ev = NULL;
+	size_t count_at;
+	int n, i, ret = 0;
+
+	snprintf(dir, sizeof(dir), "%s/events/%s", ftk_tracefs_root(w->t), sys);
+	n = scandir(dir, &ev, is_dir, alphasort);
+	if (n < 0 && (errno == ENOENT || errno == ENODEV)) {
+		*count = 0;	/* a dynamic event group removed meanwhile */
+		return 0;
+	}
+	if (n < 0)
+		return fail(w, -errno, "cannot read '%s'", dir);
+	count_at = b->len;
+	buf_u32(b, 0);
+	*count = 0;
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s/format", dir, ev[i]->d_name);
+		ret = buf_file(b, path, 8);
+		if (ret == -ENOENT || ret == -ENODEV || ret == -EACCES || ret == -EPERM) {
+			ret = 0;	/* not an event, or one removed meanwhile */
+			continue;
+		}
+		if (ret) {
+			fail(w, ret, "cannot read '%s'", path);
+			break;
+		}
+		(*count)++;
+	}
+	for (i = 0; i < n; i++)
+		free(ev[i]);
+	free(ev);
+	if (!b->err)
+		memcpy(b->data + count_at, count, 4);
+	return ret ? ret : b->err;
+}
+
+static bool system_wanted(struct ftk_tracewrite *w, const char *sys)
+{
+	char **s;
+
+	if (!(w->flags & FTK_TRACEWRITE_SOME_SYSTEMS))
+		return true;
+	for (s = w->systems; s && *s; s++)
+		if (!strcmp(*s, sys))
+			return true;
+	return false;
+}
+
+static int meta_events(struct ftk_tracewrite *w, struct buf *b)
+{
+	struct dirent **sys = NULL;
+	char dir[PATH_MAX];
+	uint32_t nsys = 0;
+	size_t nsys_at, before;
+	int n, i, count, ret = 0;
+
+	snprintf(dir, sizeof(dir), "%s/events", ftk_tracefs_root(w->t));
+	n = scandir(dir, &sys, is_dir, alphasort);
+	if (n < 0)
+		return fail(w, -errno, "cannot read '%s'", dir);
+	nsys_at = b->len;
+	buf_u32(b, 0);
+	for (i = 0; i < n && !ret; i++) {
+		if (!strcmp(sys[i]->d_name, "ftrace") || !system_wanted(w, sys[i]->d_name))
+			continue;
+		before = b->len;
+		buf_str(b, sys[i]->d_name);
+		ret = system_formats(w, b, sys[i]->d_name, &count);
+		if (!ret && !count)
+			b->len = before;	/* an empty system is left out */
+		else if (!ret)
+			nsys++;
+	}
+	for (i = 0; i < n; i++)
+		free(sys[i]);
+	free(sys);
+	if (!ret && !b->err)
+		memcpy(b->data + nsys_at, &nsys, 4);
+	return ret ? ret : b->err;
+}
+
+/* Read a file for a metadata section; a missing or unreadable one counts as empty. */
+static int meta_file(struct ftk_tracewrite *w, struct buf *b, const char *path, int szbytes)
+{
+	int ret = buf_file(b, path, szbytes);
+
+	if (ret == -ENOENT || ret == -EACCES || ret == -EPERM) {
+		pr_warn("cannot read '%s': stored empty\n", path);
+		if (szbytes == 4)
+			buf_u32(b, 0);
+		else
+			buf_u64(b, 0);
+		return b->err;
+	}
+	if (ret)
+		return fail(w, ret, "cannot read '%s'", path);
+	return 0;
+}
+
+struct meta_offsets {
+	uint64_t	off[6];		/* HEADER_INFO .. CMDLINES */
+};
+
+static int write_metadata(struct ftk_tracewrite *w, struct meta_offsets *mo)
+{
+	static const char *const desc[6] = {
+		"headers", "ftrace events", "events format", "kallsyms", "printk",
+		"command lines",
+	};
+	char path[PATH_MAX];
+	struct buf b = { 0 };
+	int i, ret = 0, count;
+
+	for (i = 0; i < 6 && !ret; i++) {
+		b.len = 0;
+		switch (OPT_HEADER_INFO + i) {
+		case OPT_HEADER_INFO:
+			ret = meta_headers(w, &b);
+			break;
+		case OPT_FTRACE_EVENTS:
+			ret = system_formats(w, &b, "ftrace", &count);
+			break;
+		case OPT_EVENT_FORMATS:
+			ret = meta_events(w, &b);
+			break;
+		case OPT_KALLSYMS:
+			if (w->flags & FTK_TRACEWRITE_NO_KALLSYMS)
+				buf_u32(&b, 0);
+			else
+				ret = meta_file(w, &b, "/proc/kallsyms", 4);
+			break;
+		case OPT_PRINTK:
+			root_path(w, path, sizeof(path), "printk_formats");
+			ret = meta_file(w, &b, path, 4);
+			break;
+		case OPT_CMDLINES:
+			root_path(w, path, sizeof(path), "saved_cmdlines");
+			ret = meta_file(w, &b, path, 8);
+			if (!ret && w->comms.len && !b.err) {
+				uint64_t n;
+
+				/* The caller's lines go first, and the first name of a pid wins. */
+				memcpy(&n, b.data, 8);
+				n += w->comms.len;
+				memcpy(b.data, &n, 8);
+				buf_add(&b, w->comms.data, w->comms.len);
+				memmove(b.data + 8 + w->comms.len, b.data + 8, b.len - 8 - w->comms.len);
+				memcpy(b.data + 8, w->comms.data, w->comms.len);
+			}
+			break;
+		}
+		if (!ret) {
+			ret = out_section(w, OPT_HEADER_INFO + i, desc[i], &b, &mo->off[i]);
+			if (ret)
+				fail(w, ret, "cannot write '%s'", "trace file");
+		}
+	}
+	buf_release(&b);
+	return ret;
+}
+
+/* ------------------------------------------------------------ CPU data */
+
+static int copy_region(struct ftk_tracewrite *w, const struct seg *s)
+{
+	loff_t in = s->off;
+	uint64_t left = s->len;
+	char *tmp = NULL;
+	ssize_t r;
+	int ret = 0;
+
+	/* In-kernel copy first; plain reads and writes where the kernel cannot. */
+	while (left) {
+		r = copy_file_range(s->fd, &in, w->fd, NULL, left, 0);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		left -= r;
+		w->pos += r;
+	}
+	if (!left)
+		return 0;
+	tmp = malloc(1 << 16);
+	if (!tmp)
+		return -ENOMEM;
+	while (left && !ret) {
+		size_t k = left > (1 << 16) ? (1 << 16) : left;
+
+		r = pread(s->fd, tmp, k, in);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			ret = r < 0 ? -errno : -EIO;
+			break;
+		}
+		ret = out_write(w, tmp, r);
+		in += r;
+		left -= r;
+	}
+	free(tmp);
+	return ret;
+}
+
+/* Compressed CPU data: chunk count, then (zsize, size, data) per chunk. */
+static int copy_compressed(struct ftk_tracewrite *w, struct wcpu *c)
+{
+	size_t chunk = (size_t)w->page_size * PAGES_PER_CHUNK, fill = 0;
+	uint32_t nchunks = (c->total + chunk - 1) / chunk;
+	uint64_t start = w->pos, in, left;
+	char *src;
+	int i, ret;
+	ssize_t r;
+
+	src = malloc(chunk);
+	if (!src)
+		return -ENOMEM;
+	ret = out_write(w, &nchunks, 4);
+	for (i = 0; i < c->nr_segs && !ret; i++) {
+		in = c->segs[i].off;
+		left = c->segs[i].len;
+		while (left && !ret) {
+			size_t k = chunk - fill < left ? chunk - fill : left;
+
+			r = pread(c->segs[i].fd, src + fill, k, in);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0) {
+				ret = r < 0 ? -errno : -EIO;
+				break;
+			}
+			fill += r;
+			in += r;
+			left -= r;
+			if (fill == chunk) {
+				ret = out_block(w, src, fill, NULL);
+				fill = 0;
+			}
+		}
+	}
+	if (!ret && fill)
+		ret = out_block(w, src, fill, NULL);
+	free(src);
+	c->file_size = w->pos - start;
+	return ret;
+}
+
+static int write_cpu_data(struct ftk_tracewrite *w)
+{
+	int cpu, i, ret = 0;
+
+	for (cpu = 0; cpu < w->ncpus && !ret; cpu++) {
+		struct wcpu *c = &w->cpus[cpu];
+
+		ret = out_pad(w, w->page_size);
+		if (ret)
+			break;
+		c->file_off = w->pos;
+		if (!c->total) {
+			c->file_size = 0;
+			continue;
+		}
+		if (w->comp) {
+			ret = copy_compressed(w, c);
+			continue;
+		}
+		for (i = 0; i < c->nr_segs && !ret; i++)
+			ret = copy_region(w, &c->segs[i]);
+		c->file_size = w->pos - c->file_off;
+	}
+	if (ret)
+		fail(w, ret, "cannot write the CPU data");
+	return ret;
+}
+
+/* ------------------------------------------------------------ options */
+
+static void common_options(struct ftk_tracewrite *w)
+{
+	char text[600], *s;
+	struct utsname u;
+	uint64_t id;
+	int cpu, n;
+
+	for (cpu = 0; cpu < w->ncpus; cpu++) {
+		s = w->cpus[cpu].stat;
+		if (!s)
+			continue;
+		n = snprintf(text, sizeof(text), "CPU: %d\n", cpu);
+		if (n > 0 && (size_t)n < sizeof(text)) {
+			struct buf b = { 0 };
+
+			buf_add(&b, text, n);
+			buf_str(&b, s);
+			if (!b.err)
+				opt_add(w, OPT_CPUSTAT, b.data, b.len);
+			buf_release(&b);
+		}
+	}
+	if (w->version >= 7)
+		opt_add(w, OPT_TRACECLOCK, w->clock_file, strlen(w->clock_file) + 1);
+	else
+		opt_add(w, OPT_TRACECLOCK, NULL, 0);	/* the clock follows the CPU offsets */
+	if (!uname(&u)) {
+		n = snprintf(text, sizeof(text), "%s %s %s %s", u.sysname, u.nodename, u.release,
+			     u.machine);
+		if (n > 0 && (size_t)n < sizeof(text))
+			opt_add(w, OPT_UNAME, text, n + 1);
+	}
+	n = snprintf(text, sizeof(text), "ftkit %s", FTK_VERSION_STRING);
+	opt_add(w, OPT_VERSION, text, n + 1);
+	id = ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL) ^ (uint64_t)(uintptr_t)w;
+	opt_add(w, OPT_TRACEID, &id, 8);
+}
+
+/* ------------------------------------------------------------ files */
+
+static int write_header(struct ftk_tracewrite *w)
+{
+	struct buf b = { 0 };
+	char ver[32];
+	int ret;
+
+	buf_add(&b, "\x17\x08\x44" "tracing", 10);
+	snprintf(ver, sizeof(ver), "%d", w->version);
+	buf_str(&b, ver);
+	buf_add(&b, (char[]){ 0 }, 1);			/* little endian (the host) */
+	buf_add(&b, (char[]){ sizeof(long) }, 1);	/* user space long size */
+	buf_u32(&b, w->page_size);
+	if (w->version >= 7) {
+		if (w->comp == COMP_ZSTD) {
+			buf_str(&b, "zstd");
+			buf_str(&b, ZSTD_versionString());
+		} else if (w->comp == COMP_ZLIB) {
+			buf_str(&b, "zlib");
+			buf_str(&b, zlibVersion());
+		} else {
+			buf_str(&b, "none");
+			buf_str(&b, "");
+		}
+		buf_u64(&b, 0);			/* first options section, patched */
+	}
+	ret = b.err ? b.err : out_write(w, b.data, b.len);
+	buf_release(&b);
+	return ret;
+}
+
+static int save_v7(struct ftk_tracewrite *w)
+{
+	struct meta_offsets mo;
+	uint64_t opts_ptr, fly, opts_at, strings_at;
+	char desc[300];
+	struct buf b = { 0 };
+	int ret, cpu, i;
+
+	ret = write_header(w);
+	if (ret)
+		return fail(w, ret, "cannot write");
+	opts_ptr = w->pos - 8;
+	ret = write_metadata(w, &mo);
+	if (ret)
+		return ret;
+
+	/* The BUFFER section: header, padding, page aligned CPU data. */
+	snprintf(desc, sizeof(desc), "buffer flyrecord %s", w->buffer_name);
+	ret = sec_begin(w, OPT_BUFFER, w->comp ? SEC_FL_COMPRESS : 0, desc, &fly);
+	if (!ret)
+		ret = write_cpu_data(w);
+	if (!ret)
+		ret = sec_end(w, fly);
+	if (ret)
+		return fail(w, ret, "cannot write the CPU data");
+
+	/* The options: everything above is found from here. */
+	for (i = 0; i < 6; i++)
+		opt_u64(w, OPT_HEADER_INFO + i, mo.off[i]);
+	common_options(w);
+	opt_add(w, OPT_CPUCOUNT, &w->ncpus, 4);
+	buf_u64(&b, fly);
+	buf_str(&b, w->buffer_name);
+	buf_str(&b, w->clock);
+	buf_u32(&b, w->page_size);
+	buf_u32(&b, w->ncpus);
+	for (cpu = 0; cpu < w->ncpus; cpu++) {
+		buf_u32(&b, cpu);
+		buf_u64(&b, w->cpus[cpu].file_off);
+		buf_u64(&b, w->cpus[cpu].file_size);
+	}
+	if (!b.err)
+		opt_add(w, OPT_BUFFER, b.data, b.len);
+	ret = b.err;
+	buf_release(&b);
+	if (ret)
+		return fail(w, ret, "cannot write");
+	opt_u64(w, OPT_DONE, 0);
+	if (w->opts.err)
+		return fail(w, w->opts.err, "cannot write");
+	ret = sec_begin(w, OPT_DONE, 0, "options", &opts_at);
+	if (!ret)
+		ret = out_write(w, w->opts.data, w->opts.len);
+	if (!ret)
+		ret = sec_end(w, opts_at);
+	if (!ret)
+		ret = out_pwrite(w, opts_ptr, &opts_at, 8);
+
+	/* The strings last: they hold every description written above. */
+	if (!ret)
+		ret = sec_begin(w, OPT_STRINGS, 0, "strings", &strings_at);
+	if (!ret && w->strings.err)
+		ret = w->strings.err;
+	if (!ret)
+		ret = out_write(w, w->strings.data, w->strings.len);
+	if (!ret)
+		ret = sec_end(w, strings_at);
+	if (ret)
+		return fail(w, ret, "cannot write");
+	return 0;
+}
+
+static int save_v6(struct ftk_tracewrite *w)
+{
+	struct meta_offsets mo;
+	uint64_t clock_len, at;
+	struct buf b = { 0 };
+	int ret, cpu;
+
+	ret = write_header(w);
+	if (ret)
+		return fail(w, ret, "cannot write");
+	ret = write_metadata(w, &mo);
+	if (ret)
+		return ret;
+	buf_u32(&b, w->ncpus);
+	buf_add(&b, "options  ", 10);
+	common_options(w);
+	if (w->opts.err) {
+		buf_release(&b);
+		return fail(w, w->opts.err, "cannot write");
+	}
+	buf_add(&b, w->opts.data, w->opts.len);
+	buf_u16(&b, OPT_DONE);
+	buf_add(&b, "flyrecord", 10);
+
+	/* The offsets are known before the data: v6 data is never compressed. */
+	clock_len = strlen(w->clock_file);
+	at = w->pos + b.len + 16 * (uint64_t)w->ncpus + 8 + clock_len;
+	for (cpu = 0; cpu < w->ncpus; cpu++) {
+		at = (at + w->page_size - 1) / w->page_size * w->page_size;
+		buf_u64(&b, at);
+		buf_u64(&b, w->cpus[cpu].total);
+		at += w->cpus[cpu].total;
+	}
+	buf_u64(&b, clock_len);
+	buf_add(&b, w->clock_file, clock_len);
+	ret = b.err ? b.err : out_write(w, b.data, b.len);
+	buf_release(&b);
+	if (!ret)
+		ret = write_cpu_data(w);
+	if (ret)
+		return fail(w, ret, "cannot write");
+	return 0;
+}
+
+/* ------------------------------------------------------------ API */
+
+/**
+ * ftk_tracewrite_compression_ok() - whether a compression name is supported
+ * @name: "none", "zstd", "zlib" or NULL (none)
+ *
+ * Return: 1 if ftk_tracewrite_new() accepts it, 0 if not.
+ */
+FTK_API int ftk_tracewrite_compression_ok(const char *name)
+{
+	return !name || !strcmp(name, "none") || !strcmp(name, "zstd") || !strcmp(name, "zlib");
+}
+
+/**
+ * ftk_tracewrite_new() - start a trace.dat writer
+ * @t: the tracefs handle the trace was recorded in (its root gives the
+ *     formats, its directory the trace clock); kept, not owned
+ * @opts: options, or NULL for version 7 uncompressed with the top buffer
+ * @out: where the writer goes
+ *
+ * Return: 0 and a writer to free with ftk_tracewrite_free(), or -EINVAL
+ * (bad version, compression with version 6, unknown compression),
+ * -ENOMEM, or the error reading trace_clock.
+ */
+FTK_API int ftk_tracewrite_new(struct ftk_tracefs *t, const struct ftk_tracewrite_opts *opts,
+			       struct ftk_tracewrite **out)
+{
+	struct ftk_tracewrite_opts o = { 0 };
+	struct ftk_tracewrite *w;
+	char *sub = NULL;
+	long psz;
+	int ret;
+
+	*out = NULL;
+	if (opts)
+		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	if (!o.version)
+		o.version = 7;
+	if (o.version != 6 && o.version != 7)
+		return ftk_err(-EINVAL);
+	if (!ftk_tracewrite_compression_ok(o.compression))
+		return ftk_err(-EINVAL);
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return ftk_err(-ENOMEM);
+	w->t = t;
+	w->fd = -1;
+	w->version = o.version;
+	w->flags = o.flags;
+	w->level = o.level;
+	if (o.compression && !strcmp(o.compression, "zstd"))
+		w->comp = COMP_ZSTD;
+	else if (o.compression && !strcmp(o.compression, "zlib"))
+		w->comp = COMP_ZLIB;
+	if (w->comp && w->version < 7) {
+		ret = -EINVAL;
+		goto error;
+	}
+	w->buffer_name = strdup(o.buffer_name ? o.buffer_name : "");
+	if (!w->buffer_name) {
+		ret = -ENOMEM;
+		goto error;
+	}
+	ret = ftk_tracefs_read(t, "trace_clock", &w->clock_file);
+	if (ret)
+		goto error;
+	w->clock = ftk_tracefs_choice(w->clock_file);
+	if (!w->clock) {
+		ret = -ENOMEM;
+		goto error;
+	}
+	/* The ring buffer's page is the sub-buffer where the kernel has them. */
+	psz = sysconf(_SC_PAGESIZE);
+	if (ftk_tracefs_exists(t, "buffer_subbuf_size_kb") &&
+	    !ftk_tracefs_read(t, "buffer_subbuf_size_kb", &sub)) {
+		long kb = strtol(sub, NULL, 10);
+
+		if (kb > 0)
+			psz = kb * 1024;
+		free(sub);
+	}
+	w->page_size = psz;
+	w->ncpus = sysconf(_SC_NPROCESSORS_CONF);
+	if (w->ncpus < 1)
+		w->ncpus = 1;
+	w->cpus = calloc(w->ncpus, sizeof(*w->cpus));
+	if (!w->cpus) {
+		ret = -ENOMEM;
+		goto error;
+	}
+	*out = w;
+	return 0;
+error:
+	ftk_tracewrite_free(w);
+	return ftk_err(ret);
+}
+
+/** ftk_tracewrite_free() - free a writer (NULL is fine); the data fds are not closed */
+FTK_API void ftk_tracewrite_free(struct ftk_tracewrite *w)
+{
+	int i;
+
+	if (!w)
+		return;
+	for (i = 0; w->cpus && i < w->ncpus; i++) {
+		free(w->cpus[i].segs);
+		free(w->cpus[i].stat);
+	}
+	free(w->cpus);
+	ftk_list_free(w->systems);
+	free(w->buffer_name);
+	free(w->clock_file);
+	free(w->clock);
+	buf_release(&w->strings);
+	buf_release(&w->opts);
+	buf_release(&w->comms);
+	if (w->fd >= 0)
+		close(w->fd);
+	free(w);
+}
+
+/**
+ * ftk_tracewrite_add() - add a region of a file to a CPU's data
+ * @w: the writer
+ * @cpu: the CPU
+ * @fd: an open file holding ring-buffer pages (a spool); it must stay open
+ *      until ftk_tracewrite_save() returns
+ * @offset: where the region starts
+ * @length: its size, a multiple of the page size
+ *
+ * Regions of a CPU are stored in the order they were added.
+ *
+ * Return: 0, -EINVAL (bad CPU), or -ENOMEM.
+ */
+FTK_API int ftk_tracewrite_add(struct ftk_tracewrite *w, int cpu, int fd, uint64_t offset,
+			       uint64_t length)
+{
+	struct wcpu *c;
+	struct seg *s;
+
+	if (cpu < 0 || cpu >= w->ncpus)
+		return ftk_err(-EINVAL);
+	if (!length)
+		return 0;
+	c = &w->cpus[cpu];
+	s = realloc(c->segs, (c->nr_segs + 1) * sizeof(*s));
+	if (!s)
+		return ftk_err(-ENOMEM);
+	c->segs = s;
+	s[c->nr_segs++] = (struct seg){ fd, offset, length };
+	c->total += length;
+	return 0;
+}
+
+/**
+ * ftk_tracewrite_cpustat() - store a CPU's per_cpu/cpuN/stats text
+ * @w: the writer
+ * @cpu: the CPU
+ * @text: the stats file's contents (copied)
+ *
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+FTK_API int ftk_tracewrite_cpustat(struct ftk_tracewrite *w, int cpu, const char *text)
+{
+	char *s;
+
+	if (cpu < 0 || cpu >= w->ncpus)
+		return ftk_err(-EINVAL);
+	s = strdup(text);
+	if (!s)
+		return ftk_err(-ENOMEM);
+	free(w->cpus[cpu].stat);
+	w->cpus[cpu].stat = s;
+	return 0;
+}
+
+/**
+ * ftk_tracewrite_comm() - add a task name to the file's saved cmdlines
+ * @w: the writer
+ * @pid: the task
+ * @comm: its name (as in /proc/PID/comm)
+ *
+ * For tasks the kernel's saved_cmdlines may miss (it only keeps the names
+ * of tasks it saw switch, and only a few hundred): the recorded command,
+ * say, whose pid the kernel may have saved under its name before exec.
+ * A name given here wins over the kernel's for the same @pid.
+ *
+ * Return: 0, -EINVAL (a name with a newline) or -ENOMEM.
+ */
+FTK_API int ftk_tracewrite_comm(struct ftk_tracewrite *w, int pid, const char *comm)
+{
+	char line[64];
+	int n;
+
+	if (strchr(comm, '\n'))
+		return ftk_err(-EINVAL);
+	n = snprintf(line, sizeof(line), "%d %.15s\n", pid, comm);
+	buf_add(&w->comms, line, n);
+	return ftk_err(w->comms.err);
+}
+
+/**
+ * ftk_tracewrite_system() - name an event system whose formats to store
+ * @w: the writer
+ * @system: the system ("sched")
+ *
+ * Only matters with FTK_TRACEWRITE_SOME_SYSTEMS; otherwise every system's
+ * formats are stored, as trace-cmd does.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+FTK_API int ftk_tracewrite_system(struct ftk_tracewrite *w, const char *system)
+{
+	char **s;
+
+	for (s = w->systems; s && *s; s++)
+		if (!strcmp(*s, system))
+			return 0;
+	return ftk_err(ftk_list_add(&w->systems, system));
+}
+
+/**
+ * ftk_tracewrite_save() - write the file
+ * @w: the writer
+ * @path: the file to create (replaced if it exists)
+ *
+ * Reads the metadata from tracefs now, so call it after the capture
+ * stopped (saved_cmdlines is then complete). The file is written under a
+ * temporary name and renamed into place, so a failure leaves no partial
+ * file under @path.
+ *
+ * Return: 0, or a negative errno with the reason in ftk_tracewrite_errmsg().
+ */
+FTK_API int ftk_tracewrite_save(struct ftk_tracewrite *w, const char *path)
+{
+	char tmp[PATH_MAX];
+	int ret;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid()) >= (int)sizeof(tmp))
+		return ftk_err(fail(w, -ENAMETOOLONG, "cannot write '%s'", path));
+	w->fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (w->fd < 0)
+		return ftk_err(fail(w, -errno, "cannot write '%s'", path));
+	w->pos = 0;
+	w->strings.len = 0;
+	w->opts.len = 0;
+	ret = w->version >= 7 ? save_v7(w) : save_v6(w);
+	if (close(w->fd) < 0 && !ret)
+		ret = fail(w, -errno, "cannot write '%s'", path);
+	w->fd = -1;
+	if (!ret && rename(tmp, path) < 0)
+		ret = fail(w, -errno, "cannot rename '%s' to '%s'", tmp, path);
+	if (ret) {
+		unlink(tmp);
+		if (!strstr(w->errmsg, path)) {
+			size_t pl = strlen(path), ml = strlen(w->errmsg);
+
+			/* "PATH: " in front, cut to fit */
+			if (pl + 3 < sizeof(w->errmsg)) {
+				if (pl + 2 + ml >= sizeof(w->errmsg))
+					ml = sizeof(w->errmsg) - pl - 3;
+				memmove(w->errmsg + pl + 2, w->errmsg, ml);
+				memcpy(w->errmsg, path, pl);
+				memcpy(w->errmsg + pl, ": ", 2);
+				w->errmsg[pl + 2 + ml] = '\0';
+			}
+		}
+	}
+	return ftk_err(ret);
+}
+
+/** ftk_tracewrite_errmsg() - the last failure's text; owned by the writer */
+FTK_API const char *ftk_tracewrite_errmsg(const struct ftk_tracewrite *w)
+{
+	return w->errmsg;
+}

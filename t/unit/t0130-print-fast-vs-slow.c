@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The printer's own formatting (line head, stamps, plain print formats,
+ * sched plugins) against libtraceevent's, record by record: every fixture
+ * printed with FTK_PRINT_SLOW (all through tep_print_event) and without
+ * must give the same bytes, with and without -t; and stamps around the
+ * second and rounding edges print as TEP_PRINT_TIME prints them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#include "tap.h"
+#include <ftkit/ftkit.h>
+
+static char *print_file(const char *path, int slow, unsigned int flags, size_t *len)
+{
+	struct ftk_tracefile *tf;
+	const struct tep_record *r;
+	struct ftk_printer *p;
+	struct ftk_merge *m;
+	char *text = NULL;
+	FILE *out;
+	int b, tag;
+
+	if (slow)
+		setenv("FTK_PRINT_SLOW", "1", 1);
+	else
+		unsetenv("FTK_PRINT_SLOW");
+	if (ftk_tracefile_open(path, 0, &tf) < 0) {
+		ftk_tracefile_close(tf);
+		return NULL;
+	}
+	out = open_memstream(&text, len);
+	m = ftk_tracefile_merge(tf, 0, NULL);
+	p = ftk_printer_new(out, ftk_tracefile_tep(tf), FTK_PRINT_TEXT, flags);
+	for (b = 0; b < ftk_tracefile_buffers(tf); b++)
+		ftk_printer_add_buffer(p, ftk_tracefile_buffer_name(tf, b),
+				       ftk_tracefile_buffer_in_ns(tf, b));
+	ftk_printer_begin(p, ftk_tracefile_cpus(tf));
+	ftk_printer_ftrace_overrides(p, m);
+	while ((r = ftk_merge_next(m, &tag))) {
+		ftk_printer_print(p, r, tag);
+		ftk_record_put((struct tep_record *)r);
+	}
+	ftk_printer_end(p);
+	ftk_printer_free(p);
+	ftk_merge_free(m);
+	ftk_tracefile_close(tf);
+	fclose(out);
+	return text;
+}
+
+/* The stamp column of the first event line of a one-record memory stream. */
+static void check_stamp(struct tep_handle *tep, unsigned long long ts, int nsec)
+{
+	unsigned char page[4096 + 64] = { 0 };
+	struct ftk_stream_fmt fmt = { .sz = sizeof(fmt), .subbuf_size = 4096, .long_size = 8,
+				      .name = "mem" };
+	struct trace_seq s;
+	struct ftk_printer *p;
+	struct ftk_stream *st;
+	struct tep_record rec;
+	char *text = NULL, *got, *colon;
+	unsigned int hdr = 2 << 0;	/* type_len 2: 8 bytes */
+	size_t len;
+	FILE *out = open_memstream(&text, &len);
+
+	memcpy(page, &ts, 8);
+	memcpy(page + 8, &(unsigned long long){ 12 }, 8);
+	memcpy(page + 16, &hdr, 4);
+	page[20] = 1;	/* event id 1 */
+	st = ftk_stream_open_mem(page, 4096, &fmt);
+	p = ftk_printer_new(out, tep, FTK_PRINT_TEXT, nsec ? FTK_PRINT_NSEC : 0);
+	ftk_printer_add_buffer(p, "", 1);
+	rec = *ftk_stream_peek(st);
+	ftk_printer_print(p, &rec, 0);
+	ftk_printer_end(p);
+	fclose(out);
+	trace_seq_init(&s);
+	tep_print_event(tep, &s, &rec, nsec ? " %9.1d:" : " %6.1000d:", TEP_PRINT_TIME);
+	trace_seq_terminate(&s);
+	got = strstr(text, "] ");
+	colon = got ? strchr(got + 1, ':') : NULL;
+	if (got && colon)
+		colon[1] = 0;
+	ok(got && !strcmp(got + 1, s.buffer), "stamp %llu%s: '%s' as libtraceevent '%s'", ts,
+	   nsec ? " (-t)" : "", got ? got + 1 : "?", s.buffer);
+	trace_seq_destroy(&s);
+	ftk_printer_free(p);
+	ftk_stream_close(st);
+	free(text);
+}
+
+/* A record whose print format divides by a zero field: a note, no crash. */
+static void check_div0(void)
+{
+	static const char fmt2[] =
+		"name: div\nID: 2\nformat:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+		"\tfield:int a;\toffset:8;\tsize:4;\tsigned:1;\n"
+		"\tfield:int b;\toffset:12;\tsize:4;\tsigned:1;\n\n"
+		"print fmt: \"q=%d\", REC->a / REC->b\n";
+	unsigned char data[64] = { 2, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0 };
+	struct tep_handle *tep = tep_alloc();
+	struct tep_record rec = { .ts = 5000000000ULL, .size = 16, .data = data };
+	struct ftk_printer *p;
+	char *text = NULL;
+	size_t len;
+	FILE *out = open_memstream(&text, &len);
+
+	tep_set_long_size(tep, 8);
+	tep_parse_event(tep, fmt2, sizeof(fmt2) - 1, "test");
+	p = ftk_printer_new(out, tep, FTK_PRINT_TEXT, 0);
+	ftk_printer_add_buffer(p, "", 1);
+	ftk_printer_print(p, &rec, 0);
+	data[12] = 2;
+	ftk_printer_print(p, &rec, 0);
+	ftk_printer_end(p);
+	ftk_printer_free(p);
+	fclose(out);
+	ok(text && strstr(text, "failed on this record") && strstr(text, "q=3"),
+	   "a division by zero in a print format: a note, then the next record prints");
+	free(text);
+	tep_free(tep);
+}
+
+int main(void)
+{
+	static const char *names[] = { "synth-v6", "synth-v6-be4", "synth-v6-8k", "synth-v6-inst",
+				       "synth-v7-zstd-inst", "synth-v6-opts", "synth-v6-graph" };
+	static const unsigned long long stamps[] = {
+		0, 1, 499, 500, 999999, 999999499, 999999500, 1000000000, 1000000499,
+		1000000500, 1999999999, 123456789012345ULL, 18446744073709551ULL,
+	};
+	static const char fmt1[] =
+		"name: ev\nID: 1\nformat:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+		"print fmt: \"x\"\n";
+	const char *src = getenv("top_srcdir");
+	struct tep_handle *tep;
+	char path[4096];
+	size_t i, la, lb;
+	int nsec;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		for (nsec = 0; nsec < 2; nsec++) {
+			char *fast, *slow;
+
+			snprintf(path, sizeof(path), "%s/t/fixtures/%s.dat", src ? src : ".", names[i]);
+			fast = print_file(path, 0, nsec ? FTK_PRINT_NSEC : 0, &la);
+			slow = print_file(path, 1, nsec ? FTK_PRINT_NSEC : 0, &lb);
+			ok(fast && slow && la == lb && !memcmp(fast, slow, la),
+			   "%s%s: own formatting equals libtraceevent's (%zu/%zu bytes)", names[i],
+			   nsec ? " -t" : "", la, lb);
+			free(fast);
+			free(slow);
+		}
+	}
+
+	tep = tep_alloc();
+	tep_set_long_size(tep, 8);
+	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_parse_event(tep, fmt1, sizeof(fmt1) - 1, "test");
+	for (i = 0; i < sizeof(stamps) / sizeof(stamps[0]); i++)
+		for (nsec = 0; nsec < 2; nsec++)
+			check_stamp(tep, stamps[i], nsec);
+	tep_free(tep);
+	check_div0();
+	return done_testing();
+}

@@ -1,0 +1,111 @@
+#!/bin/bash
+# ftreport as a user runs it on the fixtures: exit codes, messages, --cpu,
+# -F, --stat, and the JSON, CSV and Chrome outputs checked against the
+# text output of the same file.
+. "$top_srcdir/t/tap.sh"
+lane unit
+fx="$top_srcdir/t/fixtures"
+tmp=$(mktemp -d /tmp/ftk-t0150-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+ftreport --help > "$tmp/help"; rc=$?
+is "$rc" 0 "--help exits 0"
+ok "--help prints the usage on stdout" grep -q '^usage: ftreport' "$tmp/help"
+ftreport --bogus > /dev/null 2>&1; rc=$?
+is "$rc" 1 "a bad option exits 1"
+ftreport -i "$tmp/none.dat" > /dev/null 2> "$tmp/err"; rc=$?
+is "$rc" 2 "a missing file exits 2"
+ok "the message names the file" grep -q "none.dat" "$tmp/err"
+
+f="$fx/synth-v7-zstd-inst.dat"
+ftreport "$f" > "$tmp/all"
+ok "default text equals trace-cmd report's" cmp -s "$tmp/all" "$fx/synth-v7-zstd-inst.report"
+events=$(grep -c '^ *[a-z-]*: *.*\[[0-9][0-9][0-9]\]\|\[[0-9][0-9][0-9]\] ' "$tmp/all")
+ftreport --output "$tmp/out" "$f"
+ok "--output writes the file" cmp -s "$tmp/all" "$tmp/out"
+
+ftreport --cpu 1 "$f" > "$tmp/cpu1"
+want=$(grep -c ' \[001\] ' "$tmp/all")
+got=$(grep -c ' \[001\] ' "$tmp/cpu1")
+is "$got" "$want" "--cpu 1 keeps every CPU 1 event"
+is "$(grep -c ' \[00[023]\] ' "$tmp/cpu1")" 0 "--cpu 1 drops the others"
+
+ftreport -F sched_switch "$f" > "$tmp/sw"
+is "$(grep -c ' sched_switch: ' "$tmp/sw")" "$(grep -c ' sched_switch: ' "$tmp/all")" \
+	"-F sched_switch keeps every sched_switch"
+is "$(grep -vc -e ' sched_switch: ' -e '^cpus=' -e 'EVENTS DROPPED' "$tmp/sw")" 0 \
+	"-F sched_switch drops the others"
+ftreport -F 'sched_switch:(prev_pid>1' "$f" > /dev/null 2>&1; rc=$?
+is "$rc" 1 "a bad filter is a usage error"
+
+total=$(grep -c ' \[00[0-9]\] ' "$tmp/all")
+ftreport --stat "$f" > "$tmp/stat"
+is "$(awk '/^events:/ { print $2 }' "$tmp/stat")" "$total" "--stat counts every event"
+is "$(awk '/^per event:/ { on = 1; next } on && NF == 2 { s += $2 } END { print s }' "$tmp/stat")" \
+	"$total" "--stat per-event counts add up"
+is "$(awk '/^  cpu/ { s += $3 } END { print s }' "$tmp/stat")" "$total" \
+	"--stat per-CPU counts add up"
+
+v="$fx/trace-cmd-vm/v7-zstd-sched-2cpu.dat"
+if [ -e "$v" ]; then
+	ftreport --stat "$v" > "$tmp/vstat"
+	ok "--stat shows the kernel's buffer stats saved in the file" grep -q '^  CPU: 1 entries:' "$tmp/vstat"
+	is "$(awk '/^events:/ { print $2 }' "$tmp/vstat")" "$(grep -c ' \[00[0-9]\] ' "$fx/trace-cmd-vm/v7-zstd-sched-2cpu.report.txt")" \
+		"--stat counts a trace-cmd recording's events"
+else
+	skip "no trace-cmd-vm fixtures"
+	skip "no trace-cmd-vm fixtures"
+fi
+
+ftreport -o csv "$f" > "$tmp/csv"
+is "$(($(wc -l < "$tmp/csv") - 1))" "$total" "csv: one line per event"
+ftreport -o json "$f" > "$tmp/json"
+is "$(wc -l < "$tmp/json")" "$total" "json: one line per event"
+ftreport -o chrome "$f" > "$tmp/chrome"
+if command -v python3 > /dev/null; then
+	ok "json lines parse" python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$tmp/json"
+	is "$(python3 -c 'import json,sys; print(sum(1 for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] == "i"))' "$tmp/chrome")" \
+		"$total" "chrome: valid JSON with every event"
+	is "$(python3 -c 'import json,sys; print(sorted(set(str(e["tid"]) for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] == "M")) == sorted(set(str(e["tid"]) for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] == "i")))' "$tmp/chrome")" \
+		"True" "chrome: every thread is named"
+	is "$(python3 -c 'import json,sys; print(sum(1 for l in open(sys.argv[1]) if json.loads(l)["event"] == "sched_switch"))' "$tmp/json")" \
+		"$(grep -c ' sched_switch: ' "$tmp/all")" "json: the same events as the text"
+else
+	skip "python3 not installed: JSON not parsed"
+	skip "python3 not installed: JSON not parsed"
+	skip "python3 not installed: JSON not parsed"
+	skip "python3 not installed: JSON not parsed"
+fi
+
+g="$fx/synth-v6-graph.dat"
+is "$(ftreport -o json "$g" | grep -c '"event":"funcgraph_')" "$(ftreport -N "$g" | grep -c ' funcgraph_')" \
+	"json: every function_graph record (no leaf merging)"
+if command -v python3 > /dev/null; then
+	ftreport -o chrome "$g" > "$tmp/gchrome"
+	is "$(python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))["traceEvents"]
+depth = {}
+bad = 0
+for e in d:
+    if e["ph"] == "B": depth[e["tid"]] = depth.get(e["tid"], 0) + 1
+    if e["ph"] == "E": depth[e["tid"]] = depth.get(e["tid"], 0) - 1
+print(sum(1 for e in d if e["ph"] == "B") > 0 and all(v >= 0 for v in depth.values()))' "$tmp/gchrome")" \
+		"True" "chrome: function_graph entries and returns as B/E slices"
+else
+	skip "python3 not installed: JSON not parsed"
+fi
+
+# Damage: cut the file inside the event data.
+size=$(stat -c %s "$fx/synth-v6.dat")
+head -c $((size - 30000)) "$fx/synth-v6.dat" > "$tmp/cut.dat"
+ftreport "$tmp/cut.dat" > "$tmp/cut" 2> "$tmp/err"; rc=$?
+is "$rc" 2 "a truncated file exits 2"
+ok "the message names the file and the offset" grep -q "cut.dat: cpu [0-9]: file is truncated at offset [0-9]" "$tmp/err"
+ok "the events before the damage are printed" \
+	test "$(grep -c ' \[00[0-9]\] ' "$tmp/cut")" -gt 100
+n=$(grep -c ' \[00[0-9]\] ' "$tmp/cut")
+# (comms may differ: the lost CPU's events no longer register them)
+ok "and they are the file's first events" \
+	cmp -s <(grep ' \[000\] ' "$tmp/cut" | sed 's/^.*\[000\]//') \
+	       <(grep ' \[000\] ' "$fx/synth-v6.report" | head -n "$(grep -c ' \[000\] ' "$tmp/cut")" | sed 's/^.*\[000\]//')
+done_testing

@@ -1,0 +1,27 @@
+#!/bin/bash
+# Files trace-cmd 3.1.6 recorded in the full-kernel VM (t/fixtures/trace-cmd-vm,
+# see t/fixtures/README): ftreport prints each of them, by default, with -N
+# and with -R, byte for byte as trace-cmd report printed them (the
+# .report*.txt files): v6, v7, zstd, two CPUs, the global, counter and
+# x86-tsc clocks, the function and function_graph tracers, a kprobe, markers.
+. "$top_srcdir/t/tap.sh"
+lane unit
+dir="$top_srcdir/t/fixtures/trace-cmd-vm"
+ls "$dir"/*.dat > /dev/null 2>&1 || skip_all "no trace-cmd-vm fixtures"
+tmp=$(mktemp -d /tmp/ftk-t0170-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+for f in "$dir"/*.dat; do
+	b=${f%.dat}
+	for m in "" -N -R; do
+		want="$b.report$m.txt"
+		[ -e "$want" ] || { skip "$(basename "$want") missing"; continue; }
+		ftreport $m "$f" > "$tmp/got" 2> "$tmp/err"
+		if cmp -s "$want" "$tmp/got"; then
+			_tap_result 0 "$(basename "$f") ${m:-default}"
+		else
+			_tap_result 1 "$(basename "$f") ${m:-default}"
+			diff "$want" "$tmp/got" | head -5 | sed 's/^/# /'
+		fi
+	done
+done
+done_testing

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The trace.dat writer on synthetic ring-buffer pages and a small tracefs
+ * tree (t/fixtures/tracefs-mini): every version and compression is parsed
+ * back here and its CPU data compared byte for byte with the pages given;
+ * where trace-cmd is installed, its report must show every event.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <zlib.h>
+#include <zstd.h>
+
+#include <ftkit/ftkit.h>
+
+#include "tap.h"
+
+#define PAGE		4096
+#define PRINT_ID	5	/* events/ftrace/print/format of the fixture */
+
+struct cpu_pages {
+	char	*data;
+	size_t	len;
+	int	events;
+};
+
+/* One page of print events "unit cpuC line N", 1 us apart. */
+static int fill_page(char *page, int cpu, int first, int count, uint64_t ts)
+{
+	uint64_t commit = 0;
+	char *p = page + 16;
+	int i;
+
+	memset(page, 0, PAGE);
+	memcpy(page, &ts, 8);
+	for (i = 0; i < count; i++) {
+		char text[64];
+		int tl = snprintf(text, sizeof(text), "unit cpu%d line %d\n", cpu, first + i) + 1;
+		uint32_t len = (16 + tl + 3) & ~3u;
+		uint32_t hdr = (len / 4) | ((i ? 1000u : 0u) << 5);
+		uint16_t type = PRINT_ID;
+		int32_t pid = 1;
+
+		if (p + 4 + len > page + PAGE)
+			break;
+		memcpy(p, &hdr, 4);
+		memcpy(p + 4, &type, 2);
+		memcpy(p + 8, &pid, 4);
+		/* ip (8 bytes) stays 0 */
+		memcpy(p + 4 + 16, text, tl);
+		p += 4 + len;
+	}
+	commit = p - (page + 16);
+	memcpy(page + 8, &commit, 8);
+	return i;
+}
+
+static void make_cpu(struct cpu_pages *c, int cpu, int pages, int per_page)
+{
+	int p;
+
+	c->len = (size_t)pages * PAGE;
+	c->data = malloc(c->len);
+	c->events = 0;
+	for (p = 0; p < pages; p++)
+		c->events += fill_page(c->data + (size_t)p * PAGE, cpu, c->events, per_page,
+				       1000000000ull + (uint64_t)c->events * 1000 + cpu * 500);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	struct stat st;
+	char *buf;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return NULL;
+	buf = malloc(st.st_size + 1);
+	if (buf && read(fd, buf, st.st_size) != st.st_size) {
+		free(buf);
+		buf = NULL;
+	}
+	close(fd);
+	*len = st.st_size;
+	return buf;
+}
+
+static uint64_t rd64(const char *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+static uint32_t rd32(const char *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+static uint16_t rd16(const char *p) { uint16_t v; memcpy(&v, p, 2); return v; }
+
+/* Undo the chunked compression of one CPU's data; returns a malloc'd buffer. */
+static char *inflate_cpu(const char *p, uint64_t size, const char *alg, size_t *out_len)
+{
+	uint32_t n = rd32(p), i, zs, us;
+	size_t off = 4, len = 0;
+	char *out = NULL;
+
+	for (i = 0; i < n; i++) {
+		if (off + 8 > size)
+			return NULL;
+		zs = rd32(p + off);
+		us = rd32(p + off + 4);
+		out = realloc(out, len + us);
+		if (!strcmp(alg, "zstd")) {
+			if (ZSTD_decompress(out + len, us, p + off + 8, zs) != us)
+				return NULL;
+		} else {
+			uLongf dl = us;
+
+			if (uncompress((Bytef *)out + len, &dl, (const Bytef *)p + off + 8, zs) != Z_OK ||
+			    dl != us)
+				return NULL;
+		}
+		len += us;
+		off += 8 + zs;
+	}
+	*out_len = len;
+	return out;
+}
+
+/*
+ * Find each CPU's data in a file: v7 through the options' BUFFER entry,
+ * v6 after "flyrecord". Compressed data is inflated.
+ */
+static int cpu_data(const char *file, size_t flen, int cpu, char **data, size_t *len,
+		    char *version, char *alg)
+{
+	const char *p = file + 10, *end = file + flen;
+
+	snprintf(version, 8, "%s", p);
+	p += strlen(p) + 1 + 1 + 1 + 4;
+	if (!strcmp(version, "6")) {
+		const char *fly = memmem(file, flen, "flyrecord\0", 10);
+
+		strcpy(alg, "none");
+		if (!fly)
+			return -1;
+		fly += 10 + 16 * cpu;
+		*len = rd64(fly + 8);
+		*data = malloc(*len ? *len : 1);
+		memcpy(*data, file + rd64(fly), *len);
+		return 0;
+	}
+	snprintf(alg, 16, "%s", p);
+	p += strlen(p) + 1;
+	p += strlen(p) + 1;
+	for (uint64_t opts = rd64(p); opts; ) {
+		const char *o = file + opts + 16, *oend = o + rd64(file + opts + 8);
+
+		if (rd16(file + opts) != 0 || oend > end)
+			return -1;
+		opts = 0;
+		while (o < oend) {
+			uint16_t id = rd16(o);
+			uint32_t sz = rd32(o + 2);
+			const char *d = o + 6;
+
+			if (id == 0)
+				opts = rd64(d);
+			if (id == 3) {	/* BUFFER: offset, name, clock, page size, cpus, entries */
+				const char *q = d + 8;
+				uint32_t cpus;
+
+				q += strlen(q) + 1;
+				q += strlen(q) + 1;
+				q += 4;
+				cpus = rd32(q);
+				q += 4;
+				if ((uint32_t)cpu >= cpus)
+					return -1;
+				q += cpu * 20;
+				*len = rd64(q + 12);
+				if (strcmp(alg, "none") && *len) {
+					*data = inflate_cpu(file + rd64(q + 4), *len, alg, len);
+					return *data ? 0 : -1;
+				}
+				*data = malloc(*len ? *len : 1);
+				memcpy(*data, file + rd64(q + 4), *len);
+				return 0;
+			}
+			o = d + sz;
+		}
+	}
+	return -1;
+}
+
+static int count_report(const char *path, int *first_ok)
+{
+	char cmd[4400], line[512];
+	int n = 0;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "trace-cmd report -i '%s' 2>/dev/null", path);
+	f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	*first_ok = 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, "unit cpu"))
+			continue;
+		if (n == 0)
+			*first_ok = strstr(line, "unit cpu0 line 0") != NULL;
+		n++;
+	}
+	pclose(f);
+	return n;
+}
+
+int main(void)
+{
+	const char *srcdir = getenv("top_srcdir");
+	static const struct { int version; const char *comp; } variants[] = {
+		{ 7, NULL }, { 6, NULL }, { 7, "zstd" }, { 7, "zlib" },
+	};
+	char root[4096], dir[] = "/tmp/ftk-t4200-XXXXXX", spool[4200], out[4200];
+	int have_tc = system("trace-cmd list -c >/dev/null 2>&1") == 0;
+	int zlib_tc = have_tc && system("trace-cmd list -c 2>/dev/null | grep -qw zlib") == 0;
+	struct cpu_pages cpus[2];
+	struct ftk_tracefs *t;
+	size_t v, i;
+	int fd, ret;
+
+	need_lane("unit");
+	snprintf(root, sizeof(root), "%s/t/fixtures/tracefs-mini", srcdir ? srcdir : ".");
+	if (ftk_tracefs_open(root, NULL, 0, &t))
+		bail_out("cannot open the fixture tree %s", root);
+	if (!mkdtemp(dir))
+		bail_out("mkdtemp: %s", strerror(errno));
+	make_cpu(&cpus[0], 0, 12, 100);	/* more than one compressed chunk */
+	make_cpu(&cpus[1], 1, 1, 50);
+	snprintf(spool, sizeof(spool), "%s/spool", dir);
+	fd = open(spool, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || write(fd, cpus[0].data, cpus[0].len) != (ssize_t)cpus[0].len ||
+	    write(fd, cpus[1].data, cpus[1].len) != (ssize_t)cpus[1].len)
+		bail_out("cannot write %s", spool);
+
+	for (v = 0; v < sizeof(variants) / sizeof(variants[0]); v++) {
+		FTK_OPTS(ftk_tracewrite_opts, o, .version = variants[v].version,
+			 .compression = variants[v].comp, .flags = FTK_TRACEWRITE_NO_KALLSYMS);
+		const char *name = variants[v].comp ? variants[v].comp :
+				   variants[v].version == 6 ? "v6" : "v7";
+		char version[8], alg[16], *file;
+		struct ftk_tracewrite *w;
+		size_t flen;
+
+		snprintf(out, sizeof(out), "%s/%s.dat", dir, name);
+		ret = ftk_tracewrite_new(t, &o, &w);
+		ok(!ret, "%s: writer made", name);
+		if (ret)
+			continue;
+		/* cpu0 in two regions, as a capture with -m gives them */
+		ftk_tracewrite_add(w, 0, fd, 0, 5 * PAGE);
+		ftk_tracewrite_add(w, 0, fd, 5 * PAGE, cpus[0].len - 5 * PAGE);
+		ftk_tracewrite_add(w, 1, fd, cpus[0].len, cpus[1].len);
+		ftk_tracewrite_cpustat(w, 0, "entries: 0\noverrun: 0\n");
+		ret = ftk_tracewrite_save(w, out);
+		ok(!ret, "%s: saved (%s)", name, ret ? ftk_tracewrite_errmsg(w) : "ok");
+		ftk_tracewrite_free(w);
+		file = slurp(out, &flen);
+		ok(file && flen > 64 && !memcmp(file, "\x17\x08\x44tracing", 10),
+		   "%s: trace-cmd's magic", name);
+		if (!file)
+			continue;
+		for (i = 0; i < 2; i++) {
+			char *data = NULL;
+			size_t len = 0;
+
+			ret = cpu_data(file, flen, i, &data, &len, version, alg);
+			ok(!ret && len == cpus[i].len && !memcmp(data, cpus[i].data, len),
+			   "%s: cpu%zu data found through the %s and identical (%zu bytes)", name, i,
+			   variants[v].version == 6 ? "flyrecord header" : "BUFFER option", len);
+			free(data);
+		}
+		is_int(atoi(version), variants[v].version, "file version");
+		is_str(alg, variants[v].comp ? variants[v].comp : "none", "compression named");
+		if (!have_tc) {
+			skip("%s: trace-cmd is not installed", name);
+		} else if (variants[v].comp && !strcmp(variants[v].comp, "zlib") && !zlib_tc) {
+			skip("%s: this trace-cmd cannot read zlib", name);
+		} else {
+			int first_ok = 0, n = count_report(out, &first_ok);
+
+			ok(n == cpus[0].events + cpus[1].events && first_ok,
+			   "%s: trace-cmd report shows all %d events, oldest first (%d)", name,
+			   cpus[0].events + cpus[1].events, n);
+		}
+		free(file);
+		unlink(out);
+	}
+	ok(ftk_tracewrite_compression_ok("zstd") && !ftk_tracewrite_compression_ok("lz4"),
+	   "compression names checked");
+	{
+		FTK_OPTS(ftk_tracewrite_opts, o, .version = 6, .compression = "zstd");
+		struct ftk_tracewrite *w;
+
+		is_int(ftk_tracewrite_new(t, &o, &w), -EINVAL, "compression with version 6 refused");
+	}
+	{
+		struct ftk_tracewrite *w;
+
+		ftk_tracewrite_new(t, NULL, &w);
+		snprintf(out, sizeof(out), "%s/no/such/dir/x.dat", dir);
+		ret = ftk_tracewrite_save(w, out);
+		ok(ret == -ENOENT && strstr(ftk_tracewrite_errmsg(w), out),
+		   "a failed save names the file: %s", ftk_tracewrite_errmsg(w));
+		ftk_tracewrite_free(w);
+	}
+	close(fd);
+	unlink(spool);
+	rmdir(dir);
+	free(cpus[0].data);
+	free(cpus[1].data);
+	ftk_tracefs_close(t);
+	return done_testing();
+}

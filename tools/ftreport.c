@@ -1,0 +1,459 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ftreport: print or summarise a trace.dat file, or a live buffer, with
+ * the records of every CPU merged by time stamp.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+
+#include "tool.h"
+#include <ftkit/merge.h>
+#include <ftkit/print.h>
+#include <ftkit/stream.h>
+#include <ftkit/tracefile.h>
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: ftreport [-NRt] [-i file] [--cpu list] [-F filter]... [--stat]\n"
+"                [-o text|json|csv|chrome] [--output file] [file]\n"
+"       ftreport --live [-B instance] [options]\n"
+"\n"
+"Print the events of a trace.dat file (trace-cmd's format, version 6 or 7,\n"
+"compressed or not) merged by time stamp, in trace-cmd report's text.\n"
+"\n"
+"  -i, --input FILE     the file to read (default trace.dat)\n"
+"  -N, --no-plugins     do not load libtraceevent's print plugins\n"
+"  -R, --raw            print the raw fields of each event\n"
+"  -t, --nsec           print full nanosecond time stamps\n"
+"      --cpu LIST       only these CPUs (e.g. 0,2-3)\n"
+"  -F, --filter FILTER  event filter, as trace-cmd report -F: 'sched_switch',\n"
+"                       'sched:sched_wakeup:pid>100' (repeatable)\n"
+"      --stat           counts per event and CPU, lost events, first and last\n"
+"                       time stamps, clock; no event lines\n"
+"  -o, --format FMT     text (default), json (one object a line), csv, chrome\n"
+"                       (Chrome trace-event JSON for ui.perfetto.dev)\n"
+"      --output FILE    write to FILE instead of standard output\n"
+"      --live           read the live ring buffer instead of a file; this\n"
+"                       CONSUMES the events, like trace-cmd extract\n"
+"  -B, --instance NAME  with --live: the instance to read\n"
+"  -q, --quiet          fewer messages\n"
+"  -v, --verbose        more messages\n"
+"  -h, --help           this text\n"
+"\n"
+"examples:\n"
+"  ftreport                           # trace.dat, as trace-cmd report prints it\n"
+"  ftreport -i run.dat --cpu 1 -F sched_switch\n"
+"  ftreport --stat run.dat\n"
+"  ftreport -o chrome run.dat --output run.json   # open in ui.perfetto.dev\n"
+"  ftreport --live -B mytrace         # drain an instance's buffer, merged\n");
+}
+
+enum { OPT_CPU = 256, OPT_STAT, OPT_LIVE, OPT_OUTPUT };
+
+static int *parse_cpus(const char *arg)
+{
+	int *cpus = NULL, n = 0;
+	const char *s = arg;
+	char *end;
+	long a, b;
+
+	while (*s) {
+		if (!isdigit((unsigned char)*s))
+			tool_usage_error("bad cpu list '%s'", arg);
+		a = b = strtol(s, &end, 10);
+		s = end;
+		if (*s == '-') {
+			b = strtol(s + 1, &end, 10);
+			if (end == s + 1)
+				tool_usage_error("bad cpu list '%s'", arg);
+			s = end;
+		}
+		if (a > b || b > 65535)
+			tool_usage_error("bad cpu range in '%s'", arg);
+		cpus = realloc(cpus, (n + (b - a) + 2) * sizeof(*cpus));
+		if (!cpus)
+			tool_die("out of memory");
+		while (a <= b)
+			cpus[n++] = a++;
+		if (*s == ',')
+			s++;
+	}
+	if (!cpus)
+		tool_usage_error("empty cpu list");
+	cpus[n] = -1;
+	return cpus;
+}
+
+/* Name of the buffer the i-th stream of @m reads ("" for the top one). */
+static const char *stream_buffer(struct ftk_tracefile *tf, struct ftk_merge *m, int i)
+{
+	int tag = ftk_merge_tag(m, i);
+
+	return tag >= 0 && tag < ftk_tracefile_buffers(tf) ? ftk_tracefile_buffer_name(tf, tag) : "";
+}
+
+static void print_stat(FILE *out, struct ftk_tracefile *tf, struct ftk_merge *m,
+		       unsigned long long *per_event, int nr_ids, unsigned long long total,
+		       unsigned long long first, unsigned long long last)
+{
+	struct tep_handle *tep = ftk_tracefile_tep(tf);
+	struct ftk_stream_stats st;
+	unsigned long long lost = 0;
+	int i, b, id;
+
+	fprintf(out, "file:      %s\n", ftk_tracefile_path(tf));
+	if (ftk_tracefile_version(tf))
+		fprintf(out, "version:   %d (%s)\n", ftk_tracefile_version(tf),
+			ftk_tracefile_compression(tf));
+	if (ftk_tracefile_uname(tf))
+		fprintf(out, "uname:     %s\n", ftk_tracefile_uname(tf));
+	fprintf(out, "cpus:      %d\n", ftk_tracefile_cpus(tf));
+	for (b = 0; b < ftk_tracefile_buffers(tf); b++)
+		fprintf(out, "buffer:    %s clock=%s cpus=%d\n",
+			*ftk_tracefile_buffer_name(tf, b) ? ftk_tracefile_buffer_name(tf, b) : "(top)",
+			ftk_tracefile_buffer_clock(tf, b), ftk_tracefile_buffer_cpus(tf, b));
+	fprintf(out, "events:    %llu\n", total);
+	if (total && ftk_tracefile_buffer_in_ns(tf, 0)) {
+		fprintf(out, "first:     %llu.%09llu\n", first / 1000000000ULL, first % 1000000000ULL);
+		fprintf(out, "last:      %llu.%09llu\n", last / 1000000000ULL, last % 1000000000ULL);
+		fprintf(out, "span:      %llu.%09llu s\n", (last - first) / 1000000000ULL,
+			(last - first) % 1000000000ULL);
+	} else if (total) {
+		/* counter and x86-tsc stamps are counts, not nanoseconds */
+		fprintf(out, "first:     %llu\nlast:      %llu\n", first, last);
+	}
+	fprintf(out, "\nper cpu:\n");
+	for (i = 0; i < ftk_merge_count(m); i++) {
+		struct ftk_stream *s = ftk_merge_stream(m, i);
+
+		ftk_stream_stats(s, &st);
+		lost += st.missed;
+		fprintf(out, "  cpu%-4d events %-12llu subbufs %-8llu lost %llu%s%s%s\n",
+			ftk_stream_cpu(s), st.records, st.subbufs, st.missed,
+			st.missed_unknown ? " (and more, uncounted)" : "",
+			*stream_buffer(tf, m, i) ? "  buffer " : "", stream_buffer(tf, m, i));
+	}
+	fprintf(out, "lost:      %llu\n", lost);
+	if (ftk_tracefile_cpustats(tf)) {
+		char **cs;
+
+		fprintf(out, "\nkernel buffer stats when recorded:\n");
+		for (cs = ftk_tracefile_cpustats(tf); *cs; cs++) {
+			char *line = *cs, *nl;
+
+			/* one line per CPU: "CPU: 0 entries: 0 overrun: 0 ..." */
+			fputs(" ", out);
+			while (*line) {
+				nl = strchr(line, '\n');
+				if (nl == line) {
+					line++;
+					continue;
+				}
+				fprintf(out, " %.*s", nl ? (int)(nl - line) : (int)strlen(line), line);
+				line = nl ? nl + 1 : line + strlen(line);
+			}
+			fputc('\n', out);
+		}
+	}
+	fprintf(out, "\nper event:\n");
+	for (;;) {
+		unsigned long long best = 0;
+		int bid = -1;
+
+		for (id = 0; id < nr_ids; id++)
+			if (per_event[id] > best) {
+				best = per_event[id];
+				bid = id;
+			}
+		if (bid < 0)
+			break;
+		{
+			struct tep_event *ev = tep_find_event(tep, bid);
+			char name[256];
+
+			snprintf(name, sizeof(name), "%s:%s", ev ? ev->system : "?",
+				 ev ? ev->name : "unknown");
+			fprintf(out, "  %-40s %llu\n", name, best);
+		}
+		per_event[bid] = 0;
+	}
+}
+
+/*
+ * Whether -F keeps @rec, as trace-cmd report decides: a kernel_stack event
+ * that no filter names is kept after a record of its CPU was printed.
+ */
+static int filter_keep(struct tep_handle *tep, struct tep_event_filter *filter,
+		       const struct tep_record *rec, int buf, int stack_id,
+		       unsigned char *last_printed, int stride, int nlast)
+{
+	int ret = tep_filter_match(filter, (struct tep_record *)rec);
+	int id = tep_data_type(tep, (struct tep_record *)rec);
+	int slot = buf * stride + rec->cpu;
+
+	if (rec->cpu < 0 || rec->cpu >= stride || slot < 0 || slot >= nlast)
+		slot = -1;
+	if (ret == TEP_ERRNO__FILTER_MATCH) {
+		if (id != stack_id && slot >= 0)
+			last_printed[slot] = 1;
+		return 1;
+	}
+	if (ret != TEP_ERRNO__FILTER_NOT_FOUND || stack_id < 0)
+		return 0;
+	/*
+	 * trace-cmd 3.1.6 prints such a stack once any record of its CPU
+	 * was printed before it (measured: the flag is never cleared).
+	 */
+	if (id == stack_id)
+		return slot >= 0 && last_printed[slot];
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "input",	required_argument,	NULL, 'i' },
+		{ "no-plugins",	no_argument,		NULL, 'N' },
+		{ "raw",	no_argument,		NULL, 'R' },
+		{ "nsec",	no_argument,		NULL, 't' },
+		{ "cpu",	required_argument,	NULL, OPT_CPU },
+		{ "filter",	required_argument,	NULL, 'F' },
+		{ "stat",	no_argument,		NULL, OPT_STAT },
+		{ "format",	required_argument,	NULL, 'o' },
+		{ "output",	required_argument,	NULL, OPT_OUTPUT },
+		{ "live",	no_argument,		NULL, OPT_LIVE },
+		{ "instance",	required_argument,	NULL, 'B' },
+		{ "quiet",	no_argument,		NULL, 'q' },
+		{ "verbose",	no_argument,		NULL, 'v' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *input = NULL, *instance = NULL, *outpath = NULL;
+	unsigned int tflags = 0, pflags = 0;
+	int format = FTK_PRINT_TEXT, stat = 0, live = 0, c, ret, b, tag, exit_code = EXIT_OK;
+	struct tep_event_filter *filter = NULL;
+	unsigned long long *per_event = NULL, total = 0, first = 0, last = 0;
+	const struct tep_record *rec;
+	struct ftk_printer *p = NULL;
+	struct ftk_tracefile *tf;
+	struct ftk_merge *m;
+	struct tep_handle *tep;
+	char **filters = NULL;
+	int nfilters = 0, nr_ids = 0, stack_id = -1, nlast = 0, take = 0;
+	unsigned char *last_printed = NULL;
+	int *cpus = NULL;
+	FILE *out = stdout;
+	static char obuf[1 << 20];
+
+	tool_init("ftreport");
+	/* Formats libtraceevent cannot parse leave their events unknown, quietly, as in trace-cmd. */
+	tep_set_loglevel(TEP_LOG_CRITICAL);
+	while ((c = getopt_long(argc, argv, "i:NRtF:o:B:qvh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			input = optarg;
+			break;
+		case 'N':
+			tflags |= FTK_TRACEFILE_NO_PLUGINS;
+			break;
+		case 'R':
+			pflags |= FTK_PRINT_RAW;
+			break;
+		case 't':
+			pflags |= FTK_PRINT_NSEC;
+			break;
+		case OPT_CPU:
+			free(cpus);
+			cpus = parse_cpus(optarg);
+			break;
+		case 'F':
+			filters = realloc(filters, (nfilters + 1) * sizeof(*filters));
+			if (!filters)
+				tool_die("out of memory");
+			filters[nfilters++] = optarg;
+			break;
+		case OPT_STAT:
+			stat = 1;
+			break;
+		case 'o':
+			format = ftk_print_format_parse(optarg);
+			if (format < 0)
+				tool_usage_error("unknown format '%s' (text, json, csv, chrome)", optarg);
+			break;
+		case OPT_OUTPUT:
+			outpath = optarg;
+			break;
+		case OPT_LIVE:
+			live = 1;
+			break;
+		case 'B':
+			instance = optarg;
+			break;
+		case 'q':
+			tool_verbose(-1);
+			break;
+		case 'v':
+			tool_verbose(1);
+			tep_set_loglevel(TEP_LOG_WARNING);
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_OK;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		if (input || optind + 1 < argc)
+			tool_usage_error("one input file only");
+		input = argv[optind];
+	}
+	if (instance && !live)
+		tool_usage_error("-B needs --live (a file's instances are all printed)");
+	if (live && input)
+		tool_usage_error("--live reads no file");
+	if (!input)
+		input = "trace.dat";
+
+	if (live)
+		ret = ftk_tracefile_open_live(getenv("FTK_TRACEFS"), instance, tflags, &tf);
+	else
+		ret = ftk_tracefile_open(input, tflags, &tf);
+	if (ret < 0) {
+		tool_err("%s", tf ? ftk_tracefile_errmsg(tf) : strerror(-ret));
+		ftk_tracefile_close(tf);
+		return EXIT_FAIL;
+	}
+	tep = ftk_tracefile_tep(tf);
+	if (outpath) {
+		out = fopen(outpath, "w");
+		if (!out)
+			tool_die("cannot write '%s': %s", outpath, strerror(errno));
+	}
+	setvbuf(out, obuf, _IOFBF, sizeof(obuf));
+
+	if (nfilters) {
+		char err[256];
+		int i;
+
+		filter = tep_filter_alloc(tep);
+		if (!filter)
+			tool_die("out of memory");
+		for (i = 0; i < nfilters; i++) {
+			ret = tep_filter_add_filter_str(filter, filters[i]);
+			if (ret < 0) {
+				tep_strerror(tep, ret, err, sizeof(err));
+				tool_usage_error("bad filter '%s': %s", filters[i], err);
+			}
+		}
+	}
+
+	if (ftk_tracefile_latency_text(tf) && !stat) {
+		fprintf(out, "cpus=%d\n%s", ftk_tracefile_cpus(tf), ftk_tracefile_latency_text(tf));
+		goto done;
+	}
+
+	m = ftk_tracefile_merge(tf, 0, cpus);
+	if (!m)
+		tool_die("%s: %s", input, strerror(errno));
+	if (stat) {
+		nr_ids = 65536;
+		per_event = calloc(nr_ids, sizeof(*per_event));
+		if (!per_event)
+			tool_die("out of memory");
+	} else {
+		p = ftk_printer_new(out, tep, format, pflags);
+		if (!p)
+			tool_die("cannot print: %s", strerror(errno));
+		/*
+		 * trace-cmd report prints the boot clock's stamps as a plain
+		 * count, although they are nanoseconds: do the same in text.
+		 */
+		for (b = 0; b < ftk_tracefile_buffers(tf); b++)
+			ftk_printer_add_buffer(p, live ? "" : ftk_tracefile_buffer_name(tf, b),
+					       ftk_tracefile_buffer_in_ns(tf, b) &&
+					       (format != FTK_PRINT_TEXT ||
+						strcmp(ftk_tracefile_buffer_clock(tf, b), "boot")));
+		ftk_printer_begin(p, ftk_tracefile_cpus(tf));
+	}
+	/* trace-cmd report -N drops its own ftrace handlers with the plugins */
+	/*
+	 * With function_graph events, records are taken before they are
+	 * printed: an entry may take its own return from the merge to print
+	 * a leaf. Otherwise they are printed in place, without a copy.
+	 */
+	take = p && format == FTK_PRINT_TEXT && !(tflags & FTK_TRACEFILE_NO_PLUGINS) &&
+	       tep_find_event_by_name(tep, "ftrace", "funcgraph_entry");
+	if (p && format == FTK_PRINT_TEXT && !(tflags & FTK_TRACEFILE_NO_PLUGINS))
+		ftk_printer_ftrace_overrides(p, take ? m : NULL);
+	if (filter) {
+		struct tep_event *ev = tep_find_event_by_name(tep, "ftrace", "kernel_stack");
+
+		stack_id = ev ? ev->id : -1;
+		nlast = ftk_tracefile_buffers(tf) * (ftk_tracefile_cpus(tf) + 1);
+		last_printed = calloc(nlast ? nlast : 1, 1);
+		if (!last_printed)
+			tool_die("out of memory");
+	}
+	while (!tool_stop && (rec = take ? ftk_merge_next(m, &tag) : ftk_merge_peek(m, &tag))) {
+		int keep = 1;
+
+		if (filter)
+			keep = filter_keep(tep, filter, rec, tag, stack_id, last_printed,
+					   ftk_tracefile_cpus(tf) + 1, nlast);
+		if (keep && stat) {
+			int id = tep_data_type(tep, (struct tep_record *)rec);
+
+			if (!total)
+				first = rec->ts;
+			last = rec->ts;
+			total++;
+			if (id >= 0 && id < nr_ids)
+				per_event[id]++;
+		} else if (keep && ftk_printer_print(p, rec, tag) < 0) {
+			tool_err("cannot write output: %s", strerror(errno));
+			exit_code = EXIT_FAIL;
+			if (take)
+				ftk_record_put((struct tep_record *)rec);
+			break;
+		}
+		if (take)
+			ftk_record_put((struct tep_record *)rec);
+		else
+			ftk_merge_consume(m);
+	}
+	if (stat)
+		print_stat(out, tf, m, per_event, nr_ids, total, first, last);
+	else if (ftk_printer_end(p) < 0 && exit_code == EXIT_OK) {
+		tool_err("cannot write output: %s", strerror(errno));
+		exit_code = EXIT_FAIL;
+	}
+	fflush(out);
+	if (ftk_merge_failed(m)) {
+		tool_err("%s", ftk_stream_errmsg(ftk_merge_failed(m)));
+		exit_code = EXIT_FAIL;
+	}
+	ftk_printer_free(p);
+	ftk_merge_free(m);
+done:
+	if (filter)
+		tep_filter_free(filter);
+	if (fflush(out) || (out != stdout && fclose(out))) {
+		tool_err("cannot write '%s': %s", outpath ? outpath : "stdout", strerror(errno));
+		exit_code = EXIT_FAIL;
+	}
+	ftk_tracefile_close(tf);
+	free(per_event);
+	free(last_printed);
+	free(filters);
+	free(cpus);
+	return exit_code;
+}
