@@ -392,6 +392,24 @@ static void probe_snapshot(struct ftk_caps *c)
 }
 
 /*
+ * Setting a function tracer makes ftrace patch every traceable function: that
+ * takes seconds under emulation (15 s for function_graph in the test VM, and
+ * every `ftinfo --need` probes). While probing, filter on one function when
+ * no filter is set: the write to current_tracer answers the same. Returns 1
+ * when it narrowed the filter, which the caller then clears again.
+ */
+static int narrow_filter(struct ftk_tracefs *t, const char *file)
+{
+	char *cur = read_str(t, file);
+	int narrowed = 0;
+
+	if (cur && strstr(cur, "all functions enabled"))
+		narrowed = !ftk_tracefs_write(t, file, "schedule");
+	free(cur);
+	return narrowed;
+}
+
+/*
  * Set a tracer and put nop back. In the scratch instance if it offers the
  * tracer; else at the top level, only when nop is set there, since
  * changing tracers resets the top-level buffer's tracer state.
@@ -400,7 +418,7 @@ static int probe_tracer(struct ftk_caps *c, const char *tracer, char **eperm)
 {
 	struct ftk_tracefs *t = c->top;
 	char *avail, *cur = NULL;
-	int ret;
+	int ret, narrowed;
 
 	avail = c->scratch ? read_str(c->scratch, "available_tracers") : NULL;
 	if (avail && has_word(avail, tracer)) {
@@ -430,7 +448,10 @@ static int probe_tracer(struct ftk_caps *c, const char *tracer, char **eperm)
 		return 0;
 	}
 	free(cur);
+	narrowed = narrow_filter(t, "set_ftrace_filter");
 	ret = try_write(c, t, "tracers", tracer, "current_tracer", tracer, "nop", 0);
+	if (narrowed)
+		ftk_tracefs_write(t, "set_ftrace_filter", "");
 	if (ret == -EPERM && !*eperm)
 		*eperm = strdup("current_tracer");
 	return ret;
@@ -465,7 +486,7 @@ static void probe_stack_tracer(struct ftk_caps *c, char **eperm)
 {
 	const char *knob = "/proc/sys/kernel/stack_tracer_enabled";
 	char *cur = NULL;
-	int ret;
+	int ret, narrowed;
 
 	if (ftk_read_file(knob, &cur, NULL)) {
 		add(c, "tracers", "stack_tracer", 0, NULL,
@@ -479,7 +500,13 @@ static void probe_stack_tracer(struct ftk_caps *c, char **eperm)
 		return;
 	}
 	free(cur);
+	/* The stack tracer hooks functions through ftrace too: narrow its own filter. */
+	narrowed = narrow_filter(c->top, "stack_trace_filter");
 	ret = ftk_write_file(knob, O_TRUNC, "1", 1);
+	if (!ret)
+		ftk_write_file(knob, O_TRUNC, "0", 1);
+	if (narrowed)
+		ftk_tracefs_write(c->top, "stack_trace_filter", "");
 	if (ret) {
 		char why[128];
 
@@ -489,7 +516,6 @@ static void probe_stack_tracer(struct ftk_caps *c, char **eperm)
 			*eperm = strdup(knob);
 		return;
 	}
-	ftk_write_file(knob, O_TRUNC, "0", 1);
 	add(c, "tracers", "stack_tracer", 1, NULL, NULL);
 }
 

@@ -6,7 +6,7 @@
 lane live
 need_root
 need uprobes
-. "$top_srcdir/t/live/probe-lib.sh"
+. "$top_srcdir/t/lib/probe-lib.sh"
 
 N=7
 before=$(probe_state)

@@ -6,7 +6,7 @@
 lane live
 need_root
 need kprobes
-. "$top_srcdir/t/live/probe-lib.sh"
+. "$top_srcdir/t/lib/probe-lib.sh"
 
 before=$(probe_state)
 tmp=$(mktemp -d)

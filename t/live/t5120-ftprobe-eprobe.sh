@@ -5,7 +5,7 @@
 lane live
 need_root
 need eprobes
-. "$top_srcdir/t/live/probe-lib.sh"
+. "$top_srcdir/t/lib/probe-lib.sh"
 
 before=$(probe_state)
 tmp=$(mktemp -d)

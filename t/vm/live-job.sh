@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Runs INSIDE the test VM (see t/vm/vm.sh): every t/live/*.sh with bash, FTK_LANES unset,
+# its TAP on the console between markers that t/vm/t8000-vm-live.sh turns into host results:
+#   ### FTK-VM-FTINFO-BEGIN / -END          ftinfo's table of the full kernel
+#   ### FTK-VM-TEST-BEGIN NAME
+#   ... the test's stdout (TAP), then its stderr as "# stderr: " lines ...
+#   ### FTK-VM-TEST-END NAME rc=N secs=S
+# FTK_VM_TESTS: space-separated globs of test names to run (default all);
+# FTK_VM_TEST_TIMEOUT: seconds one test may take (default 300).
+set -u
+unset FTK_LANES
+cd /tmp || exit 2
+up() { cut -d' ' -f1 /proc/uptime; }
+
+echo "### FTK-VM-FTINFO-BEGIN"
+ftinfo 2>&1
+echo "### FTK-VM-FTINFO-END"
+
+for t in "$top_srcdir"/t/live/t[0-9]*.sh; do
+	name=${t##*/}
+	if [ -n "${FTK_VM_TESTS:-}" ]; then
+		pick=
+		for g in $FTK_VM_TESTS; do
+			# shellcheck disable=SC2254
+			case $name in $g|$g.sh) pick=1 ;; esac
+		done
+		[ -n "$pick" ] || continue
+	fi
+	dir=$(mktemp -d /tmp/live.XXXXXX)
+	t0=$(up)
+	echo "### FTK-VM-TEST-BEGIN $name"
+	# Each test in its own process group (job control), so that a watchdog can stop the
+	# test and whatever it started: TERM first, so its traps clean up, then KILL.
+	set -m
+	(cd "$dir" && exec bash "$t" 2> "$dir.err" < /dev/null) &
+	pid=$!
+	(
+		sleep "${FTK_VM_TEST_TIMEOUT:-300}"
+		echo "# killed: still running after ${FTK_VM_TEST_TIMEOUT:-300} s"
+		kill -TERM -- -$pid
+		sleep 5
+		kill -KILL -- -$pid
+	) 2>/dev/null &
+	wd=$!
+	set +m
+	wait $pid
+	rc=$?
+	kill -- -$wd 2>/dev/null
+	wait $wd 2>/dev/null
+	sed 's/^/# stderr: /' "$dir.err"
+	echo "### FTK-VM-TEST-END $name rc=$rc secs=$(awk -v a="$t0" -v b="$(up)" 'BEGIN { printf "%.1f", b - a }')"
+	rm -rf "$dir" "$dir.err"
+done
+exit 0
