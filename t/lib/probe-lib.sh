@@ -28,6 +28,7 @@ probe_state() {
 
 # The file offset of SYMBOL in an ELF file, the way a user checks it by hand:
 # st_value from readelf -s, minus p_vaddr plus p_offset of its PT_LOAD segment.
+# Without readelf (callers check `command -v readelf`) it fails.
 elf_offset() {	# FILE SYMBOL
 	local v
 	v=$(readelf -sW "$1" | awk -v s="$2" '$8 == s || index($8, s "@@") == 1 { print $2; exit }')
@@ -43,6 +44,11 @@ elf_offset() {	# FILE SYMBOL
 		done
 		return 1
 	}
+}
+
+# The file offset ftprobe resolves for BINARY:SYMBOL (t5100 checks it against readelf).
+probe_offset() {	# BINARY SYMBOL
+	ftprobe -n "$1:$2" | sed -n "s/.* [^ ]*:\(0x[0-9a-f]*\).*/\1/p"
 }
 
 # The path of libc mapped by PID, once the process has loaded it.

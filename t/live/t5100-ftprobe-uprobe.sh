@@ -15,9 +15,13 @@ trap 'rm -rf "$tmp"' EXIT
 
 # 1: resolution agrees with readelf, for PIE and non-PIE builds
 for bin in "$TARGET" "$TARGET_NOPIE"; do
+	if ! command -v readelf >/dev/null; then
+		skip "offset of ftk_target in $(basename "$bin"): no readelf to check it against"
+		continue
+	fi
 	want=$(elf_offset "$bin" ftk_target)
-	got=$(ftprobe -n "$bin:ftk_target" | sed 's/.* [^ ]*:\(0x[0-9a-f]*\).*/\1/')
-	is "$got" "$want" "offset of ftk_target in $(basename "$bin") is readelf's ($want)"
+	is "$(probe_offset "$bin" ftk_target)" "$want" \
+		"offset of ftk_target in $(basename "$bin") is readelf's ($want)"
 done
 
 # 2: the uprobe fires exactly N times with the arguments, the uretprobe returns 2a+b
@@ -42,8 +46,13 @@ waiter=$!
 libc=$(mapped_libc $waiter)
 def=$(ftprobe -n -p $waiter 'libc:strverscmp s=$arg1')
 kill $waiter; wait $waiter 2>/dev/null
-is "${def#p:ftkit/strverscmp }" "$libc:$(elf_offset "$libc" strverscmp) s=%di" \
-	"-p PID finds libc in /proc/PID/maps and strverscmp in its .dynsym"
+if command -v readelf >/dev/null; then
+	is "${def#p:ftkit/strverscmp }" "$libc:$(elf_offset "$libc" strverscmp) s=%di" \
+		"-p PID finds libc in /proc/PID/maps and strverscmp in its .dynsym"
+else
+	ok "-p PID finds libc in /proc/PID/maps (no readelf to check strverscmp's offset)" \
+		grep -qE "^p:ftkit/strverscmp LIBC:0x[0-9a-f]+ s=%di\$" <<<"${def//"$libc"/LIBC}"
+fi
 ftprobe -t "$libc:strverscmp s=+0(\$arg1):ustring" -- "$TARGET" $N >"$tmp/out" 2>"$tmp/err"
 is "$?" 0 "libc uprobe: ftprobe -t exits 0"
 want=$(for ((i = 0; i < N; i++)); do echo "s=\"ftkit-$i\""; done)

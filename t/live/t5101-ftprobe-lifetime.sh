@@ -29,7 +29,9 @@ ok "the kernel's error_log text is shown" grep -q "uprobe_events.*Invalid" "$tmp
 ok "the good probe was taken back" test ! -d "$T/events/$GROUP"
 
 # 3: -d refuses probes of groups that are not ftkit's without --all
-echo "p:other_$$/x $TARGET:$(elf_offset "$TARGET" ftk_target)" >>"$T/uprobe_events"
+off=$(probe_offset "$TARGET" ftk_target)
+echo "p:other_$$/x $TARGET:$off" >>"$T/uprobe_events"
+ok "a probe of another group, made by hand" test -d "$T/events/other_$$/x"
 ftprobe -d other_$$:x 2>"$tmp/err"
 ok "-d on another group's probe fails" test $? != 0
 ok "... and says why" grep -q "not ftkit's" "$tmp/err"
@@ -40,10 +42,12 @@ ok "--all -d removes it" test ! -d "$T/events/other_$$/x"
 # 4: probes and instances of a dead run are removed, a live run's are kept
 ns=$(stat -Lc %i /proc/self/ns/pid)
 sh -c 'exit 0' & dead=$!; wait $dead
-off=$(elf_offset "$TARGET" ftk_target)
 echo "p:ftkit_${dead}_$ns/x $TARGET:$off" >>"$T/uprobe_events"
 mkdir "$T/instances/ftkit-probe-${dead}_$ns"
 echo "p:ftkit_$$_$ns/x $TARGET:$off" >>"$T/uprobe_events"
+ok "a dead run's probe and instance and a live run's probe, made by hand" \
+	test -d "$T/events/ftkit_${dead}_$ns/x" -a -d "$T/instances/ftkit-probe-${dead}_$ns" \
+	-a -d "$T/events/ftkit_$$_$ns/x"
 ftprobe -q --gc
 ok "--gc removes a dead run's probe" test ! -d "$T/events/ftkit_${dead}_$ns"
 ok "--gc removes a dead run's instance" test ! -d "$T/instances/ftkit-probe-${dead}_$ns"
