@@ -125,8 +125,8 @@ _vm_modorder() {
 
 # The host programs the guest gets (with every library they load). Besides busybox: bash
 # and trace-cmd, and the GNU tools whose options the tests use where busybox lacks them (dd
-# iflag=nonblock): they go to /usr/local/bin, ahead of busybox in the guest's PATH.
-FTK_VM_GNU_TOOLS="dd diff grep mktemp readelf sed sort stat taskset timeout"
+# iflag=nonblock; readelf): they go to /usr/local/bin, ahead of busybox in the guest's PATH.
+FTK_VM_GNU_TOOLS="dd diff grep mktemp nm readelf sed sort stat taskset timeout"
 vm_host_programs() {
 	local p
 	echo /bin/bash
