@@ -79,11 +79,15 @@ ok "SIGTERM with a command: the private instance is removed" \
 # The recorder's own system calls stay out of the trace (set_event_notrace_pid):
 # woken on every event, its splice and ppoll calls would otherwise feed back.
 # Its threads are read from /proc while it runs (other ftrecords may run too).
+# The command writes a marker to the private instance ($FTK_INSTANCE) so that
+# an event wakes the reader threads: nothing else may call splice or ppoll (the
+# VM), and a top-level marker reaches the instance only with copy_trace_marker
+# (not in 6.1), so without it the readers would sleep until the end unrecorded.
 self_calls() {	# extra ftrecord options; prints the count of its own calls traced
 	local pid i tids=
 	ftrecord -q "$@" --buffer-percent 0 -e syscalls:sys_enter_splice \
 		-e syscalls:sys_enter_ppoll -o "$tmp/self.dat" \
-		sh -c "sleep 1; echo ftk4110 > $T/trace_marker; sleep 0.3" 2>/dev/null &
+		sh -c "sleep 1; echo ftk4110 > $T/instances/\$FTK_INSTANCE/trace_marker; sleep 0.3" 2>/dev/null &
 	pid=$!
 	# The reader threads are there once recording started.
 	for i in $(seq 1 100); do
