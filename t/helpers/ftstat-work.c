@@ -3,7 +3,9 @@
  * Deterministic workloads for counting tests:
  *	ftstat-work touch N	write to N fresh pages: N page faults (huge pages off)
  *	ftstat-work pingpong N	N round trips over two pipes between two processes
- *				pinned to one CPU: about 2N context switches
+ *				pinned to one CPU: at least 2N-1 context switches;
+ *				prints the kernel's own count of them (voluntary and
+ *				involuntary, getrusage of itself and its child)
  *	ftstat-work getppid N	N getppid() calls: syscalls:sys_enter_getppid hits N
  *	ftstat-work fork N	N fork()s, each child exiting at once: N sched_process_fork
  *	ftstat-work spin MS	burn MS milliseconds of CPU time
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -43,6 +46,7 @@ static void touch(long n)
 
 static void pingpong(long n)
 {
+	struct rusage self, child;
 	int ab[2], ba[2];
 	cpu_set_t set;
 	pid_t pid;
@@ -66,7 +70,15 @@ static void pingpong(long n)
 	for (i = 0; i < n; i++)
 		if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1)
 			die("pipe i/o");
-	waitpid(pid, NULL, 0);
+	if (waitpid(pid, NULL, 0) != pid)
+		die("waitpid");
+	/*
+	 * The scheduler's count of the same switches (nvcsw + nivcsw), to check a
+	 * counter against: it also has the ones before exec and the child's last.
+	 */
+	if (getrusage(RUSAGE_SELF, &self) || getrusage(RUSAGE_CHILDREN, &child))
+		die("getrusage");
+	printf("%ld\n", self.ru_nvcsw + self.ru_nivcsw + child.ru_nvcsw + child.ru_nivcsw);
 }
 
 static void forks(long n)
