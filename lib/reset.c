@@ -230,9 +230,9 @@ static const struct {
 
 /*
  * The function tracers' own options (tracer flags), with the kernel's
- * defaults. Before Linux 6.17 ("tracing: Have tracer option be instance
- * specific") each is one flag shared by the top level and every instance:
- * a fresh instance then reads what another instance set (func_stack_trace
+ * defaults. Until recent kernels made them per instance (Linux 6.1, the VM
+ * lane's, does not), each is one flag shared by the top level and every
+ * instance: a fresh instance reads what another instance set (func_stack_trace
  * left on by `ftfunc -B NAME -s` put stack traces in every later instance's
  * function trace), so the fresh value cannot tell the default.
  */

@@ -43,7 +43,7 @@ else
 	is "$(cat "$T/instances/$s/current_tracer")" function "-B NAME starts the tracer and keeps it"
 	ftfunc -B "$s" --stop
 	is "$(cat "$T/instances/$s/current_tracer")" nop "--stop stops it"
-	# -s stays too, and before Linux 6.17 options/func_stack_trace is one flag for
+	# -s stays too, and on older kernels (6.1) options/func_stack_trace is one flag for
 	# all instances and the top level: ftreset puts it back, as ftfunc tells users.
 	ftreset -q -B "$s" -i
 	is "$(cat "$T/options/func_stack_trace")" \
