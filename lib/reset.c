@@ -228,6 +228,45 @@ static const struct {
 	{ "trace_printk_dest",	"1" },
 };
 
+/*
+ * The function tracers' own options (tracer flags), with the kernel's
+ * defaults. Until recent kernels made them per instance (Linux 6.1, the VM
+ * lane's, does not), each is one flag shared by the top level and every
+ * instance: a fresh instance reads what another instance set (func_stack_trace
+ * left on by `ftfunc -B NAME -s` put stack traces in every later instance's
+ * function trace), so the fresh value cannot tell the default.
+ */
+static const struct {
+	const char	*name;
+	const char	*val;
+} tracer_flags[] = {
+	{ "func-no-repeats",		"0" },
+	{ "func_stack_trace",		"0" },
+	{ "funcgraph-abstime",		"0" },
+	{ "funcgraph-cpu",		"1" },
+	{ "funcgraph-duration",		"1" },
+	{ "funcgraph-irqs",		"1" },
+	{ "funcgraph-overhead",		"1" },
+	{ "funcgraph-overrun",		"0" },
+	{ "funcgraph-proc",		"0" },
+	{ "funcgraph-retaddr",		"0" },
+	{ "funcgraph-retval",		"0" },
+	{ "funcgraph-retval-hex",	"0" },
+	{ "funcgraph-tail",		"0" },
+	{ "graph-time",			"1" },
+	{ "sleep-time",			"1" },
+};
+
+static const char *tracer_flag_default(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(tracer_flags); i++)
+		if (!strcmp(name, tracer_flags[i].name))
+			return tracer_flags[i].val;
+	return NULL;
+}
+
 static void reset_options(struct reset *r)
 {
 	char path[PATH_MAX], file[PATH_MAX];
@@ -247,6 +286,8 @@ static void reset_options(struct reset *r)
 				break;
 		if (i < ARRAY_SIZE(zeroed) && !r->t->instance)
 			set_value(r, file, zeroed[i].top, 0);
+		else if (tracer_flag_default(d->d_name))
+			set_value(r, file, tracer_flag_default(d->d_name), 0);
 		else
 			set_default(r, file, 0);
 	}

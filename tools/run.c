@@ -110,13 +110,22 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Copy what trace_pipe has now to stdout; 0 at EAGAIN, -1 on error (EPIPE: no reader). */
-static int drain(int fd)
+/*
+ * Copy what trace_pipe has now to stdout, at most @max reads (0: no limit);
+ * 0 at EAGAIN or the limit, -1 on error (EPIPE: no reader). A read returns at
+ * most a page, and the tool's own reads and writes may be traced (ftfunc -f
+ * 'vfs_*'): trace_pipe then never runs dry, so the loop over it must come
+ * back to check for a signal, the child and the time.
+ */
+static int drain(int fd, unsigned int max)
 {
 	char buf[65536];
+	unsigned int reads = 0;
 	ssize_t n;
 
 	for (;;) {
+		if (max && reads++ >= max)
+			return 0;
 		n = read(fd, buf, sizeof(buf));
 		if (n > 0) {
 			if (fwrite(buf, 1, n, stdout) != (size_t)n || fflush(stdout))
@@ -156,7 +165,7 @@ int run_trace(struct run *r)
 	pfd.fd = fd;
 	pfd.events = POLLIN;
 	while (!done && !tool_stop) {
-		if (poll(&pfd, 1, 100) > 0 && drain(fd) < 0) {
+		if (poll(&pfd, 1, 100) > 0 && drain(fd, 256) < 0) {
 			if (errno == EPIPE)	/* "| head" has all it wants: stop, put back */
 				break;
 			tool_err("cannot copy '%s': %s", path, strerror(errno));
@@ -175,8 +184,14 @@ int run_trace(struct run *r)
 		waitpid(r->child, &status, 0);
 		r->child = -1;
 	}
+	/*
+	 * Stop recording (the journal puts tracing_on back), then print what the
+	 * buffer holds: a bounded amount, even when the tool's own reads and
+	 * writes are traced. Where tracing_on cannot be written, print a bounded
+	 * amount all the same.
+	 */
 	if (!ret && !ferror(stdout))
-		drain(fd);
+		drain(fd, ftk_tracefs_set(r->t, "tracing_on", "0") ? 4096 : 0);
 	close(fd);
 	fflush(stdout);
 	return ret;

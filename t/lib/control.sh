@@ -7,14 +7,6 @@ T=$(tracefs_dir) || skip_all "no tracefs"
 # the top level, leave out the instances and dynamic events: other users of this
 # machine change those while a test runs.
 dump_tracefs() {
-	local out
-	out=$(_dump_tracefs "$1")
-	# In the VM, a dump taken right after the function tracer was torn down
-	# once came out empty while the next one was complete: take it again.
-	[ -n "$out" ] || { sleep 1; out=$(_dump_tracefs "$1"); }
-	printf '%s\n' "$out"
-}
-_dump_tracefs() {
 	if [ "$1" = "$T" ]; then
 		"$top_srcdir/t/lib/dump-tracefs.sh" "$1" |
 			grep -v -e '^instances' -e '^kprobe_events: ' -e '^uprobe_events: ' \
@@ -51,7 +43,9 @@ same_dump() {
 	else
 		_tap_result 1 "$3"
 		diag "$(diff "$1" "$2" | head -20)"
-		[ -s "$2" ] || diag "empty dump: T='$T'" "$("$top_srcdir/t/lib/dump-tracefs.sh" "$T" 2>&1 | head -3)"
+		# (An empty one: /tmp was full, the last time.)
+		[ -s "$2" ] || diag "empty dump: T='$T'" "$("$top_srcdir/t/lib/dump-tracefs.sh" "$T" 2>&1 | head -3)" \
+			"$(df "$2" 2>&1)"
 	fi
 }
 
