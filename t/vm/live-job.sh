@@ -17,6 +17,14 @@ echo "### FTK-VM-FTINFO-BEGIN"
 ftinfo 2>&1
 echo "### FTK-VM-FTINFO-END"
 
+# The VM is ours alone: tests may reset the top level (t2140), and compare what they
+# leave with tracefs as it booted. The dump is taken after ftinfo, which leaves
+# everything as it found it but for one thing nothing can undo: the first use of
+# tracing expands the top-level ring buffer from its boot stub ("7 (expanded: 1408)")
+# to its full size.
+"$top_srcdir/t/lib/dump-tracefs.sh" > /tmp/ftk-boot.dump 2>/dev/null
+export FTK_RESET_TOP=1 FTK_BOOT_DUMP=/tmp/ftk-boot.dump
+
 for t in "$top_srcdir"/t/live/t[0-9]*.sh; do
 	name=${t##*/}
 	if [ -n "${FTK_VM_TESTS:-}" ]; then
