@@ -7,25 +7,30 @@
 #   syscall   one CPU making getppid() calls, raw_syscalls:sys_enter/sys_exit on
 #   marker    trace_marker writes on every CPU, sched:sched_switch and sched_wakeup on
 # each under
-#   no reader  events on in an instance, nobody reads (the workload's baseline time,
-#              and the size of the event data in the ring buffer)
-#   ftrecord   ftrecord -F -c -B INSTANCE -e ... WORK     (its default settings)
-#   trace-cmd  trace-cmd record -F -c -B INSTANCE -e ... WORK  (its default settings:
-#              a process per CPU splicing every 1 ms)
-# and reports, per mode: events lost (overrun + dropped, from the kernel buffer statistics
-# stored in the file, `trace-cmd report --stat`), the workload's slowdown against no reader,
-# bytes of trace data stored per event against the event data in the ring buffer (data
-# sections of the file, `trace-cmd dump --flyrecord`, over the events read), and the
-# recorder's CPU time per MB stored (bash `times` around the recorder, minus the workload's
-# own CPU time); then the ratios ftrecord/trace-cmd measured in the same run.
+#   no reader   events on in an instance, nobody reads (the workload's baseline time,
+#               and the size of the event data in the ring buffer: per_cpu stats)
+#   ftrecord    ftrecord -B INSTANCE -e ... WORK (its defaults: no compression)
+#   ftrecord-z  the same with --compression zstd
+#   trace-cmd   trace-cmd record -B INSTANCE -e ... WORK (its defaults: a process per
+#               CPU splicing every 1 ms, file version 7 compressed with zstd)
+# The workload traces only itself and its children (set_event_pid, event-fork) in every
+# mode, as record-bench.sh does: trace-cmd's -F -c followed only the first process here.
+# Per mode it reports: events lost (overrun + dropped in the kernel buffer statistics
+# stored in the file: `trace-cmd report --stat`), the workload's time against no reader,
+# bytes stored per event (the file's data sections, `trace-cmd dump --flyrecord`, over
+# the events read) against the event data in the ring buffer, and the recorder's CPU time
+# (bash `times` around the recorder, which waits for everything it started, minus the
+# workload's own `times`) per MB of event data it moved (events read x event size: the
+# same yardstick for compressed and plain files); then the ratios ftrecord/trace-cmd
+# and ftrecord-z/trace-cmd of the same run.
 #
 # The guest runs under qemu TCG (software emulation, both vCPUs in one host thread): it is
 # 10 to 50 times slower than native and its clock and scheduling are distorted, so the
 # absolute numbers mean little; only the ratios between modes of the same run do.
 #
 # usage: t/bench/record-vm.sh [syscall|marker]...
-# (from the source or build tree; N_SYS and N_MARK scale the work (defaults 200000 and
-# 20000 per CPU), ROUNDS repeats it (1), FTK_VM_TIMEOUT bounds the VM run (900 s),
+# (from the source or build tree; N_SYS and N_MARK scale the work (defaults 1000000 and
+# 100000 per CPU), ROUNDS repeats it (3), FTK_VM_TIMEOUT bounds the VM run (900 s),
 # BENCH_OUT keeps the trace files (default $top_builddir/t/bench/record-vm.out))
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -34,9 +39,9 @@ if [ -z "${top_builddir:-}" ]; then
 	else top_builddir=$(pwd); fi
 fi
 export top_srcdir top_builddir
-N_SYS=${N_SYS:-200000}
-N_MARK=${N_MARK:-20000}
-ROUNDS=${ROUNDS:-1}
+N_SYS=${N_SYS:-1000000}
+N_MARK=${N_MARK:-100000}
+ROUNDS=${ROUNDS:-3}
 OUT=${BENCH_OUT:-$top_builddir/t/bench/record-vm.out}
 WORKLOADS=${*:-syscall marker}
 die() { echo "record-vm: $*" >&2; exit 1; }
@@ -65,13 +70,13 @@ cpu() {	# the CPU seconds of `times` output: self (line 1) and children (line 2)
 	     END { printf "%.3f\n", s }'
 }
 # The workload: its elapsed ns in $O/$2.time, its CPU seconds (the script and its
-# children) in $O/$2.wcpu. In no-reader mode it filters on its own pid like -F -c.
+# children) in $O/$2.wcpu. It traces only itself and its children (set_event_pid,
+# event-fork), in every mode: trace-cmd's -F -c did not follow the children here.
 cat > /tmp/work <<EOW
 #!/bin/bash
-if [ "\$3" = filter ]; then
-	echo 1 > $T/instances/$I/options/event-fork
-	echo \$\$ > $T/instances/$I/set_event_pid
-fi
+# Only the workload's events (the recorder's own syscalls would feed back).
+echo 1 > $T/instances/$I/options/event-fork
+echo \$\$ > $T/instances/$I/set_event_pid
 case "\$1" in
 syscall) taskset -c $((CPUS - 1)) $LG syscall $N_SYS > /tmp/t ;;
 marker)
@@ -87,6 +92,15 @@ awk '{ for (i = 1; i <= 2; i++) { split(\$i, a, /[ms]/); s += a[1] * 60 + a[2] }
      END { printf "%.3f\n", s }' /tmp/wt > $O/\$2.wcpu
 EOW
 chmod +x /tmp/work
+# rec MODE W ROUND RECORDER...: record the workload W; the CPU seconds of the recorder and
+# everything it waited for (the workload included) in $O/MODE.W.ROUND.cpu.
+rec() {
+	local m=$1 w=$2 r=$3
+	shift 3
+	( "$@" /tmp/work $w $m.$w.$r > $O/$m.$w.$r.log 2>&1; echo $? > $O/$m.$w.$r.rc
+	  times > /tmp/tt; tail -1 /tmp/tt ) | cpu > $O/$m.$w.$r.cpu
+	gone
+}
 gone() { local i; for i in $(seq 1 50); do [ -d $T/instances/$I ] || return 0; rmdir $T/instances/$I 2>/dev/null || sleep 0.2; done; }
 uname -r > $O/uname
 for r in $(seq 1 $ROUNDS); do
@@ -99,19 +113,12 @@ for r in $(seq 1 $ROUNDS); do
 		# no reader
 		gone; mkdir $T/instances/$I
 		for e in $EVENTS; do echo 1 > $T/instances/$I/events/${e/://}/enable; done
-		/tmp/work $w none.$w.$r filter
+		/tmp/work $w none.$w.$r
 		cat $T/instances/$I/per_cpu/cpu*/stats > $O/none.$w.$r.stats
 		gone
-		# ftrecord
-		( ftrecord -F -c -B $I $EV -o $O/ftrecord.$w.$r.dat /tmp/work $w ftrecord.$w.$r \
-			> $O/ftrecord.$w.$r.log 2>&1; echo $? > $O/ftrecord.$w.$r.rc; times > /tmp/tt; tail -1 /tmp/tt ) |
-			cpu > $O/ftrecord.$w.$r.cpu
-		gone
-		# trace-cmd record
-		( trace-cmd record -F -c -B $I $EV -o $O/trace-cmd.$w.$r.dat /tmp/work $w trace-cmd.$w.$r \
-			> $O/trace-cmd.$w.$r.log 2>&1; echo $? > $O/trace-cmd.$w.$r.rc; times > /tmp/tt; tail -1 /tmp/tt ) |
-			cpu > $O/trace-cmd.$w.$r.cpu
-		gone
+		rec ftrecord $w $r ftrecord -B $I $EV -o $O/ftrecord.$w.$r.dat
+		rec ftrecord-z $w $r ftrecord --compression zstd -B $I $EV -o $O/ftrecord-z.$w.$r.dat
+		rec trace-cmd $w $r trace-cmd record -B $I $EV -o $O/trace-cmd.$w.$r.dat
 	done
 done
 JOB
@@ -127,74 +134,79 @@ echo "record-vm: booting the VM (qemu TCG), $ROUNDS round(s) of: $WORKLOADS" \
 	die "the VM run failed (console: $top_builddir/t/bench/record-vm.console.log)"
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.4g", a / b; else print "n/a" }'; }
-# stat FILE FIELD: a kernel buffer statistic of a trace file, summed over the CPUs.
+add() { awk -v a="$1" -v b="$2" 'BEGIN { print a + b }'; }
+# fstat FILE FIELD: a kernel buffer statistic stored in a trace file, summed over the CPUs.
 fstat() {
 	trace-cmd report --stat -i "$1" 2>/dev/null |
 		awk -v f="$2" -F': *' '$1 == f { s += $2 } END { print s + 0 }'
 }
-# The bytes of the per-CPU data sections of a trace file.
+# fdata FILE: the bytes of the per-CPU data sections of a trace file, as stored.
 fdata() {
 	trace-cmd dump --flyrecord -i "$1" 2>/dev/null |
 		awk '/\[id, data offset and size\]/ { s += $3 } END { print s + 0 }'
 }
 kstat() { awk -v f="$2" -F': *' '$1 == f { s += $2 } END { print s + 0 }' "$1"; }
 
-echo "VM kernel $(cat "$OUT/uname"); qemu TCG: only the ratios of one run mean anything"
+MODES="ftrecord ftrecord-z trace-cmd"
+echo "VM kernel $(cat "$OUT/uname"), qemu TCG: absolute numbers are distorted, only the" \
+     "ratios of one run mean anything"
+echo "modes: ftrecord = ftrecord -B I; ftrecord-z = ftrecord --compression zstd -B I;" \
+     "trace-cmd = trace-cmd record -B I (3.1.6 defaults: file version 7, zstd)"
 for w in $WORKLOADS; do
-	declare -A T=() LOST=() TOT=() BPE=() CPUMB=() MB=()
-	evb=
+	declare -A TM=() LOST=() TOT=() DATA=() RD=() CPU=()
+	evb=0
 	for r in $(seq 1 "$ROUNDS"); do
-		T[none]=$(( ${T[none]:-0} + $(cat "$OUT/none.$w.$r.time") ))
+		t=$(cat "$OUT/none.$w.$r.time")
+		if [ -z "${TM[none]:-}" ] || [ "$t" -lt "${TM[none]}" ]; then TM[none]=$t; fi
 		evb=$(ratio "$(kstat "$OUT/none.$w.$r.stats" bytes)" "$(kstat "$OUT/none.$w.$r.stats" entries)")
-		for m in ftrecord trace-cmd; do
+		for m in $MODES; do
 			f=$OUT/$m.$w.$r.dat
 			[ "$(cat "$OUT/$m.$w.$r.rc")" = 0 ] || echo "record-vm: $m ($w) exited" \
 				"$(cat "$OUT/$m.$w.$r.rc"): $(tail -3 "$OUT/$m.$w.$r.log")" >&2
-			T[$m]=$(( ${T[$m]:-0} + $(cat "$OUT/$m.$w.$r.time") ))
+			t=$(cat "$OUT/$m.$w.$r.time")
+			if [ -z "${TM[$m]:-}" ] || [ "$t" -lt "${TM[$m]}" ]; then TM[$m]=$t; fi
 			rd=$(fstat "$f" "read events")
 			lost=$(( $(fstat "$f" overrun) + $(fstat "$f" "dropped events") ))
 			LOST[$m]=$(( ${LOST[$m]:-0} + lost ))
 			TOT[$m]=$(( ${TOT[$m]:-0} + rd + lost ))
-			data=$(fdata "$f")
-			BPE[$m]=$(ratio "$data" "$rd")
-			MB[$m]=$(awk -v d="$data" -v m="${MB[$m]:-0}" 'BEGIN { print m + d / 1e6 }')
-			rc=$(awk -v a="$(cat "$OUT/$m.$w.$r.cpu")" -v b="$(cat "$OUT/$m.$w.$r.wcpu")" \
-				'BEGIN { print a - b }')
-			CPUMB[$m]=$(awk -v c="$rc" -v s="${CPUMB[$m]:-0}" 'BEGIN { print s + c }')
+			RD[$m]=$(( ${RD[$m]:-0} + rd ))
+			DATA[$m]=$(( ${DATA[$m]:-0} + $(fdata "$f") ))
+			CPU[$m]=$(add "${CPU[$m]:-0}" "$(awk -v a="$(cat "$OUT/$m.$w.$r.cpu")" \
+				-v b="$(cat "$OUT/$m.$w.$r.wcpu")" 'BEGIN { print a - b }')")
 		done
 	done
-	echo "== $w workload ($([ $w = syscall ] && echo "raw_syscalls, 1 CPU" ||
-		echo "trace_marker on every CPU + sched_switch/wakeup")), $ROUNDS round(s)," \
-		"times and losses summed"
-	echo "event data in the ring buffer: $evb bytes/event"
-	printf '%-10s %9s %8s %24s %9s %9s %10s\n' mode "time s" "vs none" lost bytes/ev "data MB" \
-		"CPU ms/MB"
-	for m in none ftrecord trace-cmd; do
-		if [ $m = none ]; then
-			printf '%-10s %9s %8s %24s %9s %9s %10s\n' "no reader" \
-				"$(awk -v t="${T[none]}" 'BEGIN { printf "%.3f", t / 1e9 }')" x1 - - - -
-			continue
-		fi
-		cpums=$(awk -v c="${CPUMB[$m]}" -v mb="${MB[$m]}" \
-			'BEGIN { if (mb > 0) printf "%.4g", c * 1000 / mb; else print "n/a" }')
-		CPUMB[$m]=$cpums
-		printf '%-10s %9s %8s %24s %9s %9s %10s\n' "$m" \
-			"$(awk -v t="${T[$m]}" 'BEGIN { printf "%.3f", t / 1e9 }')" \
-			"x$(ratio "${T[$m]}" "${T[none]}")" \
-			"${LOST[$m]}/${TOT[$m]} ($(ratio "${LOST[$m]}" "${TOT[$m]}"))" \
-			"${BPE[$m]}" "${MB[$m]}" "$cpums (CPU $(awk -v c="$(cat "$OUT/$m.$w.$ROUNDS.cpu")" \
-				-v b="$(cat "$OUT/$m.$w.$ROUNDS.wcpu")" 'BEGIN { printf "%.2f s", c - b }'))"
-	done
-	fl=$(ratio "${LOST[ftrecord]}" "${TOT[ftrecord]}")
-	tl=$(ratio "${LOST[trace-cmd]}" "${TOT[trace-cmd]}")
-	echo "ratios ftrecord/trace-cmd: slowdown $(ratio "${T[ftrecord]}" "${T[trace-cmd]}")," \
-	     "lost fraction $([ "${LOST[trace-cmd]}" -gt 0 ] && ratio "$fl" "$tl" ||
-		echo "n/a (trace-cmd lost 0, ftrecord ${LOST[ftrecord]})")," \
-	     "bytes/event $(ratio "${BPE[ftrecord]}" "${BPE[trace-cmd]}")," \
-	     "CPU/MB $(ratio "${CPUMB[ftrecord]}" "${CPUMB[trace-cmd]}")"
-	echo "bytes/event over event data: ftrecord $(ratio "${BPE[ftrecord]}" "$evb")," \
-	     "trace-cmd $(ratio "${BPE[trace-cmd]}" "$evb")"
 	echo
-	unset T LOST TOT BPE CPUMB MB
+	echo "== $w workload ($([ $w = syscall ] && echo "raw_syscalls on 1 CPU" ||
+		echo "trace_marker on every CPU + sched_switch/wakeup")): best time of $ROUNDS" \
+		"round(s), losses, bytes and CPU summed"
+	echo "event data in the ring buffer: $evb bytes/event"
+	printf '%-11s %8s %8s %24s %9s %11s %9s\n' mode "time s" "vs none" lost bytes/ev \
+		"rec. CPU s" "CPU ms/MB"
+	printf '%-11s %8s %8s %24s %9s %11s %9s\n' "no reader" \
+		"$(awk -v t="${TM[none]}" 'BEGIN { printf "%.3f", t / 1e9 }')" x1 - - - -
+	declare -A BPE=() CMB=() SLOW=() LF=()
+	for m in $MODES; do
+		BPE[$m]=$(ratio "${DATA[$m]}" "${RD[$m]}")
+		# CPU per MB of event data moved (events read x event size), the same
+		# yardstick for compressed and plain files.
+		CMB[$m]=$(awk -v c="${CPU[$m]}" -v n="${RD[$m]}" -v b="$evb" \
+			'BEGIN { if (n * b > 0) printf "%.4g", c * 1000 / (n * b / 1e6); else print "n/a" }')
+		SLOW[$m]=$(ratio "${TM[$m]}" "${TM[none]}")
+		LF[$m]=$(ratio "${LOST[$m]}" "${TOT[$m]}")
+		printf '%-11s %8s %8s %24s %9s %11s %9s\n' "$m" \
+			"$(awk -v t="${TM[$m]}" 'BEGIN { printf "%.3f", t / 1e9 }')" "x${SLOW[$m]}" \
+			"${LOST[$m]}/${TOT[$m]} (${LF[$m]})" "${BPE[$m]}" "${CPU[$m]}" "${CMB[$m]}"
+	done
+	for m in ftrecord ftrecord-z; do
+		echo "ratios $m/trace-cmd: slowdown $(ratio "${SLOW[$m]}" "${SLOW[trace-cmd]}")," \
+		     "lost $(if [ "${LOST[trace-cmd]}" -gt 0 ]; then ratio "${LF[$m]}" "${LF[trace-cmd]}"
+			else echo "n/a (trace-cmd lost 0, $m ${LOST[$m]})"; fi)," \
+		     "bytes/event $(ratio "${BPE[$m]}" "${BPE[trace-cmd]}")," \
+		     "CPU/MB $(ratio "${CMB[$m]}" "${CMB[trace-cmd]}")"
+	done
+	echo "bytes stored per event / event data: $(for m in $MODES; do
+		printf '%s %s  ' $m "$(ratio "${BPE[$m]}" "$evb")"; done)"
+	unset TM LOST TOT DATA RD CPU BPE CMB SLOW LF
 done
+echo
 echo "(trace files, logs and raw numbers in $OUT)"
