@@ -18,7 +18,8 @@
 # Per mode it reports: events lost (overrun + dropped in the kernel buffer statistics
 # stored in the file: `trace-cmd report --stat`), the workload's time against no reader,
 # bytes stored per event (the file's data sections, `trace-cmd dump --flyrecord`, over
-# the events read) against the event data in the ring buffer, and the recorder's CPU time
+# the events in the file: read events + entries, as trace-cmd takes its statistics
+# before its last flush) against the event data in the ring buffer, and the recorder's CPU time
 # (bash `times` around the recorder, which waits for everything it started, minus the
 # workload's own `times`) per MB of event data it moved (events read x event size: the
 # same yardstick for compressed and plain files); then the ratios ftrecord/trace-cmd
@@ -31,7 +32,8 @@
 # usage: t/bench/record-vm.sh [syscall|marker]...
 # (from the source or build tree; N_SYS and N_MARK scale the work (defaults 1000000 and
 # 100000 per CPU), ROUNDS repeats it (3), FTK_VM_TIMEOUT bounds the VM run (900 s),
-# BENCH_OUT keeps the trace files (default $top_builddir/t/bench/record-vm.out))
+# BENCH_OUT keeps the trace files (default $top_builddir/t/bench/record-vm.out),
+# BENCH_REUSE=1 reports on the files of the last run without booting)
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 if [ -z "${top_builddir:-}" ]; then
@@ -126,12 +128,19 @@ JOB
 { printf 'N_SYS=%s N_MARK=%s ROUNDS=%s WORKLOADS="%s"\n' "$N_SYS" "$N_MARK" "$ROUNDS" "$WORKLOADS"
   cat "$job"; } > "$job.2" && mv "$job.2" "$job" || exit 1
 
+if [ -n "${BENCH_REUSE:-}" ]; then
+	[ -r "$OUT/uname" ] || die "no earlier run in $OUT"
+	WORKLOADS=$(sed -n 's/.*WORKLOADS="\(.*\)"$/\1/p' "$OUT/settings")
+	ROUNDS=$(sed -n 's/.*ROUNDS=\([0-9]*\) .*/\1/p' "$OUT/settings")
+else
 rm -rf "$OUT" && mkdir -p "$OUT" || exit 1
+head -1 "$job" > "$OUT/settings"
 echo "record-vm: booting the VM (qemu TCG), $ROUNDS round(s) of: $WORKLOADS" \
      "(N_SYS=$N_SYS, N_MARK=$N_MARK per CPU)" >&2
 "$top_srcdir/t/vm/run-in-vm.sh" -t "${FTK_VM_TIMEOUT:-900}" \
 	-l "$top_builddir/t/bench/record-vm.console.log" "$job" "$OUT" ||
 	die "the VM run failed (console: $top_builddir/t/bench/record-vm.console.log)"
+fi
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.4g", a / b; else print "n/a" }'; }
 add() { awk -v a="$1" -v b="$2" 'BEGIN { print a + b }'; }
@@ -165,7 +174,9 @@ for w in $WORKLOADS; do
 				"$(cat "$OUT/$m.$w.$r.rc"): $(tail -3 "$OUT/$m.$w.$r.log")" >&2
 			t=$(cat "$OUT/$m.$w.$r.time")
 			if [ -z "${TM[$m]:-}" ] || [ "$t" -lt "${TM[$m]}" ]; then TM[$m]=$t; fi
-			rd=$(fstat "$f" "read events")
+			# Events in the file: read, plus the entries still in the buffer when
+			# the statistics were taken (trace-cmd takes them before its last flush).
+			rd=$(( $(fstat "$f" "read events") + $(fstat "$f" entries) ))
 			lost=$(( $(fstat "$f" overrun) + $(fstat "$f" "dropped events") ))
 			LOST[$m]=$(( ${LOST[$m]:-0} + lost ))
 			TOT[$m]=$(( ${TOT[$m]:-0} + rd + lost ))
