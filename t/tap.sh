@@ -45,6 +45,7 @@ is() {
 	else
 		_tap_result 1 "$3"
 		diag "   got: '$1'" "  want: '$2'"
+		return 1
 	fi
 }
 
