@@ -162,16 +162,6 @@ static int do_show(struct ftk_tracefs *t)
 	return EXIT_OK;
 }
 
-static void fail(struct ftk_tracefs *t)
-{
-	const char *detail = ftk_tracefs_errdetail(t);
-
-	tool_err("%s", ftk_tracefs_errmsg(t));
-	if (*detail)
-		fprintf(stderr, "%s\n", detail);
-	tool_exit(EXIT_FAIL);
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -197,7 +187,7 @@ int main(int argc, char **argv)
 	int opt, list = 0, format = 0, show = 0, nacts = 0, i, pass, ret = 0;
 	struct run r = { 0 };
 	struct act *acts;
-	char *end, what[64];
+	char what[64];
 
 	tool_init("ftevent");
 	acts = calloc(argc, sizeof(*acts));
@@ -224,11 +214,7 @@ int main(int argc, char **argv)
 		case 'p': pids = optarg; break;
 		case 'P': nopids = optarg; break;
 		case 'F': r.follow = 1; break;
-		case 'D':
-			r.duration = strtod(optarg, &end);
-			if (*end || !(r.duration > 0))
-				tool_usage_error("bad duration '%s': want seconds > 0", optarg);
-			break;
+		case 'D': r.duration = tool_seconds(optarg); break;
 		case 'B': r.instance = optarg; break;
 		case 'T': r.top = 1; break;
 		case 'q': tool_verbose(-1); break;
@@ -272,11 +258,11 @@ int main(int argc, char **argv)
 		snprintf(pid, sizeof(pid), "%d", (int)r.child);
 		if (ftk_tracefs_set(r.t, "options/event-fork", "1") ||
 		    ftk_event_pid_set(r.t, pid, 0))
-			fail(r.t);
+			tool_die_tracefs(r.t, NULL);
 	}
 	if ((pids && ftk_event_pid_set(r.t, pids, 0)) ||
 	    (nopids && ftk_event_pid_set(r.t, nopids, 1)))
-		fail(r.t);
+		tool_die_tracefs(r.t, NULL);
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < nacts; i++) {
 			struct act *a = &acts[i];
@@ -297,7 +283,7 @@ int main(int argc, char **argv)
 				break;
 			}
 			if (ret)
-				fail(r.t);
+				tool_die_tracefs(r.t, NULL);
 			run_check_stop();
 		}
 	}

@@ -72,17 +72,14 @@ static void add(struct list *l, const char *s)
 	l->v[l->n++] = (char *)s;
 }
 
-static void fail(struct ftk_tracefs *t, const char *what)
+static void __attribute__((noreturn)) fail(struct ftk_tracefs *t, const char *tracer)
 {
-	const char *detail = ftk_tracefs_errdetail(t);
+	char what[96];
 
-	if (what)
-		tool_err("cannot use the %s tracer: %s", what, ftk_tracefs_errmsg(t));
-	else
-		tool_err("%s", ftk_tracefs_errmsg(t));
-	if (*detail)
-		fprintf(stderr, "%s\n", detail);
-	tool_exit(EXIT_FAIL);
+	if (!tracer)
+		tool_die_tracefs(t, NULL);
+	snprintf(what, sizeof(what), "cannot use the %s tracer", tracer);
+	tool_die_tracefs(t, what);
 }
 
 static void show_file(struct ftk_tracefs *t, const char *file)
@@ -184,11 +181,7 @@ int main(int argc, char **argv)
 		case 'o': add(&opts, optarg); break;
 		case OPT_SHOW: show = 1; break;
 		case OPT_STOP: stop = 1; break;
-		case 'D':
-			r.duration = strtod(optarg, &end);
-			if (*end || !(r.duration > 0))
-				tool_usage_error("bad duration '%s': want seconds > 0", optarg);
-			break;
+		case 'D': r.duration = tool_seconds(optarg); break;
 		case 'B': r.instance = optarg; break;
 		case 'T': r.top = 1; break;
 		case 'q': tool_verbose(-1); break;

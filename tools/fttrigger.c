@@ -96,16 +96,6 @@ static int print_list(struct ftk_tracefs *t, int all)
 	return EXIT_OK;
 }
 
-static void fail(struct ftk_tracefs *t)
-{
-	const char *detail = ftk_tracefs_errdetail(t);
-
-	tool_err("%s", ftk_tracefs_errmsg(t));
-	if (*detail)
-		fprintf(stderr, "%s\n", detail);
-	tool_exit(EXIT_FAIL);
-}
-
 static char *hist_text(const struct act *a)
 {
 	char *s;
@@ -201,7 +191,7 @@ int main(int argc, char **argv)
 	const char *event = NULL;
 	struct act *acts, *hist = NULL;
 	struct run r = { 0 };
-	char *end, *s, what[64];
+	char *s, what[64];
 	int ret = 0;
 
 	tool_init("fttrigger");
@@ -256,11 +246,7 @@ int main(int argc, char **argv)
 			acts[nacts++] = (struct act){ .kind = ACT_STATE, .event = event,
 				.arg = opt == OPT_PAUSE ? "pause" : opt == OPT_CONT ? "cont" : "clear" };
 			break;
-		case 'D':
-			r.duration = strtod(optarg, &end);
-			if (*end || !(r.duration > 0))
-				tool_usage_error("bad duration '%s': want seconds > 0", optarg);
-			break;
+		case 'D': r.duration = tool_seconds(optarg); break;
 		case 'B': r.instance = optarg; break;
 		case 'T': r.top = 1; break;
 		case 'q': tool_verbose(-1); break;
@@ -290,13 +276,13 @@ int main(int argc, char **argv)
 		t = tool_tracefs(r.instance, 0);
 		if (!all || r.instance || r.top) {
 			if (ftk_trigger_clear(t, NULL))
-				fail(t);
+				tool_die_tracefs(t, NULL);
 			tool_exit(EXIT_OK);
 		}
 		if (ftk_trigger_clear(t, NULL))
 			tool_err("%s", ftk_tracefs_errmsg(t)), ret = EXIT_FAIL;
 		if (ftk_instance_list(t, &names))
-			fail(t);
+			tool_die_tracefs(t, NULL);
 		for (p = names; *p; p++) {
 			if (ftk_tracefs_open(NULL, *p, 0, &h))
 				continue;
@@ -372,7 +358,7 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (ret)
-			fail(t);
+			tool_die_tracefs(t, NULL);
 		nchanges++;
 		run_check_stop();
 	}

@@ -101,6 +101,29 @@ void tool_usage_error(const char *fmt, ...)
 	tool_exit(EXIT_USAGE);
 }
 
+void tool_die_tracefs(struct ftk_tracefs *t, const char *what)
+{
+	const char *detail = ftk_tracefs_errdetail(t);
+
+	if (what)
+		tool_err("%s: %s", what, ftk_tracefs_errmsg(t));
+	else
+		tool_err("%s", ftk_tracefs_errmsg(t));
+	if (*detail)
+		fprintf(stderr, "%s\n", detail);
+	tool_exit(EXIT_FAIL);
+}
+
+double tool_seconds(const char *arg)
+{
+	char *end;
+	double s = strtod(arg, &end);
+
+	if (end == arg || *end || !(s > 0))
+		tool_usage_error("bad duration '%s': want seconds > 0", arg);
+	return s;
+}
+
 void tool_register(struct ftk_tracefs *t)
 {
 	if (nr_handles == (int)(sizeof(handles) / sizeof(handles[0])))

@@ -32,6 +32,13 @@ void tool_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void tool_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* tool_err(), restore every registered handle, exit EXIT_FAIL. */
 void tool_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/*
+ * A tracefs failure: "NAME: [WHAT: ]FILE: OP: REASON", then the kernel's
+ * error_log command and caret lines if it wrote any; restore, exit EXIT_FAIL.
+ */
+void tool_die_tracefs(struct ftk_tracefs *t, const char *what) __attribute__((noreturn));
+/* -D/--duration: seconds > 0, or a usage error. */
+double tool_seconds(const char *arg);
 /* "NAME: message" and "Try 'NAME --help'" on stderr, exit EXIT_USAGE. */
 void tool_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
