@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,50 @@
 #include <tracefs.h>
 
 #include "internal.h"
+
+/**
+ * ftk_errmsg_vset() - record a handle's failure (internal)
+ * @e: the handle's error buffer
+ * @flags: FTK_ERRMSG_KEEP to leave a reason already recorded in place
+ * @prefix: what failed, usually a path, or NULL
+ * @err: the negative errno to return
+ * @fmt: the reason
+ * @ap: its arguments
+ *
+ * Clamps at every step: the text is cut, never overrun, whatever the
+ * lengths of @prefix and the formatted reason.
+ *
+ * Return: @err.
+ */
+int ftk_errmsg_vset(struct ftk_errmsg *e, unsigned int flags, const char *prefix, int err,
+		    const char *fmt, va_list ap)
+{
+	size_t n = 0;
+	int r;
+
+	if ((flags & FTK_ERRMSG_KEEP) && e->text[0])
+		return err;
+	e->text[0] = '\0';
+	if (prefix) {
+		r = snprintf(e->text, sizeof(e->text), "%s: ", prefix);
+		n = r < 0 ? 0 : (size_t)r;
+		if (n >= sizeof(e->text))
+			return err;
+	}
+	vsnprintf(e->text + n, sizeof(e->text) - n, fmt, ap);
+	return err;
+}
+
+int ftk_errmsg_set(struct ftk_errmsg *e, unsigned int flags, const char *prefix, int err,
+		   const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ftk_errmsg_vset(e, flags, prefix, err, fmt, ap);
+	va_end(ap);
+	return err;
+}
 
 static int default_print(enum ftk_log_level level, const char *fmt, va_list ap)
 {

@@ -26,6 +26,35 @@ static inline void *ftk_err_ptr(int ret)
 	return NULL;
 }
 
+/*
+ * Every handle's last failure lives in one of these, written only through
+ * ftk_errmsg_set(): the text is always NUL-terminated and never runs past
+ * the buffer, however long the path or the reason.
+ */
+#define FTK_ERRMSG_MAX	512
+struct ftk_errmsg {
+	char	text[FTK_ERRMSG_MAX];
+};
+
+enum ftk_errmsg_flags {
+	FTK_ERRMSG_KEEP	= 1 << 0,	/* keep a reason already there (the innermost) */
+};
+
+/*
+ * Format "@prefix: " (when @prefix is not NULL) and @fmt into @e; returns
+ * @err (a negative errno), so that a failing path reads
+ * "return ftk_errmsg_set(&h->err, 0, h->path, -EINVAL, "bad page size %u", n);".
+ */
+int ftk_errmsg_set(struct ftk_errmsg *e, unsigned int flags, const char *prefix, int err,
+		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+int ftk_errmsg_vset(struct ftk_errmsg *e, unsigned int flags, const char *prefix, int err,
+		    const char *fmt, va_list ap);
+/* Forget the last failure. */
+static inline void ftk_errmsg_clear(struct ftk_errmsg *e)
+{
+	e->text[0] = '\0';
+}
+
 void ftk_log(enum ftk_log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
