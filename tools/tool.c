@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <ftkit/perf.h>
+#include <ftkit/version.h>
+
 #include "tool.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 const char *tool_name = "ftkit";
 volatile sig_atomic_t tool_stop;
@@ -122,6 +128,123 @@ double tool_seconds(const char *arg)
 	if (end == arg || *end || !(s > 0))
 		tool_usage_error("bad duration '%s': want seconds > 0", arg);
 	return s;
+}
+
+long long tool_num(const char *arg, const char *what, long long min, long long max)
+{
+	long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoll(arg, &end, 0);
+	if (end == arg || *end || errno || v < min || v > max)
+		tool_usage_error("bad %s '%s': want a whole number from %lld to %lld", what, arg,
+				 min, max);
+	return v;
+}
+
+int tool_pid(const char *arg)
+{
+	return (int)tool_num(arg, "PID", 1, INT_MAX);
+}
+
+void tool_cpus(const char *arg, int **cpus, size_t *nr)
+{
+	if (ftk_perf_cpu_list(arg, cpus, nr) || !*nr)
+		tool_usage_error("bad CPU list '%s': want numbers and ranges, as in 0-3,6", arg);
+}
+
+void tool_usage(const struct tool_def *d, FILE *f)
+{
+	fputs(d->usage, f);
+}
+
+static size_t count_longopts(const struct option *o)
+{
+	size_t n = 0;
+
+	while (o && o[n].name)
+		n++;
+	return n;
+}
+
+void tool_parse(const struct tool_def *d, int argc, char **argv, struct tool_args *a, void *ctx)
+{
+	static const struct option common[] = {
+		{ "instance",	required_argument,	NULL, 'B' },
+		{ "duration",	required_argument,	NULL, 'D' },
+		{ "quiet",	no_argument,		NULL, 'q' },
+		{ "verbose",	no_argument,		NULL, 'v' },
+		{ "version",	no_argument,		NULL, 'V' },
+		{ "help",	no_argument,		NULL, 'h' },
+	};
+	size_t nown = count_longopts(d->longopts), n = 0, i;
+	struct option *lo;
+	char *so;
+	int opt;
+
+	tool_init(d->name);
+	memset(a, 0, sizeof(*a));
+	lo = calloc(nown + ARRAY_SIZE(common) + 1, sizeof(*lo));
+	so = malloc(strlen(d->opts ? d->opts : "") + 16);
+	if (!lo || !so)
+		tool_die("out of memory");
+	for (i = 0; i < nown; i++)
+		lo[n++] = d->longopts[i];
+	for (i = 0; i < ARRAY_SIZE(common); i++) {
+		if ((common[i].val == 'B' && !(d->common & TOOL_OPT_INSTANCE)) ||
+		    (common[i].val == 'D' && !(d->common & TOOL_OPT_DURATION)))
+			continue;
+		lo[n++] = common[i];
+	}
+	sprintf(so, "%s%s%s%sqvVh", d->common & TOOL_OPT_COMMAND ? "+" : "",
+		d->opts ? d->opts : "", d->common & TOOL_OPT_INSTANCE ? "B:" : "",
+		d->common & TOOL_OPT_DURATION ? "D:" : "");
+	opterr = 1;
+	while ((opt = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+		switch (opt) {
+		case 'B':
+			if (d->common & TOOL_OPT_INSTANCE) {
+				a->instance = tool_instance_name(optarg);
+				continue;
+			}
+			break;
+		case 'D':
+			if (d->common & TOOL_OPT_DURATION) {
+				a->duration = tool_seconds(optarg);
+				continue;
+			}
+			break;
+		case 'q': tool_verbose(-1); continue;
+		case 'v': tool_verbose(1); continue;
+		case 'V':
+			printf("%s (ftkit) %s\n", d->name, FTK_VERSION_STRING);
+			exit(EXIT_OK);
+		case 'h':
+			tool_usage(d, stdout);
+			exit(EXIT_OK);
+		case '?':
+		case ':':
+			tool_usage(d, stderr);
+			exit(EXIT_USAGE);
+		}
+		d->option(opt, optarg, ctx);
+	}
+	free(lo);
+	free(so);
+	a->rest = argv + optind;
+	a->nrest = argc - optind;
+	if ((d->common & TOOL_OPT_COMMAND) && optind < argc)
+		a->argv = argv + optind;
+}
+
+const char *tool_instance_name(const char *name)
+{
+	/* A name becomes a path under instances/: nothing that can leave that directory. */
+	if (!*name || !strcmp(name, ".") || !strcmp(name, "..") || strchr(name, '/') ||
+	    strchr(name, '\n') || strlen(name) > 200)
+		tool_usage_error("bad instance name '%s': a name, not a path", name);
+	return name;
 }
 
 void tool_register(struct ftk_tracefs *t)

@@ -7,7 +7,10 @@
 #ifndef FTK_TOOL_H
 #define FTK_TOOL_H
 
+#include <getopt.h>
 #include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
 
 #include <ftkit/ftkit.h>
 
@@ -37,8 +40,74 @@ void tool_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noretur
  * error_log command and caret lines if it wrote any; restore, exit EXIT_FAIL.
  */
 void tool_die_tracefs(struct ftk_tracefs *t, const char *what) __attribute__((noreturn));
-/* -D/--duration: seconds > 0, or a usage error. */
+/*
+ * Option values: each returns the value or exits 1 with
+ * "NAME: bad WHAT 'ARG': want ..." on stderr.
+ */
+/* -D/--duration: seconds > 0. */
 double tool_seconds(const char *arg);
+/* A whole number in [@min, @max] (decimal, or 0x hex). */
+long long tool_num(const char *arg, const char *what, long long min, long long max);
+/* A PID (1 and up). */
+int tool_pid(const char *arg);
+/* A CPU list ("0-3,6"): a malloc'd array of CPU numbers in @cpus, their count in @nr. */
+void tool_cpus(const char *arg, int **cpus, size_t *nr);
+
+/*
+ * The options every tool shares. -q/--quiet, -v/--verbose, -h/--help and
+ * -V/--version are always taken; a tool asks for the others with
+ * TOOL_OPT_* in struct tool_def.common, and their letters are the same in
+ * every tool that takes them.
+ */
+enum tool_opt_common {
+	TOOL_OPT_INSTANCE	= 1 << 0,	/* -B, --instance NAME */
+	TOOL_OPT_DURATION	= 1 << 1,	/* -D, --duration SECONDS */
+	TOOL_OPT_COMMAND	= 1 << 2,	/* [--] COMMAND [ARG...] after the options */
+};
+
+/* Lines for a tool's usage text, in the same words everywhere. */
+#define TOOL_HELP_INSTANCE \
+"  -B, --instance NAME   work in tracefs instance NAME (created if missing)\n"
+#define TOOL_HELP_DURATION \
+"  -D, --duration S      stop after S seconds (Ctrl-C stops sooner)\n"
+#define TOOL_HELP_COMMON \
+"  -q, --quiet           fewer messages\n" \
+"  -v, --verbose         more messages (again for more)\n" \
+"  -V, --version         the version of ftkit\n" \
+"  -h, --help            this text\n"
+
+/* What a tool is and which options it takes, for tool_parse(). */
+struct tool_def {
+	const char		*name;
+	const char		*usage;		/* printed by -h; to stderr on a bad option */
+	const char		*opts;		/* the tool's own short options, getopt syntax */
+	const struct option	*longopts;	/* its own long options ({ } ends them), or NULL */
+	unsigned int		common;		/* TOOL_OPT_* */
+	/* Called with each of the tool's own options and its argument (NULL for none). */
+	void			(*option)(int opt, char *arg, void *ctx);
+};
+
+/* The common options' values and the operands. */
+struct tool_args {
+	const char	*instance;	/* -B NAME (a name checked safe for a path), or NULL */
+	double		duration;	/* -D, 0 without */
+	char		**argv;		/* COMMAND, NULL-terminated; NULL without one */
+	char		**rest;		/* the operands (all of them, without TOOL_OPT_COMMAND) */
+	int		nrest;
+};
+
+/*
+ * tool_init(@d->name), then parse @argv into @a, calling @d->option(opt,
+ * arg, @ctx) for the tool's own options. -h prints the usage and exits 0,
+ * -V the version; a bad option prints the usage to stderr and exits 1.
+ * With TOOL_OPT_COMMAND, parsing stops at the first operand, which starts
+ * COMMAND (so "ftsyscount -- make -j2" and "ftsyscount make -j2" agree).
+ */
+void tool_parse(const struct tool_def *d, int argc, char **argv, struct tool_args *a, void *ctx);
+/* @name if it is safe as an instance name (no '/', not "." or ".."), else a usage error. */
+const char *tool_instance_name(const char *name);
+/* Print @d's usage to @f. */
+void tool_usage(const struct tool_def *d, FILE *f);
 /* "NAME: message" and "Try 'NAME --help'" on stderr, exit EXIT_USAGE. */
 void tool_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 

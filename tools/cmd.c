@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Running the COMMAND a tool traces: see cmd.h for the protocol.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/pidfd.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "tool.h"
+
+double tool_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* In the child, before exec: nothing of the tool's signal set-up stays. */
+static void reset_signals(void)
+{
+	struct sigaction sa;
+	sigset_t none;
+	int sig;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	for (sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			sigaction(sig, &sa, NULL);	/* EINVAL for the few unsettable: fine */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+void tool_cmd_fork(struct tool_cmd *c, char **argv, const char *instance)
+{
+	int go[2], ex[2], err;
+	char b = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->argv = argv;
+	c->pid = -1;
+	c->pidfd = c->go_fd = c->err_fd = -1;
+	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(ex, O_CLOEXEC) < 0)
+		tool_die("cannot make a pipe: %s", strerror(errno));
+	fflush(NULL);
+	c->pid = fork();
+	if (c->pid < 0)
+		tool_die("cannot fork: %s", strerror(errno));
+	if (c->pid == 0) {
+		close(go[1]);
+		close(ex[0]);
+		reset_signals();
+		while (read(go[0], &b, 1) < 0 && errno == EINTR)
+			;
+		if (b != 'g')		/* the tool gave up before starting us */
+			_exit(127);
+		if (instance && setenv("FTK_INSTANCE", instance, 1) < 0)
+			_exit(127);
+		execvp(argv[0], argv);
+		err = errno;
+		if (write(ex[1], &err, sizeof(err)) < 0)
+			_exit(127);
+		_exit(err == ENOENT ? 127 : 126);
+	}
+	close(go[0]);
+	close(ex[1]);
+	c->go_fd = go[1];
+	c->err_fd = ex[0];
+	c->pidfd = pidfd_open(c->pid, 0);	/* -1 on kernels before 5.3: we poll waitpid */
+	if (c->pidfd >= 0)
+		fcntl(c->pidfd, F_SETFD, FD_CLOEXEC);
+}
+
+static void reap(struct tool_cmd *c, int options)
+{
+	pid_t w;
+
+	if (c->reaped || c->pid <= 0)
+		return;
+	do
+		w = waitpid(c->pid, &c->status, options);
+	while (w < 0 && errno == EINTR && !(options & WNOHANG));
+	if (w == c->pid || (w < 0 && errno == ECHILD)) {
+		c->reaped = 1;
+		if (c->pidfd >= 0)
+			close(c->pidfd);
+		c->pidfd = -1;
+	}
+}
+
+int tool_cmd_start(struct tool_cmd *c)
+{
+	ssize_t n;
+	int err = 0;
+
+	if (write(c->go_fd, "g", 1) != 1)
+		err = errno;
+	close(c->go_fd);
+	c->go_fd = -1;
+	/* EOF when exec succeeded (the pipe is close-on-exec); an errno when it failed. */
+	do
+		n = read(c->err_fd, &c->exec_err, sizeof(c->exec_err));
+	while (n < 0 && errno == EINTR);
+	close(c->err_fd);
+	c->err_fd = -1;
+	if (n != sizeof(c->exec_err))
+		c->exec_err = 0;
+	if (!c->exec_err && !err)
+		return 0;
+	reap(c, 0);
+	if (c->exec_err == ENOENT && !strchr(c->argv[0], '/'))
+		tool_err("%s: command not found", c->argv[0]);
+	else
+		tool_err("cannot run '%s': %s", c->argv[0],
+			 strerror(c->exec_err ? c->exec_err : err));
+	return -1;
+}
+
+void tool_cmd_abandon(struct tool_cmd *c)
+{
+	if (c->go_fd >= 0)
+		close(c->go_fd);	/* EOF: the child exits without exec */
+	if (c->err_fd >= 0)
+		close(c->err_fd);
+	c->go_fd = c->err_fd = -1;
+	reap(c, 0);
+}
+
+int tool_cmd_done(struct tool_cmd *c)
+{
+	reap(c, WNOHANG);
+	return c->reaped;
+}
+
+static void forward(struct tool_cmd *c)
+{
+	if (tool_stop && !c->forwarded && !c->reaped) {
+		kill(c->pid, tool_stop == SIGINT ? SIGINT : SIGTERM);
+		c->forwarded = 1;
+	}
+}
+
+int tool_cmd_wait(struct tool_cmd *c, double seconds)
+{
+	double end = seconds > 0 ? tool_now() + seconds : 0;
+	struct pollfd pfd;
+	int ms;
+
+	while (!tool_cmd_done(c)) {
+		forward(c);
+		ms = 1000;
+		if (end) {
+			double left = end - tool_now();
+
+			if (left <= 0)
+				return 0;
+			if (left * 1000 < ms)
+				ms = (int)(left * 1000) + 1;
+		}
+		if (c->pidfd >= 0) {
+			pfd.fd = c->pidfd;
+			pfd.events = POLLIN;
+			poll(&pfd, 1, ms);	/* EINTR on a signal: forward() sees it */
+		} else {
+			usleep(ms < 10 ? ms * 1000 : 10000);
+		}
+	}
+	return 1;
+}
+
+void tool_cmd_kill(struct tool_cmd *c)
+{
+	int i;
+
+	if (c->pid <= 0 || c->reaped)
+		return;
+	if (c->go_fd >= 0) {
+		tool_cmd_abandon(c);
+		return;
+	}
+	kill(c->pid, SIGTERM);
+	for (i = 0; i < 100 && !tool_cmd_done(c); i++)
+		usleep(10000);
+	if (!c->reaped)
+		kill(c->pid, SIGKILL);
+	reap(c, 0);
+}
+
+int tool_cmd_code(const struct tool_cmd *c)
+{
+	if (c->exec_err)
+		return c->exec_err == ENOENT ? 127 : 126;
+	if (!c->reaped)
+		return 0;
+	if (WIFEXITED(c->status))
+		return WEXITSTATUS(c->status);
+	if (WIFSIGNALED(c->status))
+		return 128 + WTERMSIG(c->status);
+	return EXIT_FAIL;
+}
+
+void tool_cmd_report(const struct tool_cmd *c)
+{
+	if (!c->reaped || c->exec_err)
+		return;
+	if (WIFEXITED(c->status) && WEXITSTATUS(c->status))
+		tool_warn("'%s' exited with status %d", c->argv[0], WEXITSTATUS(c->status));
+	else if (WIFSIGNALED(c->status) && !c->forwarded)
+		tool_warn("'%s' was killed by signal %d (%s)", c->argv[0], WTERMSIG(c->status),
+			  strsignal(WTERMSIG(c->status)));
+}
+
+void tool_sleep(double seconds)
+{
+	double end = seconds > 0 ? tool_now() + seconds : 0;
+	struct timespec ts;
+
+	while (!tool_stop) {
+		if (!end) {
+			pause();
+			continue;
+		}
+		double left = end - tool_now();
+
+		if (left <= 0)
+			return;
+		ts.tv_sec = (time_t)left;
+		ts.tv_nsec = (long)((left - ts.tv_sec) * 1e9);
+		nanosleep(&ts, NULL);
+	}
+}
