@@ -35,42 +35,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <zlib.h>
-#include <zstd.h>
-
 #include <ftkit/tracewrite.h>
 #include <ftkit/version.h>
 
 #include "internal.h"
+#include "tracefile-local.h"
 
-/* Option and section ids of trace-cmd.dat.v7(5). */
-enum {
-	OPT_DONE		= 0,
-	OPT_DATE		= 1,
-	OPT_CPUSTAT		= 2,
-	OPT_BUFFER		= 3,
-	OPT_TRACECLOCK		= 4,
-	OPT_UNAME		= 5,
-	OPT_HOOK		= 6,
-	OPT_OFFSET		= 7,
-	OPT_CPUCOUNT		= 8,
-	OPT_VERSION		= 9,
-	OPT_PROCMAPS		= 10,
-	OPT_TRACEID		= 11,
-	OPT_STRINGS		= 15,
-	OPT_HEADER_INFO		= 16,
-	OPT_FTRACE_EVENTS	= 17,
-	OPT_EVENT_FORMATS	= 18,
-	OPT_KALLSYMS		= 19,
-	OPT_PRINTK		= 20,
-	OPT_CMDLINES		= 21,
-};
-
-#define SEC_FL_COMPRESS		1
 /* Pages per compressed chunk of CPU data (what trace-cmd uses too). */
 #define PAGES_PER_CHUNK		10
-
-enum comp { COMP_NONE, COMP_ZSTD, COMP_ZLIB };
 
 struct buf {
 	char	*data;
@@ -109,9 +81,9 @@ struct ftk_tracewrite {
 	unsigned int		flags;
 	int			ncpus;
 	int			version;
-	int			level;
 	int			fd;
-	enum comp		comp;
+	enum tracefile_comp	comp;
+	struct tf_compressor	z;
 	char			errmsg[512];
 };
 
@@ -233,32 +205,10 @@ static int out_pad(struct ftk_tracewrite *w, uint64_t align)
 	return ret;
 }
 
-static size_t comp_bound(struct ftk_tracewrite *w, size_t n)
-{
-	return w->comp == COMP_ZSTD ? ZSTD_compressBound(n) : compressBound(n);
-}
-
-/* Compress @n bytes of @src into @dst (capacity @cap); returns the size or -errno. */
-static long comp_do(struct ftk_tracewrite *w, void *dst, size_t cap, const void *src, size_t n)
-{
-	if (w->comp == COMP_ZSTD) {
-		size_t r = ZSTD_compress(dst, cap, src, n,
-					 w->level ? w->level : ZSTD_CLEVEL_DEFAULT);
-
-		return ZSTD_isError(r) ? -EIO : (long)r;
-	} else {
-		uLongf dl = cap;
-
-		if (compress2(dst, &dl, src, n, w->level ? w->level : Z_DEFAULT_COMPRESSION) != Z_OK)
-			return -EIO;
-		return dl;
-	}
-}
-
 /* A compressed block: size compressed, size uncompressed, data. */
 static int out_block(struct ftk_tracewrite *w, const void *src, size_t n, uint64_t *written)
 {
-	size_t cap = comp_bound(w, n);
+	size_t cap = tf_compress_bound(w->comp, n);
 	uint32_t hdr[2];
 	char *dst;
 	long z;
@@ -267,7 +217,7 @@ static int out_block(struct ftk_tracewrite *w, const void *src, size_t n, uint64
 	dst = malloc(cap ? cap : 1);
 	if (!dst)
 		return -ENOMEM;
-	z = comp_do(w, dst, cap, src, n);
+	z = tf_compress(&w->z, dst, cap, src, n);
 	if (z < 0) {
 		free(dst);
 		return z;
@@ -339,7 +289,7 @@ static int out_section(struct ftk_tracewrite *w, uint16_t id, const char *desc, 
 	*at = w->pos;
 	if (w->version < 7)
 		return out_write(w, b->data, b->len);
-	ret = sec_begin(w, id, w->comp ? SEC_FL_COMPRESS : 0, desc, at);
+	ret = sec_begin(w, id, w->comp ? TRACEFILE_SEC_COMPRESSED : 0, desc, at);
 	if (ret)
 		return ret;
 	if (w->comp)
@@ -502,27 +452,27 @@ static int write_metadata(struct ftk_tracewrite *w, struct meta_offsets *mo)
 
 	for (i = 0; i < 6 && !ret; i++) {
 		b.len = 0;
-		switch (OPT_HEADER_INFO + i) {
-		case OPT_HEADER_INFO:
+		switch (TF_OPT_HEADER_INFO + i) {
+		case TF_OPT_HEADER_INFO:
 			ret = meta_headers(w, &b);
 			break;
-		case OPT_FTRACE_EVENTS:
+		case TF_OPT_FTRACE_EVENTS:
 			ret = system_formats(w, &b, "ftrace", &count);
 			break;
-		case OPT_EVENT_FORMATS:
+		case TF_OPT_EVENT_FORMATS:
 			ret = meta_events(w, &b);
 			break;
-		case OPT_KALLSYMS:
+		case TF_OPT_KALLSYMS:
 			if (w->flags & FTK_TRACEWRITE_NO_KALLSYMS)
 				buf_u32(&b, 0);
 			else
 				ret = meta_file(w, &b, "/proc/kallsyms", 4);
 			break;
-		case OPT_PRINTK:
+		case TF_OPT_PRINTK:
 			root_path(w, path, sizeof(path), "printk_formats");
 			ret = meta_file(w, &b, path, 4);
 			break;
-		case OPT_CMDLINES:
+		case TF_OPT_CMDLINES:
 			root_path(w, path, sizeof(path), "saved_cmdlines");
 			ret = meta_file(w, &b, path, 8);
 			if (!ret && w->comms.len && !b.err) {
@@ -539,7 +489,7 @@ static int write_metadata(struct ftk_tracewrite *w, struct meta_offsets *mo)
 			break;
 		}
 		if (!ret) {
-			ret = out_section(w, OPT_HEADER_INFO + i, desc[i], &b, &mo->off[i]);
+			ret = out_section(w, TF_OPT_HEADER_INFO + i, desc[i], &b, &mo->off[i]);
 			if (ret)
 				fail(w, ret, "cannot write '%s'", "trace file");
 		}
@@ -682,24 +632,24 @@ static void common_options(struct ftk_tracewrite *w)
 			buf_add(&b, text, n);
 			buf_str(&b, s);
 			if (!b.err)
-				opt_add(w, OPT_CPUSTAT, b.data, b.len);
+				opt_add(w, TF_OPT_CPUSTAT, b.data, b.len);
 			buf_release(&b);
 		}
 	}
 	if (w->version >= 7)
-		opt_add(w, OPT_TRACECLOCK, w->clock_file, strlen(w->clock_file) + 1);
+		opt_add(w, TF_OPT_TRACECLOCK, w->clock_file, strlen(w->clock_file) + 1);
 	else
-		opt_add(w, OPT_TRACECLOCK, NULL, 0);	/* the clock follows the CPU offsets */
+		opt_add(w, TF_OPT_TRACECLOCK, NULL, 0);	/* the clock follows the CPU offsets */
 	if (!uname(&u)) {
 		n = snprintf(text, sizeof(text), "%s %s %s %s", u.sysname, u.nodename, u.release,
 			     u.machine);
 		if (n > 0 && (size_t)n < sizeof(text))
-			opt_add(w, OPT_UNAME, text, n + 1);
+			opt_add(w, TF_OPT_UNAME, text, n + 1);
 	}
 	n = snprintf(text, sizeof(text), "ftkit %s", FTK_VERSION_STRING);
-	opt_add(w, OPT_VERSION, text, n + 1);
+	opt_add(w, TF_OPT_VERSION, text, n + 1);
 	id = ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL) ^ (uint64_t)(uintptr_t)w;
-	opt_add(w, OPT_TRACEID, &id, 8);
+	opt_add(w, TF_OPT_TRACEID, &id, 8);
 }
 
 /* ------------------------------------------------------------ files */
@@ -710,23 +660,15 @@ static int write_header(struct ftk_tracewrite *w)
 	char ver[32];
 	int ret;
 
-	buf_add(&b, "\x17\x08\x44" "tracing", 10);
+	buf_add(&b, TRACEFILE_MAGIC, TRACEFILE_MAGIC_LEN);
 	snprintf(ver, sizeof(ver), "%d", w->version);
 	buf_str(&b, ver);
 	buf_add(&b, (char[]){ 0 }, 1);			/* little endian (the host) */
 	buf_add(&b, (char[]){ sizeof(long) }, 1);	/* user space long size */
 	buf_u32(&b, w->page_size);
 	if (w->version >= 7) {
-		if (w->comp == COMP_ZSTD) {
-			buf_str(&b, "zstd");
-			buf_str(&b, ZSTD_versionString());
-		} else if (w->comp == COMP_ZLIB) {
-			buf_str(&b, "zlib");
-			buf_str(&b, zlibVersion());
-		} else {
-			buf_str(&b, "none");
-			buf_str(&b, "");
-		}
+		buf_str(&b, tf_comp_name(w->comp));
+		buf_str(&b, tf_comp_version(w->comp));
 		buf_u64(&b, 0);			/* first options section, patched */
 	}
 	ret = b.err ? b.err : out_write(w, b.data, b.len);
@@ -752,7 +694,7 @@ static int save_v7(struct ftk_tracewrite *w)
 
 	/* The BUFFER section: header, padding, page aligned CPU data. */
 	snprintf(desc, sizeof(desc), "buffer flyrecord %s", w->buffer_name);
-	ret = sec_begin(w, OPT_BUFFER, w->comp ? SEC_FL_COMPRESS : 0, desc, &fly);
+	ret = sec_begin(w, TF_OPT_BUFFER, w->comp ? TRACEFILE_SEC_COMPRESSED : 0, desc, &fly);
 	if (!ret)
 		ret = write_cpu_data(w);
 	if (!ret)
@@ -762,9 +704,9 @@ static int save_v7(struct ftk_tracewrite *w)
 
 	/* The options: everything above is found from here. */
 	for (i = 0; i < 6; i++)
-		opt_u64(w, OPT_HEADER_INFO + i, mo.off[i]);
+		opt_u64(w, TF_OPT_HEADER_INFO + i, mo.off[i]);
 	common_options(w);
-	opt_add(w, OPT_CPUCOUNT, &w->ncpus, 4);
+	opt_add(w, TF_OPT_CPUCOUNT, &w->ncpus, 4);
 	buf_u64(&b, fly);
 	buf_str(&b, w->buffer_name);
 	buf_str(&b, w->clock);
@@ -776,15 +718,15 @@ static int save_v7(struct ftk_tracewrite *w)
 		buf_u64(&b, w->cpus[cpu].file_size);
 	}
 	if (!b.err)
-		opt_add(w, OPT_BUFFER, b.data, b.len);
+		opt_add(w, TF_OPT_BUFFER, b.data, b.len);
 	ret = b.err;
 	buf_release(&b);
 	if (ret)
 		return fail(w, ret, "cannot write");
-	opt_u64(w, OPT_DONE, 0);
+	opt_u64(w, TF_OPT_DONE, 0);
 	if (w->opts.err)
 		return fail(w, w->opts.err, "cannot write");
-	ret = sec_begin(w, OPT_DONE, 0, "options", &opts_at);
+	ret = sec_begin(w, TF_OPT_DONE, 0, "options", &opts_at);
 	if (!ret)
 		ret = out_write(w, w->opts.data, w->opts.len);
 	if (!ret)
@@ -794,7 +736,7 @@ static int save_v7(struct ftk_tracewrite *w)
 
 	/* The strings last: they hold every description written above. */
 	if (!ret)
-		ret = sec_begin(w, OPT_STRINGS, 0, "strings", &strings_at);
+		ret = sec_begin(w, TF_OPT_STRINGS, 0, "strings", &strings_at);
 	if (!ret && w->strings.err)
 		ret = w->strings.err;
 	if (!ret)
@@ -820,15 +762,15 @@ static int save_v6(struct ftk_tracewrite *w)
 	if (ret)
 		return ret;
 	buf_u32(&b, w->ncpus);
-	buf_add(&b, "options  ", 10);
+	buf_add(&b, TRACEFILE_V6_OPTIONS, TRACEFILE_V6_TAG_LEN);
 	common_options(w);
 	if (w->opts.err) {
 		buf_release(&b);
 		return fail(w, w->opts.err, "cannot write");
 	}
 	buf_add(&b, w->opts.data, w->opts.len);
-	buf_u16(&b, OPT_DONE);
-	buf_add(&b, "flyrecord", 10);
+	buf_u16(&b, TF_OPT_DONE);
+	buf_add(&b, TRACEFILE_V6_FLYRECORD, TRACEFILE_V6_TAG_LEN);
 
 	/* The offsets are known before the data: v6 data is never compressed. */
 	clock_len = strlen(w->clock_file);
@@ -860,7 +802,7 @@ static int save_v6(struct ftk_tracewrite *w)
  */
 FTK_API int ftk_tracewrite_compression_ok(const char *name)
 {
-	return !name || !strcmp(name, "none") || !strcmp(name, "zstd") || !strcmp(name, "zlib");
+	return !name || tf_comp_lookup(name) >= 0;
 }
 
 /**
@@ -899,15 +841,14 @@ FTK_API int ftk_tracewrite_new(struct ftk_tracefs *t, const struct ftk_tracewrit
 	w->fd = -1;
 	w->version = o.version;
 	w->flags = o.flags;
-	w->level = o.level;
-	if (o.compression && !strcmp(o.compression, "zstd"))
-		w->comp = COMP_ZSTD;
-	else if (o.compression && !strcmp(o.compression, "zlib"))
-		w->comp = COMP_ZLIB;
+	w->comp = o.compression ? tf_comp_lookup(o.compression) : TF_COMP_NONE;
 	if (w->comp && w->version < 7) {
 		ret = -EINVAL;
 		goto error;
 	}
+	ret = tf_compressor_init(&w->z, w->comp, o.level);
+	if (ret)
+		goto error;
 	w->buffer_name = strdup(o.buffer_name ? o.buffer_name : "");
 	if (!w->buffer_name) {
 		ret = -ENOMEM;
@@ -959,6 +900,7 @@ FTK_API void ftk_tracewrite_free(struct ftk_tracewrite *w)
 		free(w->cpus[i].stat);
 	}
 	free(w->cpus);
+	tf_compressor_release(&w->z);
 	ftk_list_free(w->systems);
 	free(w->buffer_name);
 	free(w->clock_file);
