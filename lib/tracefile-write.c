@@ -84,26 +84,20 @@ struct ftk_tracewrite {
 	int			fd;
 	enum tracefile_comp	comp;
 	struct tf_compressor	z;
-	char			errmsg[512];
+	char			*what;		/* "cannot write 'PATH'" */
+	struct ftk_errmsg	err;
 };
 
-static int fail(struct ftk_tracewrite *w, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(struct ftk_tracewrite *w, int err, const char *fmt, ...)
-{
-	char reason[128];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(w->errmsg, sizeof(w->errmsg), fmt, ap);
-	va_end(ap);
-	if (n >= 0 && (size_t)n < sizeof(w->errmsg))
-		snprintf(w->errmsg + n, sizeof(w->errmsg) - n, ": %s",
-			 ftk_strerror(err, reason, sizeof(reason)));
-	return err;
-}
+/*
+ * The reason, after "cannot write 'PATH'" while a file is being saved:
+ * the first (innermost) failure is kept.
+ */
+#define fail(w, code, fmt, ...)							\
+	ftk_errmsg_set(&(w)->err, FTK_ERRMSG_KEEP, (w)->what, (code), fmt ": %s",	\
+		       ##__VA_ARGS__, strerror(-(code)))
+/* A failure writing the file itself: the reason alone after "cannot write 'PATH'". */
+#define fail_out(w, code)	\
+	ftk_errmsg_set(&(w)->err, FTK_ERRMSG_KEEP, (w)->what, (code), "%s", strerror(-(code)))
 
 /* ------------------------------------------------------------ buffers */
 
@@ -491,7 +485,7 @@ static int write_metadata(struct ftk_tracewrite *w, struct meta_offsets *mo)
 		if (!ret) {
 			ret = out_section(w, TF_OPT_HEADER_INFO + i, desc[i], &b, &mo->off[i]);
 			if (ret)
-				fail(w, ret, "cannot write '%s'", "trace file");
+				fail_out(w, ret);
 		}
 	}
 	buf_release(&b);
@@ -608,7 +602,7 @@ static int write_cpu_data(struct ftk_tracewrite *w)
 		c->file_size = w->pos - c->file_off;
 	}
 	if (ret)
-		fail(w, ret, "cannot write the CPU data");
+		fail_out(w, ret);
 	return ret;
 }
 
@@ -686,7 +680,7 @@ static int save_v7(struct ftk_tracewrite *w)
 
 	ret = write_header(w);
 	if (ret)
-		return fail(w, ret, "cannot write");
+		return fail_out(w, ret);
 	opts_ptr = w->pos - 8;
 	ret = write_metadata(w, &mo);
 	if (ret)
@@ -700,7 +694,7 @@ static int save_v7(struct ftk_tracewrite *w)
 	if (!ret)
 		ret = sec_end(w, fly);
 	if (ret)
-		return fail(w, ret, "cannot write the CPU data");
+		return fail_out(w, ret);
 
 	/* The options: everything above is found from here. */
 	for (i = 0; i < 6; i++)
@@ -722,10 +716,10 @@ static int save_v7(struct ftk_tracewrite *w)
 	ret = b.err;
 	buf_release(&b);
 	if (ret)
-		return fail(w, ret, "cannot write");
+		return fail_out(w, ret);
 	opt_u64(w, TF_OPT_DONE, 0);
 	if (w->opts.err)
-		return fail(w, w->opts.err, "cannot write");
+		return fail_out(w, w->opts.err);
 	ret = sec_begin(w, TF_OPT_DONE, 0, "options", &opts_at);
 	if (!ret)
 		ret = out_write(w, w->opts.data, w->opts.len);
@@ -744,7 +738,7 @@ static int save_v7(struct ftk_tracewrite *w)
 	if (!ret)
 		ret = sec_end(w, strings_at);
 	if (ret)
-		return fail(w, ret, "cannot write");
+		return fail_out(w, ret);
 	return 0;
 }
 
@@ -757,7 +751,7 @@ static int save_v6(struct ftk_tracewrite *w)
 
 	ret = write_header(w);
 	if (ret)
-		return fail(w, ret, "cannot write");
+		return fail_out(w, ret);
 	ret = write_metadata(w, &mo);
 	if (ret)
 		return ret;
@@ -766,7 +760,7 @@ static int save_v6(struct ftk_tracewrite *w)
 	common_options(w);
 	if (w->opts.err) {
 		buf_release(&b);
-		return fail(w, w->opts.err, "cannot write");
+		return fail_out(w, w->opts.err);
 	}
 	buf_add(&b, w->opts.data, w->opts.len);
 	buf_u16(&b, TF_OPT_DONE);
@@ -788,7 +782,7 @@ static int save_v6(struct ftk_tracewrite *w)
 	if (!ret)
 		ret = write_cpu_data(w);
 	if (ret)
-		return fail(w, ret, "cannot write");
+		return fail_out(w, ret);
 	return 0;
 }
 
@@ -903,6 +897,7 @@ FTK_API void ftk_tracewrite_free(struct ftk_tracewrite *w)
 	tf_compressor_release(&w->z);
 	ftk_list_free(w->systems);
 	free(w->buffer_name);
+	free(w->what);
 	free(w->clock_file);
 	free(w->clock);
 	buf_release(&w->strings);
@@ -1030,41 +1025,33 @@ FTK_API int ftk_tracewrite_save(struct ftk_tracewrite *w, const char *path)
 	char tmp[PATH_MAX];
 	int ret;
 
+	ftk_errmsg_clear(&w->err);
+	free(w->what);
+	if (asprintf(&w->what, "cannot write '%s'", path) < 0) {
+		w->what = NULL;
+		return ftk_err(-ENOMEM);
+	}
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid()) >= (int)sizeof(tmp))
-		return ftk_err(fail(w, -ENAMETOOLONG, "cannot write '%s'", path));
+		return ftk_err(fail_out(w, -ENAMETOOLONG));
 	w->fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (w->fd < 0)
-		return ftk_err(fail(w, -errno, "cannot write '%s'", path));
+		return ftk_err(fail_out(w, -errno));
 	w->pos = 0;
 	w->strings.len = 0;
 	w->opts.len = 0;
 	ret = w->version >= 7 ? save_v7(w) : save_v6(w);
 	if (close(w->fd) < 0 && !ret)
-		ret = fail(w, -errno, "cannot write '%s'", path);
+		ret = fail_out(w, -errno);
 	w->fd = -1;
 	if (!ret && rename(tmp, path) < 0)
-		ret = fail(w, -errno, "cannot rename '%s' to '%s'", tmp, path);
-	if (ret) {
+		ret = fail(w, -errno, "cannot rename '%s'", tmp);
+	if (ret)
 		unlink(tmp);
-		if (!strstr(w->errmsg, path)) {
-			size_t pl = strlen(path), ml = strlen(w->errmsg);
-
-			/* "PATH: " in front, cut to fit */
-			if (pl + 3 < sizeof(w->errmsg)) {
-				if (pl + 2 + ml >= sizeof(w->errmsg))
-					ml = sizeof(w->errmsg) - pl - 3;
-				memmove(w->errmsg + pl + 2, w->errmsg, ml);
-				memcpy(w->errmsg, path, pl);
-				memcpy(w->errmsg + pl, ": ", 2);
-				w->errmsg[pl + 2 + ml] = '\0';
-			}
-		}
-	}
 	return ftk_err(ret);
 }
 
 /** ftk_tracewrite_errmsg() - the last failure's text; owned by the writer */
 FTK_API const char *ftk_tracewrite_errmsg(const struct ftk_tracewrite *w)
 {
-	return w->errmsg;
+	return w->err.text;
 }
