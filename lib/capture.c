@@ -60,7 +60,7 @@ struct cap_cpu {
 	int			switched;	/* the other spool holds older pages */
 	int			err;
 	bool			running;
-	char			errmsg[256];
+	struct ftk_errmsg	errmsg;
 };
 
 struct ftk_capture {
@@ -81,7 +81,7 @@ struct ftk_capture {
 	int			stop_fd;
 	bool			started;
 	bool			stopped;
-	char			errmsg[512];
+	struct ftk_errmsg	err;
 };
 
 static uint64_t now_ns(clockid_t id)
@@ -92,22 +92,10 @@ static uint64_t now_ns(clockid_t id)
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
-static int cap_fail(struct ftk_capture *c, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int cap_fail(struct ftk_capture *c, int err, const char *fmt, ...)
+/* The capture's failure: the reason in @c's tracefs handle. */
+static int cap_fail_tracefs(struct ftk_capture *c, int err)
 {
-	char reason[128];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(c->errmsg, sizeof(c->errmsg), fmt, ap);
-	va_end(ap);
-	if (err && n >= 0 && (size_t)n < sizeof(c->errmsg))
-		snprintf(c->errmsg + n, sizeof(c->errmsg) - n, ": %s",
-			 ftk_strerror(err, reason, sizeof(reason)));
-	return err;
+	return ftk_errmsg_set(&c->err, 0, NULL, err, "%s", ftk_tracefs_errmsg(c->t));
 }
 
 /* A "name: number" line of per_cpu/cpuN/stats. */
@@ -317,8 +305,11 @@ static void *cpu_thread(void *arg)
 	if (!ret)
 		ret = drain(cc);
 	if (ret) {
+		char file[64];
+
 		cc->err = ret;
-		snprintf(cc->errmsg, sizeof(cc->errmsg), "per_cpu/cpu%d/trace_pipe_raw", cc->cpu);
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/trace_pipe_raw", cc->cpu);
+		ftk_errmsg_set(&cc->errmsg, 0, file, ret, "%s", strerror(-ret));
 	}
 	cc->info.cpu_ns = now_ns(CLOCK_THREAD_CPUTIME_ID);
 	cc->info.bytes = cc->spool_len[cc->cur] + (cc->switched ? cc->spool_len[cc->cur ^ 1] : 0);
@@ -561,7 +552,7 @@ FTK_API int ftk_capture_start(struct ftk_capture *c)
 		return ftk_err(-EBUSY);
 	ret = open_cpus(c);
 	if (ret) {
-		cap_fail(c, 0, "%s", ftk_tracefs_errmsg(c->t));
+		cap_fail_tracefs(c, ret);
 		close_cpus(c);
 		return ftk_err(ret);
 	}
@@ -569,7 +560,7 @@ FTK_API int ftk_capture_start(struct ftk_capture *c)
 		snprintf(val, sizeof(val), "%d", c->o.buffer_percent);
 		ret = ftk_tracefs_set(c->t, "buffer_percent", val);
 		if (ret) {
-			cap_fail(c, 0, "%s", ftk_tracefs_errmsg(c->t));
+			cap_fail_tracefs(c, ret);
 			close_cpus(c);
 			return ftk_err(ret);
 		}
@@ -590,7 +581,8 @@ FTK_API int ftk_capture_start(struct ftk_capture *c)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	c->started = true;
 	if (ret) {
-		cap_fail(c, ret, "cannot start the CPU threads");
+		ftk_errmsg_set(&c->err, 0, NULL, ret, "cannot start the CPU threads: %s",
+			       strerror(-ret));
 		goto error;
 	}
 	pthread_mutex_lock(&c->lock);
@@ -614,7 +606,7 @@ FTK_API int ftk_capture_start(struct ftk_capture *c)
 			ret = ftk_tracefs_set(c->t, "set_event_notrace_pid", list);
 			free(list);
 			if (ret) {
-				cap_fail(c, 0, "%s", ftk_tracefs_errmsg(c->t));
+				cap_fail_tracefs(c, ret);
 				goto error;
 			}
 		} else {
@@ -625,7 +617,7 @@ FTK_API int ftk_capture_start(struct ftk_capture *c)
 	if (!(c->o.flags & FTK_CAPTURE_NO_ONOFF)) {
 		ret = ftk_tracefs_write(c->t, "tracing_on", "1");
 		if (ret) {
-			cap_fail(c, 0, "%s", ftk_tracefs_errmsg(c->t));
+			cap_fail_tracefs(c, ret);
 			goto error;
 		}
 	}
@@ -659,11 +651,12 @@ FTK_API int ftk_capture_stop(struct ftk_capture *c)
 	if (!(c->o.flags & FTK_CAPTURE_NO_ONOFF)) {
 		ret = ftk_tracefs_write(c->t, "tracing_on", "0");
 		if (ret)
-			cap_fail(c, 0, "%s", ftk_tracefs_errmsg(c->t));
+			cap_fail_tracefs(c, ret);
 	}
 	c->t_stop = now_ns(CLOCK_MONOTONIC);
 	if (write(c->stop_fd, &one, sizeof(one)) < 0 && !ret)
-		ret = cap_fail(c, -errno, "cannot wake the CPU threads");
+		ret = ftk_errmsg_set(&c->err, 0, NULL, -errno, "cannot wake the CPU threads: %s",
+				     strerror(errno));
 	for (cpu = 0; cpu < c->ncpus; cpu++) {
 		struct cap_cpu *cc = &c->cpus[cpu];
 
@@ -672,7 +665,7 @@ FTK_API int ftk_capture_stop(struct ftk_capture *c)
 		pthread_join(cc->thread, NULL);
 		cc->running = false;
 		if (cc->err && !ret)
-			ret = cap_fail(c, cc->err, "%s", cc->errmsg);
+			ret = ftk_errmsg_set(&c->err, 0, NULL, cc->err, "%s", cc->errmsg.text);
 		/* The buffers are done with; only the spools are still needed. */
 		close(cc->trace_fd);
 		close(cc->pipe[0]);
@@ -820,14 +813,15 @@ FTK_API int ftk_capture_save(struct ftk_capture *c, const char *path,
 		return ftk_err(-EBUSY);
 	ret = ftk_tracewrite_new(c->t, wopts, &w);
 	if (ret)
-		return ftk_err(cap_fail(c, ret, "%s: cannot start the writer", path));
+		return ftk_err(ftk_errmsg_set(&c->err, 0, NULL, ret, "cannot write '%s': %s", path,
+					      strerror(-ret)));
 	ret = ftk_capture_add_to(c, w);
 	if (ret) {
-		cap_fail(c, ret, "%s", path);
+		ftk_errmsg_set(&c->err, 0, NULL, ret, "cannot write '%s': %s", path, strerror(-ret));
 	} else {
 		ret = ftk_tracewrite_save(w, path);
 		if (ret)
-			cap_fail(c, 0, "%s", ftk_tracewrite_errmsg(w));
+			ftk_errmsg_set(&c->err, 0, NULL, ret, "%s", ftk_tracewrite_errmsg(w));
 	}
 	ftk_tracewrite_free(w);
 	return ftk_err(ret);
@@ -836,5 +830,5 @@ FTK_API int ftk_capture_save(struct ftk_capture *c, const char *path,
 /** ftk_capture_errmsg() - the last failure's text; owned by the capture */
 FTK_API const char *ftk_capture_errmsg(const struct ftk_capture *c)
 {
-	return c->errmsg;
+	return c->err.text;
 }

@@ -1,20 +1,30 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * trace.dat format constants (trace-cmd.dat.v6(5), trace-cmd.dat.v7(5)),
- * shared by the reader and the writer.
+ * The trace.dat format (trace-cmd.dat.v6(5), trace-cmd.dat.v7(5)): the one
+ * definition the reader (tracefile-read.c) and the writer
+ * (tracefile-write.c) share, and the compression layer both use
+ * (compress.c).
  */
 #ifndef FTKIT_TRACEFILE_LOCAL_H
 #define FTKIT_TRACEFILE_LOCAL_H
 
+#include <stddef.h>
+
 #define TRACEFILE_MAGIC		"\027\010\104tracing"	/* 10 bytes */
 #define TRACEFILE_MAGIC_LEN	10
 
-#define TRACEFILE_V6_OPTIONS	"options  "	/* 10 bytes with the NUL */
+/* v6 tags before the options, the latency text and the CPU data: 10 bytes with the NUL. */
+#define TRACEFILE_V6_OPTIONS	"options  "
 #define TRACEFILE_V6_FLYRECORD	"flyrecord"
 #define TRACEFILE_V6_LATENCY	"latency  "
+#define TRACEFILE_V6_TAG_LEN	10
 
-/* Section header flags (v7). */
-#define TRACEFILE_SEC_COMPRESSED	(1 << 0)
+/*
+ * v7 section header: u16 id, u16 flags, u32 offset of its description in
+ * the strings section, u64 size of what follows.
+ */
+#define TRACEFILE_SEC_HDR_LEN		16
+#define TRACEFILE_SEC_COMPRESSED	(1 << 0)	/* the content is one compressed block */
 
 /* Option (and v7 section) ids. */
 enum tracefile_option {
@@ -42,5 +52,50 @@ enum tracefile_option {
 	TF_OPT_CMDLINES		= 21,
 	TF_OPT_BUFFER_TEXT	= 22,
 };
+
+/*
+ * Compression (v7). The header names the algorithm; a compressed block is
+ * u32 compressed size, u32 uncompressed size, then the data: a whole
+ * metadata section is one block, CPU data is a u32 count of blocks, then
+ * the blocks.
+ */
+enum tracefile_comp {
+	TF_COMP_NONE,
+	TF_COMP_ZSTD,
+	TF_COMP_ZLIB,
+};
+
+#define TRACEFILE_BLOCK_HDR_LEN	8
+
+/* The id of a compression name ("none", "zstd", "zlib"), or -1. */
+int tf_comp_lookup(const char *name);
+/* The name the header stores, and the library version written beside it. */
+const char *tf_comp_name(enum tracefile_comp comp);
+const char *tf_comp_version(enum tracefile_comp comp);
+
+/*
+ * A compressor keeps its library context between blocks (zstd's
+ * ZSTD_CCtx: allocating one per block costs more than compressing a
+ * small one). One per thread.
+ */
+struct tf_compressor {
+	void			*zctx;
+	enum tracefile_comp	comp;
+	int			level;
+};
+
+/* @level 0: the algorithm's default. Returns 0 or -ENOMEM. */
+int tf_compressor_init(struct tf_compressor *z, enum tracefile_comp comp, int level);
+void tf_compressor_release(struct tf_compressor *z);
+/* The largest compressed size of @n bytes. */
+size_t tf_compress_bound(enum tracefile_comp comp, size_t n);
+/* Compress @n bytes of @src into @dst (@cap bytes); the size, or -EIO. */
+long tf_compress(struct tf_compressor *z, void *dst, size_t cap, const void *src, size_t n);
+/*
+ * Decompress @slen bytes of @src into exactly @dlen bytes at @dst; 0, or
+ * -FTK_E_FORMAT when the data is damaged or does not give @dlen bytes.
+ */
+int tf_decompress(enum tracefile_comp comp, void *dst, size_t dlen, const void *src,
+		  size_t slen);
 
 #endif

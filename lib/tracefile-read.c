@@ -24,8 +24,6 @@
 
 #include <traceevent/event-parse.h>
 #include <tracefs/tracefs.h>
-#include <zlib.h>
-#include <zstd.h>
 
 #include "internal.h"
 #include "stream-local.h"
@@ -37,8 +35,6 @@
 #define MAX_CHUNK	(256U << 20)	/* one uncompressed data chunk */
 #define MAX_CPUS	8192
 #define MAX_BUFFERS	64
-
-enum { COMP_NONE, COMP_ZSTD, COMP_ZLIB };
 
 struct tf_cpu {
 	int			cpu;
@@ -231,26 +227,6 @@ static int cur_blob(struct cur *c, unsigned long long n, char **out)
 	return 0;
 }
 
-static int decompress(struct ftk_tracefile *tf, void *dst, size_t dlen, const void *src,
-		      size_t slen)
-{
-	if (tf->comp == COMP_ZSTD) {
-		size_t r = ZSTD_decompress(dst, dlen, src, slen);
-
-		if (ZSTD_isError(r) || r != dlen)
-			return -FTK_E_FORMAT;
-		return 0;
-	}
-	if (tf->comp == COMP_ZLIB) {
-		uLongf out = dlen;
-
-		if (uncompress(dst, &out, src, slen) != Z_OK || out != dlen)
-			return -FTK_E_FORMAT;
-		return 0;
-	}
-	return -FTK_E_FORMAT;
-}
-
 /*
  * Open the v7 section at @off: check its header and load its content
  * (uncompressed) into a memory cursor. Returns the section id in *id.
@@ -300,7 +276,7 @@ static int section_load(struct ftk_tracefile *tf, unsigned long long off, const 
 		free(cbuf);
 		return -ENOMEM;
 	}
-	ret = decompress(tf, ubuf, ulen, cbuf, clen);
+	ret = tf_decompress(tf->comp, ubuf, ulen, cbuf, clen);
 	free(cbuf);
 	if (ret) {
 		free(ubuf);
@@ -748,7 +724,7 @@ static int parse_option(struct ftk_tracefile *tf, unsigned int id, struct cur *o
 		b->clock = clk;
 		clk = NULL;
 		b->page_size = page;
-		b->compressed = tf->comp != COMP_NONE;
+		b->compressed = tf->comp != TF_COMP_NONE;
 		b->cpus = calloc(ncpu ? ncpu : 1, sizeof(*b->cpus));
 		if (!b->cpus) {
 			ret = -ENOMEM;
@@ -844,13 +820,8 @@ static int open_v7(struct ftk_tracefile *tf, struct cur *c)
 	if ((ret = cur_str(c, &tf->comp_name)) || (ret = cur_str(c, &name)))
 		return ret;
 	free(name);
-	if (!strcmp(tf->comp_name, "none"))
-		tf->comp = COMP_NONE;
-	else if (!strcmp(tf->comp_name, "zstd"))
-		tf->comp = COMP_ZSTD;
-	else if (!strcmp(tf->comp_name, "zlib"))
-		tf->comp = COMP_ZLIB;
-	else
+	tf->comp = tf_comp_lookup(tf->comp_name);
+	if (tf->comp < 0)
 		return tf_fail(tf, -FTK_E_VERSION, "unknown compression \"%s\"", tf->comp_name);
 	c->what = "options offset";
 	if ((ret = cur_num(c, 8, &next)))
@@ -1275,7 +1246,7 @@ static ssize_t zsrc_read(void *ctx, void *buf, size_t size, unsigned long long *
 			return -ENOMEM;
 		ret = cur_read(&c, cbuf, clen);
 		if (!ret)
-			ret = decompress(tf, z->ubuf, ulen, cbuf, clen);
+			ret = tf_decompress(tf->comp, z->ubuf, ulen, cbuf, clen);
 		free(cbuf);
 		if (ret)
 			return ret;

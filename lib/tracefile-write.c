@@ -35,42 +35,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <zlib.h>
-#include <zstd.h>
-
 #include <ftkit/tracewrite.h>
 #include <ftkit/version.h>
 
 #include "internal.h"
+#include "tracefile-local.h"
 
-/* Option and section ids of trace-cmd.dat.v7(5). */
-enum {
-	OPT_DONE		= 0,
-	OPT_DATE		= 1,
-	OPT_CPUSTAT		= 2,
-	OPT_BUFFER		= 3,
-	OPT_TRACECLOCK		= 4,
-	OPT_UNAME		= 5,
-	OPT_HOOK		= 6,
-	OPT_OFFSET		= 7,
-	OPT_CPUCOUNT		= 8,
-	OPT_VERSION		= 9,
-	OPT_PROCMAPS		= 10,
-	OPT_TRACEID		= 11,
-	OPT_STRINGS		= 15,
-	OPT_HEADER_INFO		= 16,
-	OPT_FTRACE_EVENTS	= 17,
-	OPT_EVENT_FORMATS	= 18,
-	OPT_KALLSYMS		= 19,
-	OPT_PRINTK		= 20,
-	OPT_CMDLINES		= 21,
-};
-
-#define SEC_FL_COMPRESS		1
 /* Pages per compressed chunk of CPU data (what trace-cmd uses too). */
 #define PAGES_PER_CHUNK		10
-
-enum comp { COMP_NONE, COMP_ZSTD, COMP_ZLIB };
 
 struct buf {
 	char	*data;
@@ -109,29 +81,23 @@ struct ftk_tracewrite {
 	unsigned int		flags;
 	int			ncpus;
 	int			version;
-	int			level;
 	int			fd;
-	enum comp		comp;
-	char			errmsg[512];
+	enum tracefile_comp	comp;
+	struct tf_compressor	z;
+	char			*what;		/* "cannot write 'PATH'" */
+	struct ftk_errmsg	err;
 };
 
-static int fail(struct ftk_tracewrite *w, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(struct ftk_tracewrite *w, int err, const char *fmt, ...)
-{
-	char reason[128];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(w->errmsg, sizeof(w->errmsg), fmt, ap);
-	va_end(ap);
-	if (n >= 0 && (size_t)n < sizeof(w->errmsg))
-		snprintf(w->errmsg + n, sizeof(w->errmsg) - n, ": %s",
-			 ftk_strerror(err, reason, sizeof(reason)));
-	return err;
-}
+/*
+ * The reason, after "cannot write 'PATH'" while a file is being saved:
+ * the first (innermost) failure is kept.
+ */
+#define fail(w, code, fmt, ...)							\
+	ftk_errmsg_set(&(w)->err, FTK_ERRMSG_KEEP, (w)->what, (code), fmt ": %s",	\
+		       ##__VA_ARGS__, strerror(-(code)))
+/* A failure writing the file itself: the reason alone after "cannot write 'PATH'". */
+#define fail_out(w, code)	\
+	ftk_errmsg_set(&(w)->err, FTK_ERRMSG_KEEP, (w)->what, (code), "%s", strerror(-(code)))
 
 /* ------------------------------------------------------------ buffers */
 
@@ -233,32 +199,10 @@ static int out_pad(struct ftk_tracewrite *w, uint64_t align)
 	return ret;
 }
 
-static size_t comp_bound(struct ftk_tracewrite *w, size_t n)
-{
-	return w->comp == COMP_ZSTD ? ZSTD_compressBound(n) : compressBound(n);
-}
-
-/* Compress @n bytes of @src into @dst (capacity @cap); returns the size or -errno. */
-static long comp_do(struct ftk_tracewrite *w, void *dst, size_t cap, const void *src, size_t n)
-{
-	if (w->comp == COMP_ZSTD) {
-		size_t r = ZSTD_compress(dst, cap, src, n,
-					 w->level ? w->level : ZSTD_CLEVEL_DEFAULT);
-
-		return ZSTD_isError(r) ? -EIO : (long)r;
-	} else {
-		uLongf dl = cap;
-
-		if (compress2(dst, &dl, src, n, w->level ? w->level : Z_DEFAULT_COMPRESSION) != Z_OK)
-			return -EIO;
-		return dl;
-	}
-}
-
 /* A compressed block: size compressed, size uncompressed, data. */
 static int out_block(struct ftk_tracewrite *w, const void *src, size_t n, uint64_t *written)
 {
-	size_t cap = comp_bound(w, n);
+	size_t cap = tf_compress_bound(w->comp, n);
 	uint32_t hdr[2];
 	char *dst;
 	long z;
@@ -267,7 +211,7 @@ static int out_block(struct ftk_tracewrite *w, const void *src, size_t n, uint64
 	dst = malloc(cap ? cap : 1);
 	if (!dst)
 		return -ENOMEM;
-	z = comp_do(w, dst, cap, src, n);
+	z = tf_compress(&w->z, dst, cap, src, n);
 	if (z < 0) {
 		free(dst);
 		return z;
@@ -339,7 +283,7 @@ static int out_section(struct ftk_tracewrite *w, uint16_t id, const char *desc, 
 	*at = w->pos;
 	if (w->version < 7)
 		return out_write(w, b->data, b->len);
-	ret = sec_begin(w, id, w->comp ? SEC_FL_COMPRESS : 0, desc, at);
+	ret = sec_begin(w, id, w->comp ? TRACEFILE_SEC_COMPRESSED : 0, desc, at);
 	if (ret)
 		return ret;
 	if (w->comp)
@@ -502,27 +446,27 @@ static int write_metadata(struct ftk_tracewrite *w, struct meta_offsets *mo)
 
 	for (i = 0; i < 6 && !ret; i++) {
 		b.len = 0;
-		switch (OPT_HEADER_INFO + i) {
-		case OPT_HEADER_INFO:
+		switch (TF_OPT_HEADER_INFO + i) {
+		case TF_OPT_HEADER_INFO:
 			ret = meta_headers(w, &b);
 			break;
-		case OPT_FTRACE_EVENTS:
+		case TF_OPT_FTRACE_EVENTS:
 			ret = system_formats(w, &b, "ftrace", &count);
 			break;
-		case OPT_EVENT_FORMATS:
+		case TF_OPT_EVENT_FORMATS:
 			ret = meta_events(w, &b);
 			break;
-		case OPT_KALLSYMS:
+		case TF_OPT_KALLSYMS:
 			if (w->flags & FTK_TRACEWRITE_NO_KALLSYMS)
 				buf_u32(&b, 0);
 			else
 				ret = meta_file(w, &b, "/proc/kallsyms", 4);
 			break;
-		case OPT_PRINTK:
+		case TF_OPT_PRINTK:
 			root_path(w, path, sizeof(path), "printk_formats");
 			ret = meta_file(w, &b, path, 4);
 			break;
-		case OPT_CMDLINES:
+		case TF_OPT_CMDLINES:
 			root_path(w, path, sizeof(path), "saved_cmdlines");
 			ret = meta_file(w, &b, path, 8);
 			if (!ret && w->comms.len && !b.err) {
@@ -539,9 +483,9 @@ static int write_metadata(struct ftk_tracewrite *w, struct meta_offsets *mo)
 			break;
 		}
 		if (!ret) {
-			ret = out_section(w, OPT_HEADER_INFO + i, desc[i], &b, &mo->off[i]);
+			ret = out_section(w, TF_OPT_HEADER_INFO + i, desc[i], &b, &mo->off[i]);
 			if (ret)
-				fail(w, ret, "cannot write '%s'", "trace file");
+				fail_out(w, ret);
 		}
 	}
 	buf_release(&b);
@@ -658,7 +602,7 @@ static int write_cpu_data(struct ftk_tracewrite *w)
 		c->file_size = w->pos - c->file_off;
 	}
 	if (ret)
-		fail(w, ret, "cannot write the CPU data");
+		fail_out(w, ret);
 	return ret;
 }
 
@@ -682,24 +626,24 @@ static void common_options(struct ftk_tracewrite *w)
 			buf_add(&b, text, n);
 			buf_str(&b, s);
 			if (!b.err)
-				opt_add(w, OPT_CPUSTAT, b.data, b.len);
+				opt_add(w, TF_OPT_CPUSTAT, b.data, b.len);
 			buf_release(&b);
 		}
 	}
 	if (w->version >= 7)
-		opt_add(w, OPT_TRACECLOCK, w->clock_file, strlen(w->clock_file) + 1);
+		opt_add(w, TF_OPT_TRACECLOCK, w->clock_file, strlen(w->clock_file) + 1);
 	else
-		opt_add(w, OPT_TRACECLOCK, NULL, 0);	/* the clock follows the CPU offsets */
+		opt_add(w, TF_OPT_TRACECLOCK, NULL, 0);	/* the clock follows the CPU offsets */
 	if (!uname(&u)) {
 		n = snprintf(text, sizeof(text), "%s %s %s %s", u.sysname, u.nodename, u.release,
 			     u.machine);
 		if (n > 0 && (size_t)n < sizeof(text))
-			opt_add(w, OPT_UNAME, text, n + 1);
+			opt_add(w, TF_OPT_UNAME, text, n + 1);
 	}
 	n = snprintf(text, sizeof(text), "ftkit %s", FTK_VERSION_STRING);
-	opt_add(w, OPT_VERSION, text, n + 1);
+	opt_add(w, TF_OPT_VERSION, text, n + 1);
 	id = ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL) ^ (uint64_t)(uintptr_t)w;
-	opt_add(w, OPT_TRACEID, &id, 8);
+	opt_add(w, TF_OPT_TRACEID, &id, 8);
 }
 
 /* ------------------------------------------------------------ files */
@@ -710,23 +654,15 @@ static int write_header(struct ftk_tracewrite *w)
 	char ver[32];
 	int ret;
 
-	buf_add(&b, "\x17\x08\x44" "tracing", 10);
+	buf_add(&b, TRACEFILE_MAGIC, TRACEFILE_MAGIC_LEN);
 	snprintf(ver, sizeof(ver), "%d", w->version);
 	buf_str(&b, ver);
 	buf_add(&b, (char[]){ 0 }, 1);			/* little endian (the host) */
 	buf_add(&b, (char[]){ sizeof(long) }, 1);	/* user space long size */
 	buf_u32(&b, w->page_size);
 	if (w->version >= 7) {
-		if (w->comp == COMP_ZSTD) {
-			buf_str(&b, "zstd");
-			buf_str(&b, ZSTD_versionString());
-		} else if (w->comp == COMP_ZLIB) {
-			buf_str(&b, "zlib");
-			buf_str(&b, zlibVersion());
-		} else {
-			buf_str(&b, "none");
-			buf_str(&b, "");
-		}
+		buf_str(&b, tf_comp_name(w->comp));
+		buf_str(&b, tf_comp_version(w->comp));
 		buf_u64(&b, 0);			/* first options section, patched */
 	}
 	ret = b.err ? b.err : out_write(w, b.data, b.len);
@@ -744,7 +680,7 @@ static int save_v7(struct ftk_tracewrite *w)
 
 	ret = write_header(w);
 	if (ret)
-		return fail(w, ret, "cannot write");
+		return fail_out(w, ret);
 	opts_ptr = w->pos - 8;
 	ret = write_metadata(w, &mo);
 	if (ret)
@@ -752,19 +688,19 @@ static int save_v7(struct ftk_tracewrite *w)
 
 	/* The BUFFER section: header, padding, page aligned CPU data. */
 	snprintf(desc, sizeof(desc), "buffer flyrecord %s", w->buffer_name);
-	ret = sec_begin(w, OPT_BUFFER, w->comp ? SEC_FL_COMPRESS : 0, desc, &fly);
+	ret = sec_begin(w, TF_OPT_BUFFER, w->comp ? TRACEFILE_SEC_COMPRESSED : 0, desc, &fly);
 	if (!ret)
 		ret = write_cpu_data(w);
 	if (!ret)
 		ret = sec_end(w, fly);
 	if (ret)
-		return fail(w, ret, "cannot write the CPU data");
+		return fail_out(w, ret);
 
 	/* The options: everything above is found from here. */
 	for (i = 0; i < 6; i++)
-		opt_u64(w, OPT_HEADER_INFO + i, mo.off[i]);
+		opt_u64(w, TF_OPT_HEADER_INFO + i, mo.off[i]);
 	common_options(w);
-	opt_add(w, OPT_CPUCOUNT, &w->ncpus, 4);
+	opt_add(w, TF_OPT_CPUCOUNT, &w->ncpus, 4);
 	buf_u64(&b, fly);
 	buf_str(&b, w->buffer_name);
 	buf_str(&b, w->clock);
@@ -776,15 +712,15 @@ static int save_v7(struct ftk_tracewrite *w)
 		buf_u64(&b, w->cpus[cpu].file_size);
 	}
 	if (!b.err)
-		opt_add(w, OPT_BUFFER, b.data, b.len);
+		opt_add(w, TF_OPT_BUFFER, b.data, b.len);
 	ret = b.err;
 	buf_release(&b);
 	if (ret)
-		return fail(w, ret, "cannot write");
-	opt_u64(w, OPT_DONE, 0);
+		return fail_out(w, ret);
+	opt_u64(w, TF_OPT_DONE, 0);
 	if (w->opts.err)
-		return fail(w, w->opts.err, "cannot write");
-	ret = sec_begin(w, OPT_DONE, 0, "options", &opts_at);
+		return fail_out(w, w->opts.err);
+	ret = sec_begin(w, TF_OPT_DONE, 0, "options", &opts_at);
 	if (!ret)
 		ret = out_write(w, w->opts.data, w->opts.len);
 	if (!ret)
@@ -794,7 +730,7 @@ static int save_v7(struct ftk_tracewrite *w)
 
 	/* The strings last: they hold every description written above. */
 	if (!ret)
-		ret = sec_begin(w, OPT_STRINGS, 0, "strings", &strings_at);
+		ret = sec_begin(w, TF_OPT_STRINGS, 0, "strings", &strings_at);
 	if (!ret && w->strings.err)
 		ret = w->strings.err;
 	if (!ret)
@@ -802,7 +738,7 @@ static int save_v7(struct ftk_tracewrite *w)
 	if (!ret)
 		ret = sec_end(w, strings_at);
 	if (ret)
-		return fail(w, ret, "cannot write");
+		return fail_out(w, ret);
 	return 0;
 }
 
@@ -815,20 +751,20 @@ static int save_v6(struct ftk_tracewrite *w)
 
 	ret = write_header(w);
 	if (ret)
-		return fail(w, ret, "cannot write");
+		return fail_out(w, ret);
 	ret = write_metadata(w, &mo);
 	if (ret)
 		return ret;
 	buf_u32(&b, w->ncpus);
-	buf_add(&b, "options  ", 10);
+	buf_add(&b, TRACEFILE_V6_OPTIONS, TRACEFILE_V6_TAG_LEN);
 	common_options(w);
 	if (w->opts.err) {
 		buf_release(&b);
-		return fail(w, w->opts.err, "cannot write");
+		return fail_out(w, w->opts.err);
 	}
 	buf_add(&b, w->opts.data, w->opts.len);
-	buf_u16(&b, OPT_DONE);
-	buf_add(&b, "flyrecord", 10);
+	buf_u16(&b, TF_OPT_DONE);
+	buf_add(&b, TRACEFILE_V6_FLYRECORD, TRACEFILE_V6_TAG_LEN);
 
 	/* The offsets are known before the data: v6 data is never compressed. */
 	clock_len = strlen(w->clock_file);
@@ -846,7 +782,7 @@ static int save_v6(struct ftk_tracewrite *w)
 	if (!ret)
 		ret = write_cpu_data(w);
 	if (ret)
-		return fail(w, ret, "cannot write");
+		return fail_out(w, ret);
 	return 0;
 }
 
@@ -860,7 +796,7 @@ static int save_v6(struct ftk_tracewrite *w)
  */
 FTK_API int ftk_tracewrite_compression_ok(const char *name)
 {
-	return !name || !strcmp(name, "none") || !strcmp(name, "zstd") || !strcmp(name, "zlib");
+	return !name || tf_comp_lookup(name) >= 0;
 }
 
 /**
@@ -899,15 +835,14 @@ FTK_API int ftk_tracewrite_new(struct ftk_tracefs *t, const struct ftk_tracewrit
 	w->fd = -1;
 	w->version = o.version;
 	w->flags = o.flags;
-	w->level = o.level;
-	if (o.compression && !strcmp(o.compression, "zstd"))
-		w->comp = COMP_ZSTD;
-	else if (o.compression && !strcmp(o.compression, "zlib"))
-		w->comp = COMP_ZLIB;
+	w->comp = o.compression ? tf_comp_lookup(o.compression) : TF_COMP_NONE;
 	if (w->comp && w->version < 7) {
 		ret = -EINVAL;
 		goto error;
 	}
+	ret = tf_compressor_init(&w->z, w->comp, o.level);
+	if (ret)
+		goto error;
 	w->buffer_name = strdup(o.buffer_name ? o.buffer_name : "");
 	if (!w->buffer_name) {
 		ret = -ENOMEM;
@@ -959,8 +894,10 @@ FTK_API void ftk_tracewrite_free(struct ftk_tracewrite *w)
 		free(w->cpus[i].stat);
 	}
 	free(w->cpus);
+	tf_compressor_release(&w->z);
 	ftk_list_free(w->systems);
 	free(w->buffer_name);
+	free(w->what);
 	free(w->clock_file);
 	free(w->clock);
 	buf_release(&w->strings);
@@ -1088,41 +1025,33 @@ FTK_API int ftk_tracewrite_save(struct ftk_tracewrite *w, const char *path)
 	char tmp[PATH_MAX];
 	int ret;
 
+	ftk_errmsg_clear(&w->err);
+	free(w->what);
+	if (asprintf(&w->what, "cannot write '%s'", path) < 0) {
+		w->what = NULL;
+		return ftk_err(-ENOMEM);
+	}
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid()) >= (int)sizeof(tmp))
-		return ftk_err(fail(w, -ENAMETOOLONG, "cannot write '%s'", path));
+		return ftk_err(fail_out(w, -ENAMETOOLONG));
 	w->fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (w->fd < 0)
-		return ftk_err(fail(w, -errno, "cannot write '%s'", path));
+		return ftk_err(fail_out(w, -errno));
 	w->pos = 0;
 	w->strings.len = 0;
 	w->opts.len = 0;
 	ret = w->version >= 7 ? save_v7(w) : save_v6(w);
 	if (close(w->fd) < 0 && !ret)
-		ret = fail(w, -errno, "cannot write '%s'", path);
+		ret = fail_out(w, -errno);
 	w->fd = -1;
 	if (!ret && rename(tmp, path) < 0)
-		ret = fail(w, -errno, "cannot rename '%s' to '%s'", tmp, path);
-	if (ret) {
+		ret = fail(w, -errno, "cannot rename '%s'", tmp);
+	if (ret)
 		unlink(tmp);
-		if (!strstr(w->errmsg, path)) {
-			size_t pl = strlen(path), ml = strlen(w->errmsg);
-
-			/* "PATH: " in front, cut to fit */
-			if (pl + 3 < sizeof(w->errmsg)) {
-				if (pl + 2 + ml >= sizeof(w->errmsg))
-					ml = sizeof(w->errmsg) - pl - 3;
-				memmove(w->errmsg + pl + 2, w->errmsg, ml);
-				memcpy(w->errmsg, path, pl);
-				memcpy(w->errmsg + pl, ": ", 2);
-				w->errmsg[pl + 2 + ml] = '\0';
-			}
-		}
-	}
 	return ftk_err(ret);
 }
 
 /** ftk_tracewrite_errmsg() - the last failure's text; owned by the writer */
 FTK_API const char *ftk_tracewrite_errmsg(const struct ftk_tracewrite *w)
 {
-	return w->errmsg;
+	return w->err.text;
 }

@@ -372,9 +372,10 @@ static int save(struct ftk_tracefs *t, const char *output, const struct ftk_trac
 		ret = ftk_tracewrite_comm(w, child_pid, strrchr(cmd, '/') ? strrchr(cmd, '/') + 1 : cmd);
 	if (!ret)
 		ret = ftk_tracewrite_save(w, output);
-	if (ret)
-		tool_err("cannot write '%s': %s", output, ftk_tracewrite_errmsg(w)[0] ?
-			 ftk_tracewrite_errmsg(w) : ftk_strerror(ret, buf, sizeof(buf)));
+	if (ret && ftk_tracewrite_errmsg(w)[0])
+		tool_err("%s", ftk_tracewrite_errmsg(w));
+	else if (ret)
+		tool_err("cannot write '%s': %s", output, ftk_strerror(ret, buf, sizeof(buf)));
 	ftk_tracewrite_free(w);
 	return ret;
 }

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * compress: the compression of trace.dat version 7, zstd and zlib, for
+ * the reader and the writer alike (tracefile-local.h).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <zlib.h>
+#include <zstd.h>
+
+#include "internal.h"
+#include "tracefile-local.h"
+
+static const char *const comp_names[] = {
+	[TF_COMP_NONE]	= "none",
+	[TF_COMP_ZSTD]	= "zstd",
+	[TF_COMP_ZLIB]	= "zlib",
+};
+
+int tf_comp_lookup(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(comp_names); i++)
+		if (!strcmp(name, comp_names[i]))
+			return i;
+	return -1;
+}
+
+const char *tf_comp_name(enum tracefile_comp comp)
+{
+	return comp < ARRAY_SIZE(comp_names) ? comp_names[comp] : "none";
+}
+
+const char *tf_comp_version(enum tracefile_comp comp)
+{
+	switch (comp) {
+	case TF_COMP_ZSTD:
+		return ZSTD_versionString();
+	case TF_COMP_ZLIB:
+		return zlibVersion();
+	default:
+		return "";
+	}
+}
+
+int tf_compressor_init(struct tf_compressor *z, enum tracefile_comp comp, int level)
+{
+	memset(z, 0, sizeof(*z));
+	z->comp = comp;
+	z->level = level;
+	if (comp == TF_COMP_ZSTD) {
+		z->zctx = ZSTD_createCCtx();
+		if (!z->zctx)
+			return -ENOMEM;
+		if (!level)
+			z->level = ZSTD_CLEVEL_DEFAULT;
+	} else if (comp == TF_COMP_ZLIB && !level) {
+		z->level = Z_DEFAULT_COMPRESSION;
+	}
+	return 0;
+}
+
+void tf_compressor_release(struct tf_compressor *z)
+{
+	if (z->comp == TF_COMP_ZSTD)
+		ZSTD_freeCCtx(z->zctx);
+	z->zctx = NULL;
+}
+
+size_t tf_compress_bound(enum tracefile_comp comp, size_t n)
+{
+	switch (comp) {
+	case TF_COMP_ZSTD:
+		return ZSTD_compressBound(n);
+	case TF_COMP_ZLIB:
+		return compressBound(n);
+	default:
+		return n;
+	}
+}
+
+long tf_compress(struct tf_compressor *z, void *dst, size_t cap, const void *src, size_t n)
+{
+	uLongf dl = cap;
+	size_t r;
+
+	switch (z->comp) {
+	case TF_COMP_ZSTD:
+		r = ZSTD_compressCCtx(z->zctx, dst, cap, src, n, z->level);
+		return ZSTD_isError(r) ? -EIO : (long)r;
+	case TF_COMP_ZLIB:
+		if (compress2(dst, &dl, src, n, z->level) != Z_OK)
+			return -EIO;
+		return dl;
+	default:
+		if (n > cap)
+			return -EIO;
+		memcpy(dst, src, n);
+		return n;
+	}
+}
+
+int tf_decompress(enum tracefile_comp comp, void *dst, size_t dlen, const void *src,
+		  size_t slen)
+{
+	uLongf out = dlen;
+	size_t r;
+
+	switch (comp) {
+	case TF_COMP_ZSTD:
+		r = ZSTD_decompress(dst, dlen, src, slen);
+		return ZSTD_isError(r) || r != dlen ? -FTK_E_FORMAT : 0;
+	case TF_COMP_ZLIB:
+		return uncompress(dst, &out, src, slen) != Z_OK || out != dlen ? -FTK_E_FORMAT : 0;
+	default:
+		return -FTK_E_FORMAT;
+	}
+}
