@@ -9,6 +9,8 @@
 #include <ftkit/perf.h>
 #include <ftkit/tracefs.h>
 
+#include "internal.h"
+
 struct perf_ev {
 	struct perf_event_attr	attr;
 	char			*name;		/* as the user wrote it: perf prints that */
@@ -32,10 +34,10 @@ struct ftk_perf {
 	char			*tracefs;	/* tracefs root, NULL to find it */
 	struct ftk_tracefs	*tfs;		/* opened on the first tracepoint */
 	int			opened;
-	char			errmsg[512];
+	struct ftk_errmsg	err;
 };
 
-/* Set the handle's error text; returns @err. */
+/* Set the handle's error text (through ftk_errmsg_vset()); returns @err. */
 int perf_fail(struct ftk_perf *p, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Append an event (copying @attr and @name); @leader < 0 makes it its own leader. */

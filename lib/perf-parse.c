@@ -28,6 +28,8 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include <ftkit/perfstat.h>
+
 #include "perf-local.h"
 
 #define HW(n)	PERF_TYPE_HARDWARE, PERF_COUNT_HW_##n
@@ -756,5 +758,130 @@ FTK_API int ftk_perf_add(struct ftk_perf *p, const char *spec)
 		}
 	}
 	free(copy);
+	return ftk_err(ret);
+}
+
+/* perf's cache events by cache: which operations the generic cache events name (perf list). */
+static const unsigned char cache_ops_valid[PERF_COUNT_HW_CACHE_MAX] = {
+	[PERF_COUNT_HW_CACHE_L1D]	= 7,	/* read, write, prefetch */
+	[PERF_COUNT_HW_CACHE_L1I]	= 5,	/* read, prefetch */
+	[PERF_COUNT_HW_CACHE_LL]	= 7,
+	[PERF_COUNT_HW_CACHE_DTLB]	= 7,
+	[PERF_COUNT_HW_CACHE_ITLB]	= 1,	/* read */
+	[PERF_COUNT_HW_CACHE_BPU]	= 1,
+	[PERF_COUNT_HW_CACHE_NODE]	= 7,
+};
+
+static int list_symbols(uint32_t type, char ***names)
+{
+	char line[128];
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < ARRAY_SIZE(symbols); i++) {
+		if (symbols[i].type != type)
+			continue;
+		snprintf(line, sizeof(line), "%s", symbols[i].name);
+		/* Aliases follow their name in the table: "cpu-cycles OR cycles". */
+		while (i + 1 < ARRAY_SIZE(symbols) && symbols[i + 1].type == type &&
+		       symbols[i + 1].config == symbols[i].config) {
+			i++;
+			snprintf(line + strlen(line), sizeof(line) - strlen(line), " OR %s",
+				 symbols[i].name);
+		}
+		ret = ftk_list_add(names, line);
+	}
+	return ret;
+}
+
+static int list_cache(char ***names)
+{
+	char line[128];
+	int c, op, ret = 0;
+
+	for (c = 0; !ret && c < PERF_COUNT_HW_CACHE_MAX; c++) {
+		for (op = 0; !ret && op < PERF_COUNT_HW_CACHE_OP_MAX; op++) {
+			if (!(cache_ops_valid[c] & (1 << op)))
+				continue;
+			/* As perf names them: L1-dcache-loads, L1-dcache-load-misses. */
+			snprintf(line, sizeof(line), "%s-%s", cache_names[c][0], cache_ops[op][1]);
+			ret = ftk_list_add(names, line);
+			snprintf(line, sizeof(line), "%s-%s-%s", cache_names[c][0], cache_ops[op][0],
+				 cache_results[PERF_COUNT_HW_CACHE_RESULT_MISS][0]);
+			if (!ret)
+				ret = ftk_list_add(names, line);
+		}
+	}
+	return ret;
+}
+
+static int list_pmus(const struct ftk_perf *p, char ***names)
+{
+	struct dirent **pmus = NULL, **evs;
+	char path[4096], line[600];
+	int n, m, i, j, ret = 0;
+
+	n = scandir(p->sysfs, &pmus, dir_filter, alphasort);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s/events", p->sysfs, pmus[i]->d_name);
+		m = ret ? -1 : scandir(path, &evs, dir_filter, alphasort);
+		for (j = 0; j < m; j++) {
+			/* NAME.scale and NAME.unit describe the event NAME; they are not events. */
+			if (!ret && !strchr(evs[j]->d_name, '.')) {
+				snprintf(line, sizeof(line), "%s/%s/", pmus[i]->d_name,
+					 evs[j]->d_name);
+				ret = ftk_list_add(names, line);
+			}
+			free(evs[j]);
+		}
+		if (m >= 0)
+			free(evs);
+		free(pmus[i]);
+	}
+	free(pmus);
+	return ret;
+}
+
+/**
+ * ftk_perf_list() - the event names perf list shows, of one kind
+ * @p: a handle (its sysfs directory is read for FTK_PERF_KIND_PMU)
+ * @kind: FTK_PERF_KIND_HARDWARE, _SOFTWARE, _CACHE or _PMU
+ * @names: a NULL-terminated list, to free with ftk_list_free()
+ *
+ * The symbolic names ftk_perf_add() takes, aliases joined by " OR " as perf
+ * list prints them ("context-switches OR cs"); the generic cache events as
+ * perf names them; or every event a PMU of this machine names in
+ * PMU/events, as "PMU/NAME/". Listing does not ask the kernel whether an
+ * event can be counted here. A kind without names is an empty list.
+ *
+ * Return: 0, -EINVAL for an unknown kind, -ENOMEM.
+ */
+FTK_API int ftk_perf_list(const struct ftk_perf *p, enum ftk_perf_kind kind, char ***names)
+{
+	int ret;
+
+	*names = calloc(1, sizeof(**names));
+	if (!*names)
+		return ftk_err(-ENOMEM);
+	switch (kind) {
+	case FTK_PERF_KIND_HARDWARE:
+		ret = list_symbols(PERF_TYPE_HARDWARE, names);
+		break;
+	case FTK_PERF_KIND_SOFTWARE:
+		ret = list_symbols(PERF_TYPE_SOFTWARE, names);
+		break;
+	case FTK_PERF_KIND_CACHE:
+		ret = list_cache(names);
+		break;
+	case FTK_PERF_KIND_PMU:
+		ret = list_pmus(p, names);
+		break;
+	default:
+		ret = -EINVAL;
+	}
+	if (ret) {
+		ftk_list_free(*names);
+		*names = NULL;
+	}
 	return ftk_err(ret);
 }

@@ -29,7 +29,7 @@ int perf_fail(struct ftk_perf *p, int err, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(p->errmsg, sizeof(p->errmsg), fmt, ap);
+	ftk_errmsg_vset(&p->err, 0, NULL, err, fmt, ap);
 	va_end(ap);
 	return err;
 }
@@ -154,7 +154,7 @@ FTK_API void ftk_perf_free(struct ftk_perf *p)
  */
 FTK_API const char *ftk_perf_errmsg(const struct ftk_perf *p)
 {
-	return p->errmsg;
+	return p->err.text;
 }
 
 /**

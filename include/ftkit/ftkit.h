@@ -14,6 +14,7 @@
 #include <ftkit/marker.h>
 #include <ftkit/merge.h>
 #include <ftkit/perf.h>
+#include <ftkit/perfstat.h>
 #include <ftkit/print.h>
 #include <ftkit/probe.h>
 #include <ftkit/reset.h>
