@@ -148,6 +148,15 @@ int tool_pid(const char *arg)
 	return (int)tool_num(arg, "PID", 1, INT_MAX);
 }
 
+const char *tool_pid_list(const char *arg)
+{
+	size_t n = strspn(arg, "0123456789, ");
+
+	if (arg[n] || !strpbrk(arg, "0123456789"))
+		tool_usage_error("bad PID list '%s': want PIDs separated by ',' or ' '", arg);
+	return arg;
+}
+
 void tool_cpus(const char *arg, int **cpus, size_t *nr)
 {
 	if (ftk_perf_cpu_list(arg, cpus, nr) || !*nr)
