@@ -168,6 +168,20 @@ void tool_usage(const struct tool_def *d, FILE *f)
 	fputs(d->usage, f);
 }
 
+/* What getopt refused, said plainly (the word as typed, not argv[0]'s path), then the usage. */
+static void __attribute__((noreturn)) bad_option(const struct tool_def *d, int opt,
+						  const char *word)
+{
+	if (optopt && optopt < 256 && word[0] == '-' && word[1] != '-')
+		fprintf(stderr, "%s: %s '-%c'\n", tool_name, opt == ':' ? "a value is missing after" :
+			"unknown option", optopt);
+	else
+		fprintf(stderr, "%s: %s '%s'\n", tool_name, opt == ':' ? "a value is missing after" :
+			"unknown option", word);
+	tool_usage(d, stderr);
+	exit(EXIT_USAGE);
+}
+
 static size_t count_longopts(const struct option *o)
 {
 	size_t n = 0;
@@ -206,10 +220,11 @@ void tool_parse(const struct tool_def *d, int argc, char **argv, struct tool_arg
 			continue;
 		lo[n++] = common[i];
 	}
-	sprintf(so, "%s%s%s%sqvVh", d->common & TOOL_OPT_COMMAND ? "+" : "",
+	/* ':' first: a missing value comes back as ':', and getopt prints nothing itself. */
+	sprintf(so, "%s:%s%s%sqvVh", d->common & TOOL_OPT_COMMAND ? "+" : "",
 		d->opts ? d->opts : "", d->common & TOOL_OPT_INSTANCE ? "B:" : "",
 		d->common & TOOL_OPT_DURATION ? "D:" : "");
-	opterr = 1;
+	opterr = 0;
 	while ((opt = getopt_long(argc, argv, so, lo, NULL)) != -1) {
 		switch (opt) {
 		case 'B':
@@ -234,8 +249,7 @@ void tool_parse(const struct tool_def *d, int argc, char **argv, struct tool_arg
 			exit(EXIT_OK);
 		case '?':
 		case ':':
-			tool_usage(d, stderr);
-			exit(EXIT_USAGE);
+			bad_option(d, opt, argv[optind - 1]);
 		}
 		d->option(opt, optarg, ctx);
 	}
