@@ -109,12 +109,16 @@ void tool_usage_error(const char *fmt, ...)
 
 void tool_die_tracefs(struct ftk_tracefs *t, const char *what)
 {
-	const char *detail = ftk_tracefs_errdetail(t);
+	const char *detail = ftk_tracefs_errdetail(t), *msg = ftk_tracefs_errmsg(t);
+	int err = errno;
 
+	/* A library path that gave no text still has its errno: never an empty reason. */
+	if (!*msg)
+		msg = strerror(err ? err : EIO);
 	if (what)
-		tool_err("%s: %s", what, ftk_tracefs_errmsg(t));
+		tool_err("%s: %s", what, msg);
 	else
-		tool_err("%s", ftk_tracefs_errmsg(t));
+		tool_err("%s", msg);
 	if (*detail)
 		fprintf(stderr, "%s\n", detail);
 	tool_exit(EXIT_FAIL);
