@@ -41,7 +41,11 @@ void run_open(struct run *r)
 	if (r->follow && !r->argv)
 		tool_usage_error("-F needs a COMMAND");
 	tool_signals();
-	/* A reader that goes away ("| head") must not kill us before we put things back. */
+	/*
+	 * A reader that goes away ("| head") must not kill us before we put
+	 * things back. COMMAND does not inherit this: tool_cmd_fork() resets
+	 * every disposition in the child.
+	 */
 	signal(SIGPIPE, SIG_IGN);
 	/*
 	 * Stale instances are not reaped here: a tool in another PID namespace
