@@ -375,8 +375,12 @@ static void option(int opt, char *arg, void *ctx)
 		/*
 		 * -D is the duration in every tool, and ftprobe's documented
 		 * --delete-group, which takes no argument: a number after it
-		 * makes it the duration.
+		 * makes it the duration (-D5 too).
 		 */
+		if (arg) {
+			o->secs = tool_seconds(arg);
+			break;
+		}
 		arg = o->argv[optind];
 		if (arg && (strtod(arg, &end), end != arg && !*end)) {
 			o->secs = tool_seconds(arg);
@@ -409,7 +413,7 @@ static const struct option longopts[] = {
 };
 
 static const struct tool_def def = {
-	.name = "ftprobe", .usage = usage, .opts = "ats:dDlng:x:p:", .longopts = longopts,
+	.name = "ftprobe", .usage = usage, .opts = "ats:dD::lng:x:p:", .longopts = longopts,
 	.common = TOOL_OPT_INSTANCE, .option = option,
 };
 
