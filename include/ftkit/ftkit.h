@@ -11,6 +11,7 @@
 #include <ftkit/event.h>
 #include <ftkit/ftrace.h>
 #include <ftkit/instance.h>
+#include <ftkit/latency.h>
 #include <ftkit/marker.h>
 #include <ftkit/merge.h>
 #include <ftkit/perf.h>
