@@ -1152,3 +1152,44 @@ FTK_API void ftk_worst_reset(struct ftk_worst *w)
 {
 	w->len = 0;
 }
+
+/* ---------------------------------------------------------------- syscall names */
+
+/*
+ * The table is made at build time from <sys/syscall.h>'s __NR_ macros
+ * (Makefile.am: lib/syscall-names.h), so it is the native ABI the tools
+ * were built for, as the raw_syscalls events report it.
+ */
+static const char *const syscall_names[] = {
+#include "syscall-names.h"
+};
+
+/**
+ * ftk_syscall_name() - the name of a syscall number
+ * @nr: the number, as raw_syscalls:sys_enter's id
+ *
+ * Return: the name without prefix ("openat"; static storage), or NULL
+ * if the number is unknown.
+ */
+FTK_API const char *ftk_syscall_name(long nr)
+{
+	if (nr < 0 || nr >= (long)ARRAY_SIZE(syscall_names))
+		return NULL;
+	return syscall_names[nr];
+}
+
+/**
+ * ftk_syscall_nr() - the number of a syscall name
+ * @name: the name ("getppid")
+ *
+ * Return: the number, or -ENOENT.
+ */
+FTK_API long ftk_syscall_nr(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(syscall_names); i++)
+		if (syscall_names[i] && !strcmp(syscall_names[i], name))
+			return i;
+	return ftk_err(-ENOENT);
+}

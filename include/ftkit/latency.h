@@ -166,6 +166,13 @@ FTK_API unsigned int ftk_worst_len(const struct ftk_worst *w);
 FTK_API const void *ftk_worst_get(const struct ftk_worst *w, unsigned int i, uint64_t *value);
 FTK_API void ftk_worst_reset(struct ftk_worst *w);
 
+/* ---------------------------------------------------------------- syscall names */
+
+/* The name of syscall @nr of this machine's native ABI ("openat"), or NULL if unknown. */
+FTK_API const char *ftk_syscall_name(long nr);
+/* The number of syscall @name, or -ENOENT. */
+FTK_API long ftk_syscall_nr(const char *name);
+
 /* ---------------------------------------------------------------- JSON text */
 
 /* @s (at most @len bytes, or up to its NUL) as a JSON string, quotes included. */
