@@ -82,8 +82,7 @@ static int on_record(void *ctx, const struct tep_record *rec)
 	int type = tep_data_type(s->l.tep, (struct tep_record *)rec), tid = lat_pid(rec);
 	long long id = lat_num(rec, s->f_id), ret;
 	uint64_t ns, key;
-	char path[64], comm[32];
-	FILE *f;
+	char comm[32];
 
 	if (type == s->enter_id) {
 		ftk_pair_start(s->pair, tid, rec->ts, id);
@@ -93,17 +92,8 @@ static int on_record(void *ctx, const struct tep_record *rec)
 		return 0;
 	ret = lat_num(rec, s->f_ret);
 	key = s->by_proc ? (uint64_t)tid : (uint64_t)id;
-	if (s->by_proc && !ftk_lattab_find(s->tab, key)) {
-		/* the comm now, while the task is likely alive; the saved cmdlines else */
-		snprintf(path, sizeof(path), "/proc/%d/comm", tid);
-		f = fopen(path, "r");
-		if (!f || !fgets(comm, sizeof(comm), f))
-			snprintf(comm, sizeof(comm), "%s", tep_data_comm_from_pid(s->l.tep, tid));
-		comm[strcspn(comm, "\n")] = '\0';
-		if (f)
-			fclose(f);
-		ftk_lattab_name(s->tab, key, comm);
-	}
+	if (s->by_proc && !ftk_lattab_find(s->tab, key))
+		ftk_lattab_name(s->tab, key, lat_comm(&s->l, tid, comm, sizeof(comm)));
 	if (s->failures && ret >= 0) {
 		ftk_pair_drop(s->pair, tid);
 		return 0;

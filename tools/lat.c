@@ -67,6 +67,11 @@ void lat_open(struct lat *l, struct tool_args *args, pid_t pid)
 			tool_die("cannot name an instance: %s", strerror(errno));
 		inst = l->instance;
 	}
+	/*
+	 * The top level first: uprobes made there are removed after the
+	 * instance (restores run newest first), once nothing enables them.
+	 */
+	l->top = tool_tracefs(NULL, 0);
 	l->t = tool_tracefs(inst, FTK_TRACEFS_CREATE);
 	set_or_die(l, "tracing_on", "0");
 	/* A clock the reader reads too, so that it can keep time order (ftk_live_open()). */
@@ -112,8 +117,6 @@ int lat_uprobe(struct lat *l, const char *spec, const char *name, char *why, siz
 
 	if (!p)
 		tool_die("out of memory");
-	if (!l->top)
-		l->top = tool_tracefs(NULL, 0);
 	ftk_probe_owner_group(group, sizeof(group));
 	{
 		FTK_OPTS(ftk_probe_opts, o, .group = group, .name = name,
@@ -206,6 +209,21 @@ const char *lat_str(const struct tep_record *rec, const struct tep_format_field 
 	}
 	*len = strnlen(data + off, n);
 	return data + off;
+}
+
+const char *lat_comm(struct lat *l, int pid, char *buf, size_t len)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	f = fopen(path, "r");
+	if (!f || !fgets(buf, len, f))
+		snprintf(buf, len, "%s", tep_data_comm_from_pid(lat_tep(l), pid));
+	buf[strcspn(buf, "\n")] = '\0';
+	if (f)
+		fclose(f);
+	return buf;
 }
 
 int lat_pid(const struct tep_record *rec)
@@ -331,4 +349,95 @@ void lat_check_out(struct lat *l)
 {
 	if (fflush(stdout) || ferror(stdout))
 		lat_exit(l, EXIT_FAIL);
+}
+
+static void func_probe(struct lat *l, struct lat_func *f, int i, int ret)
+{
+	char spec[4096], name[32], why[512];
+	const struct ftk_cap *cap;
+	struct ftk_caps *caps;
+
+	snprintf(name, sizeof(name), ret ? "lat%d_ret" : "lat%d", i);
+	snprintf(spec, sizeof(spec), "%s%s", f->spec, ret ? "%return ret=$retval:s64" : "");
+	if (!lat_uprobe(l, spec, name, why, sizeof(why)))
+		return;
+	if (f->kernel && !ftk_caps_probe(l->top, &caps) && (cap = ftk_caps_get(caps, "kprobes")) &&
+	    !cap->usable)
+		/* the capability's own reason says why, better than the write's errno */
+		tool_err("cannot trace kernel function '%s': %s: %s", f->spec, cap->name, cap->reason);
+	else if (f->kernel)
+		tool_err("cannot trace kernel function '%s': %s", f->spec, why);
+	else
+		tool_err("cannot trace '%s': %s", f->spec, why);
+	lat_exit(l, EXIT_FAIL);
+}
+
+struct lat_func *lat_funcs(struct lat *l, char **specs, int n, int ret)
+{
+	struct lat_func *f = calloc(n, sizeof(*f));
+	int i;
+
+	if (!f)
+		tool_die("out of memory");
+	for (i = 0; i < n; i++) {
+		f[i].spec = specs[i];
+		f[i].kernel = !strchr(specs[i], ':');
+		f[i].ret_id = -1;
+		func_probe(l, &f[i], i, 0);
+		if (ret)
+			func_probe(l, &f[i], i, 1);
+	}
+	lat_path(l, "stream: %s probes on entry%s, paired by thread from the live buffer",
+		 f[0].kernel ? "kprobe" : "uprobe", ret ? " and return" : "");
+	return f;
+}
+
+int lat_func_args(struct tool_args *a, char ***funcs, int many)
+{
+	int n = 0;
+
+	if (!a->argv)
+		tool_usage_error("which function?");
+	*funcs = a->argv;
+	while (a->argv[n] && strcmp(a->argv[n], "--") && (many || !n))
+		n++;
+	if (!a->argv[n])
+		a->argv = NULL;
+	else if (!strcmp(a->argv[n], "--") && !a->argv[n + 1])
+		tool_usage_error("'--' and no COMMAND");
+	else
+		a->argv += n + !strcmp(a->argv[n], "--");
+	return n;
+}
+
+void lat_funcs_find(struct lat *l, struct lat_func *f, int n)
+{
+	char group[64], name[32];
+	struct tep_event *ev;
+	int i;
+
+	ftk_probe_owner_group(group, sizeof(group));
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "lat%d", i);
+		f[i].entry_id = lat_find(l, group, name)->id;
+		snprintf(name, sizeof(name), "lat%d_ret", i);
+		ev = tep_find_event_by_name(lat_tep(l), group, name);
+		if (ev) {
+			f[i].ret_id = ev->id;
+			f[i].f_ret = lat_field(l, ev, "ret");
+		}
+	}
+}
+
+int lat_func_of(const struct lat_func *f, int n, int type, int *is_ret)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (type == f[i].entry_id || type == f[i].ret_id) {
+			*is_ret = type == f[i].ret_id;
+			return i;
+		}
+	}
+	return -1;
 }

@@ -53,6 +53,26 @@ void lat_event(struct lat *l, const char *event, const char *filter);
  * with the reason in @why (if not NULL) when it cannot be made.
  */
 int lat_uprobe(struct lat *l, const char *spec, const char *name, char *why, size_t len);
+/* A function traced by uprobe (BINARY:SYMBOL) or kprobe (SYMBOL) pairs. */
+struct lat_func {
+	const char		*spec;		/* as given */
+	int			kernel;		/* a kernel function (kprobes) */
+	int			entry_id;	/* tep event ids, after lat_funcs_find() */
+	int			ret_id;		/* -1 without a return probe */
+	struct tep_format_field	*f_ret;		/* the return probe's "ret" */
+};
+/*
+ * Probes on entry (and return, with @ret) of each function; dies with the
+ * kernel's reason where it forbids them ("kprobes: ... lockdown").
+ */
+struct lat_func *lat_funcs(struct lat *l, char **specs, int n, int ret);
+/* FUNCTION... [-- COMMAND]: the functions into *@funcs (their count returned), COMMAND into @a. */
+int lat_func_args(struct tool_args *a, char ***funcs, int many);
+/* Event ids and fields, once the formats are read. */
+void lat_funcs_find(struct lat *l, struct lat_func *f, int n);
+/* The function of event @type: its index, *@is_ret set; -1 if none. */
+int lat_func_of(const struct lat_func *f, int n, int type, int *is_ret);
+
 /* The event, after lat_run() began or lat_tep(); dies if the kernel has none. */
 struct tep_event *lat_find(struct lat *l, const char *sys, const char *name);
 /* The field of @ev; dies if missing. */
@@ -64,6 +84,8 @@ struct tep_handle *lat_tep(struct lat *l);
 long long lat_num(const struct tep_record *rec, const struct tep_format_field *f);
 /* A string field (fixed array or __data_loc), its length in *@len; "" if out of the record. */
 const char *lat_str(const struct tep_record *rec, const struct tep_format_field *f, int *len);
+/* The command name of @pid: /proc now, else the saved cmdlines, else "?"; into @buf. */
+const char *lat_comm(struct lat *l, int pid, char *buf, size_t len);
 /* common_pid of a record. */
 int lat_pid(const struct tep_record *rec);
 
