@@ -26,7 +26,7 @@ static void set_or_die(struct lat *l, const char *file, const char *val)
 }
 
 /* "TID TID ..." of every thread of @pid, as set_event_pid takes them. */
-static char *threads_of(pid_t pid)
+char *lat_threads(pid_t pid)
 {
 	char path[64], *list = NULL;
 	size_t len = 0;
@@ -86,7 +86,7 @@ void lat_open(struct lat *l, struct tool_args *args, pid_t pid)
 		set_or_die(l, "set_event_pid", buf);
 	} else if (pid) {
 		l->pid = pid;
-		list = threads_of(pid);
+		list = lat_threads(pid);
 		set_or_die(l, "set_event_pid", list);
 		free(list);
 	} else if (ftk_tracefs_exists(l->t, "set_event_notrace_pid")) {

@@ -44,6 +44,8 @@ struct lat {
 
 /* Make the private instance (or -B's), mono clock, buffers; fork COMMAND; pid filter. */
 void lat_open(struct lat *l, struct tool_args *args, pid_t pid);
+/* "TID TID ..." of every thread of @pid (malloc'd); dies if there is no such process. */
+char *lat_threads(pid_t pid);
 /* Enable SYS:EVENT in the instance, with @filter if not NULL; dies with the reason. */
 void lat_event(struct lat *l, const char *event, const char *filter);
 /*
