@@ -7,6 +7,7 @@ lane live
 need_root
 need events
 . "$top_srcdir/t/lib/tracefs-snap.sh"
+. "$top_srcdir/t/lib/lat-lib.sh"
 
 N=20000
 tmp=$(mktemp -d)
@@ -27,17 +28,12 @@ is "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]));
 r=d["rows"]; print(len(r), r[0]["count"], r[0]["latency"]["count"], r[0]["name"])' "$tmp/json")" \
 	"1 $N $N lat-work" "--json: one process, $N calls, $N latencies, comm lat-work"
 
-# 2: everything the command does, against perf stat's tracepoint counts. The
-# command gets the environment of the tool (libtool's wrappers add an
-# LD_LIBRARY_PATH, whose search fails openat calls): give perf's the same.
-ftsyscount -- sh -c 'printenv LD_LIBRARY_PATH >"$0"' "$tmp/ldlp" >/dev/null 2>&1
-perf_env() {
-	if [ -s "$tmp/ldlp" ]; then LD_LIBRARY_PATH=$(cat "$tmp/ldlp") "$@"
-	else env -u LD_LIBRARY_PATH "$@"; fi
-}
+# 2: everything the command does, against perf stat's tracepoint counts, in
+# the environment ftsyscount gives its command (t/lib/lat-lib.sh)
+lat_env_of ftsyscount
 ftsyscount -- "$LAT_WORK" open /nonexistent/ftkit 50 >"$tmp/all" 2>"$tmp/err"
 for sc in openat close getppid; do
-	if perf_env perf stat -x, -e "syscalls:sys_exit_$sc" -o "$tmp/perf" -- \
+	if lat_env perf stat -x, -e "syscalls:sys_exit_$sc" -o "$tmp/perf" -- \
 		"$LAT_WORK" open /nonexistent/ftkit 50 2>/dev/null; then
 		want=$(awk -F, '/sys_exit/ { print $1 }' "$tmp/perf")
 		got=$(awk -v s=$sc '$1 == s { print $2 }' "$tmp/all")
@@ -51,7 +47,7 @@ done
 ftsyscount -x -e openat -- "$LAT_WORK" open /nonexistent/ftkit 50 >"$tmp/x" 2>"$tmp/err"
 got=$(awk '$1 == "openat" { print $2 }' "$tmp/x")
 ok "-x: at least the 50 failed opens" test "${got:-0}" -ge 50
-if perf_env perf stat -x, -e syscalls:sys_exit_openat --filter 'ret < 0' -o "$tmp/perf" -- \
+if lat_env perf stat -x, -e syscalls:sys_exit_openat --filter 'ret < 0' -o "$tmp/perf" -- \
 	"$LAT_WORK" open /nonexistent/ftkit 50 2>/dev/null; then
 	is "$got" "$(awk -F, '/sys_exit/ { print $1 }' "$tmp/perf")" \
 		"-x: as many failed openat as perf stat --filter 'ret < 0'"

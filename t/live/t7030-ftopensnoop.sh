@@ -8,6 +8,7 @@ need_root
 need events
 need uprobes
 . "$top_srcdir/t/lib/tracefs-snap.sh"
+. "$top_srcdir/t/lib/lat-lib.sh"
 . "$top_srcdir/t/lib/probe-lib.sh"
 
 N=40
@@ -36,9 +37,8 @@ is "$(awk 'NR > 1 && $4 == 0' "$tmp/x" | wc -l)" 0 "-x: no successful open shown
 ftopensnoop --json -- "$LAT_WORK" open "$file" $N >"$tmp/json" 2>"$tmp/err"
 got=$(python3 -c 'import json,sys
 print(sum(1 for l in open(sys.argv[1]) if json.loads(l)["comm"] == "lat-work"))' "$tmp/json")
-ftopensnoop -- sh -c 'printenv LD_LIBRARY_PATH >"$0"' "$tmp/ldlp" >/dev/null 2>&1
-if [ -s "$tmp/ldlp" ]; then pre="env LD_LIBRARY_PATH=$(cat "$tmp/ldlp")"; else pre="env -u LD_LIBRARY_PATH"; fi
-if $pre perf stat -x, -e syscalls:sys_exit_openat -e syscalls:sys_exit_open -o "$tmp/perf" -- \
+lat_env_of ftopensnoop
+if lat_env perf stat -x, -e syscalls:sys_exit_openat -e syscalls:sys_exit_open -o "$tmp/perf" -- \
 	"$LAT_WORK" open "$file" $N 2>/dev/null; then
 	is "$got" "$(awk -F, '/sys_exit/ { s += $1 } END { print s }' "$tmp/perf")" \
 		"--json: as many opens of lat-work as perf stat counts"
