@@ -18,3 +18,8 @@ lat_env() {
 		env -u LD_LIBRARY_PATH "$@"
 	fi
 }
+
+# json_ok: true when python3 can parse the tools' JSON here (the VM has none).
+json_ok() {
+	command -v python3 >/dev/null
+}

@@ -24,9 +24,13 @@ ok "no lost events reported" bash -c "! grep -q Lost '$tmp/out'"
 
 ftsyscount -LP --json -e getppid -- "$LAT_WORK" getppid $N >"$tmp/json" 2>"$tmp/err"
 is "$?" 0 "-LP --json exits 0"
-is "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]));
+if json_ok; then
+	is "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]));
 r=d["rows"]; print(len(r), r[0]["count"], r[0]["latency"]["count"], r[0]["name"])' "$tmp/json")" \
-	"1 $N $N lat-work" "--json: one process, $N calls, $N latencies, comm lat-work"
+		"1 $N $N lat-work" "--json: one process, $N calls, $N latencies, comm lat-work"
+else
+	skip "no python3 here to read the JSON"
+fi
 
 # 2: everything the command does, against perf stat's tracepoint counts, in
 # the environment ftsyscount gives its command (t/lib/lat-lib.sh)
@@ -65,7 +69,7 @@ ftsyscount -p $pid -e clock_nanosleep -D 1 >"$tmp/p" 2>"$tmp/err"
 is "$?" 0 "-p PID -D 1 exits 0"
 got=$(awk '$1 == "clock_nanosleep" { s += $2 } END { print s + 0 }' "$tmp/p")
 kill $pid; wait $pid 2>/dev/null
-ok "-p: the sleeping process's nanosleep calls are seen ($got)" test "$got" -ge 1 -a "$got" -le 60
+ok "-p: the sleeping process's clock_nanosleep calls are seen ($got)" test "$got" -ge 1
 
 # 5: errors
 ftsyscount -e nosuchcall 2>"$tmp/err"
