@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ftexecsnoop: every exec with its pid, parent pid, return value and
+ * arguments, also of processes that end at once, as perf-tools' and bcc's
+ * execsnoop.
+ *
+ * syscalls:sys_enter/exit_execve give the result and only pointers to the
+ * arguments, sched_process_exec the file and sched_process_fork the
+ * parent. The arguments come from a uprobe on libc's execve (uprobes work
+ * under lockdown, where kprobes do not), matched to the syscall by thread
+ * and argv pointer; an exec made without libc shows the file exec'd.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lat.h"
+
+#define MAXARG	16	/* arguments fetched; more are shown as "..." */
+#define SLOTS	4096	/* threads in an exec, parents of forks */
+
+struct inflight {
+	int		tid, matched, probed;
+	uint64_t	argv_ptr, ts;
+	char		comm[16];	/* after a successful exec: the file's base name */
+	char		args[1024];
+};
+
+struct es {
+	struct lat		l;
+	struct inflight		slot[SLOTS];
+	int			parent[SLOTS][2];	/* child pid, parent pid */
+	int			enter_id, exit_id, exec_id, fork_id, probe_id;
+	struct tep_format_field	*e_argv, *x_ret, *x_file, *f_parent, *f_child, *u_argv,
+				*u_ptr[MAXARG], *u_arg[MAXARG];
+	int			failed_only, stamps, json;
+	const char		*name;
+	uint64_t		first_ts, shown;
+};
+
+static const char usage[] =
+"usage: ftexecsnoop [-tx] [-n NAME] [-D SECS] [--json] [-B NAME] [[--] COMMAND [ARG...]]\n"
+"\n"
+"Print every exec: the command name, pid, parent pid, the return value and\n"
+"the arguments (the first 16), also of processes that end at once.\n"
+"\n"
+"  -x, --failed          failed execs only\n"
+"  -t, --timestamp       a time stamp column (seconds since the start)\n"
+"  -n, --name NAME       only execs whose arguments contain NAME\n"
+"  -d SECS               as -D\n"
+"      --json            one JSON object a line\n"
+TOOL_HELP_DURATION TOOL_HELP_INSTANCE TOOL_HELP_COMMON
+"\n"
+"examples:\n"
+"  ftexecsnoop -D 10             # every exec of the system for ten seconds\n"
+"  ftexecsnoop -x                # failed execs\n"
+"  ftexecsnoop -t -- make -j2    # what a build runs\n";
+
+static void option(int opt, char *arg, void *ctx)
+{
+	struct es *e = ctx;
+
+	switch (opt) {
+	case 'x': e->failed_only = 1; break;
+	case 't': e->stamps = 1; break;
+	case 'n': e->name = arg; break;
+	case 'd': e->l.args->duration = tool_seconds(arg); break;
+	case 'J': e->json = 1; break;
+	}
+}
+
+static int ppid_of(struct es *e, int pid)
+{
+	int *p = e->parent[(unsigned int)pid % SLOTS], ppid = 0;
+	char path[64];
+	FILE *f;
+
+	if (p[0] == pid)
+		return p[1];
+	/* forked before tracing began: ask /proc while the process lives */
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%*d (%*[^)]) %*c %d", &ppid) != 1)
+			ppid = 0;
+		fclose(f);
+	}
+	return ppid;
+}
+
+static void show(struct es *e, const struct tep_record *rec, struct inflight *s, long long ret)
+{
+	char comm[32];
+	int ppid;
+
+	if (e->name && !strstr(s->args, e->name))
+		return;
+	/* the kernel names a task after the file it exec'd; else it is still alive */
+	if (ret == 0 && s->comm[0])
+		snprintf(comm, sizeof(comm), "%s", s->comm);
+	else
+		lat_comm(&e->l, s->tid, comm, sizeof(comm));
+	ppid = ppid_of(e, s->tid);
+	e->shown++;
+	if (e->json) {
+		printf("{\"time\":%.6f,\"comm\":", (rec->ts - e->first_ts) / 1e9);
+		ftk_json_str(stdout, comm, sizeof(comm));
+		printf(",\"pid\":%d,\"ppid\":%d,\"ret\":%lld,\"args\":", s->tid, ppid, ret);
+		ftk_json_str(stdout, s->args, sizeof(s->args));
+		printf("}\n");
+	} else {
+		if (e->stamps)
+			printf("%-12.6f ", (rec->ts - e->first_ts) / 1e9);
+		printf("%-16s %-7d %-7d %3lld %s\n", comm, s->tid, ppid, ret, s->args);
+	}
+	lat_check_out(&e->l);
+}
+
+static void probe_hit(struct es *e, const struct tep_record *rec, struct inflight *s, int tid)
+{
+	size_t n = 0;
+	const char *a;
+	int i, len;
+
+	s->tid = tid;
+	s->probed = 1;
+	s->matched = 0;
+	s->argv_ptr = lat_num(rec, e->u_argv);
+	s->args[0] = '\0';
+	for (i = 0; i < MAXARG && lat_num(rec, e->u_ptr[i]); i++) {
+		a = lat_str(rec, e->u_arg[i], &len);
+		n += snprintf(s->args + n, sizeof(s->args) - n, "%s%.*s", i ? " " : "", len, a);
+		if (n >= sizeof(s->args))
+			return;
+	}
+	if (i == MAXARG)
+		snprintf(s->args + n, sizeof(s->args) - n, " ...");
+}
+
+static int on_record(void *ctx, const struct tep_record *rec)
+{
+	struct es *e = ctx;
+	int type = tep_data_type(e->l.tep, (struct tep_record *)rec), tid = lat_pid(rec), len;
+	struct inflight *s = &e->slot[(unsigned int)tid % SLOTS];
+	const char *file;
+
+	if (!e->first_ts)
+		e->first_ts = rec->ts;
+	if (type == e->fork_id) {
+		int child = lat_num(rec, e->f_child), *p = e->parent[(unsigned int)child % SLOTS];
+
+		p[0] = child;
+		p[1] = lat_num(rec, e->f_parent);
+	} else if (type == e->probe_id) {
+		probe_hit(e, rec, s, tid);
+	} else if (type == e->enter_id) {
+		uint64_t argv = lat_num(rec, e->e_argv);
+
+		s->matched = s->tid == tid && s->probed && s->argv_ptr == argv;
+		if (!s->matched)
+			s->args[0] = '\0';
+		s->tid = tid;
+		s->probed = 0;
+		s->ts = rec->ts;
+		s->comm[0] = '\0';
+	} else if (type == e->exec_id) {
+		/* not through libc: at least the file exec'd */
+		file = lat_str(rec, e->x_file, &len);
+		if (s->tid == tid && !s->matched)
+			snprintf(s->args, sizeof(s->args), "%.*s", len, file);
+		if (s->tid == tid) {
+			const char *base = memrchr(file, '/', len);
+
+			base = base ? base + 1 : file;
+			snprintf(s->comm, sizeof(s->comm), "%.*s", (int)(len - (base - file)), base);
+		}
+	} else if (type == e->exit_id) {
+		long long ret = lat_num(rec, e->x_ret);
+
+		if (s->tid != tid || !s->ts)
+			return 0;
+		if (!s->args[0])
+			snprintf(s->args, sizeof(s->args), "?");
+		if (!e->failed_only || ret < 0)
+			show(e, rec, s, ret);
+		s->ts = 0;
+		s->matched = 0;
+	}
+	return 0;
+}
+
+/* A uprobe on libc's execve with argv's pointers and strings. */
+static int libc_probe(struct es *e)
+{
+	char *libc = NULL, spec[8192], why[512];
+	size_t n;
+	int i, ret;
+
+	if (ftk_probe_find_library(getpid(), "libc.so.6", &libc)) {
+		tool_warn("no libc found: the files exec'd only, no arguments");
+		return -1;
+	}
+	n = snprintf(spec, sizeof(spec), "%s:execve argv=$arg2:x64", libc);
+	for (i = 0; i < MAXARG; i++)
+		n += snprintf(spec + n, sizeof(spec) - n, " p%d=+%d($arg2):x64 a%d=+0(+%d($arg2)):string",
+			      i, i * 8, i, i * 8);
+	free(libc);
+	ret = lat_uprobe(&e->l, spec, "execve", why, sizeof(why));
+	if (ret)
+		tool_warn("no uprobe on libc's execve (%s): the files exec'd only", why);
+	return ret;
+}
+
+static void find_all(struct es *e, int probed)
+{
+	char group[64], name[8];
+	struct tep_event *ev;
+	int i;
+
+	ev = lat_find(&e->l, "syscalls", "sys_enter_execve");
+	e->enter_id = ev->id;
+	e->e_argv = lat_field(&e->l, ev, "argv");
+	ev = lat_find(&e->l, "syscalls", "sys_exit_execve");
+	e->exit_id = ev->id;
+	e->x_ret = lat_field(&e->l, ev, "ret");
+	ev = lat_find(&e->l, "sched", "sched_process_exec");
+	e->exec_id = ev->id;
+	e->x_file = lat_field(&e->l, ev, "filename");
+	ev = lat_find(&e->l, "sched", "sched_process_fork");
+	e->fork_id = ev->id;
+	e->f_parent = lat_field(&e->l, ev, "parent_pid");
+	e->f_child = lat_field(&e->l, ev, "child_pid");
+	e->probe_id = -1;
+	if (!probed)
+		return;
+	ftk_probe_owner_group(group, sizeof(group));
+	ev = lat_find(&e->l, group, "execve");
+	e->probe_id = ev->id;
+	e->u_argv = lat_field(&e->l, ev, "argv");
+	for (i = 0; i < MAXARG; i++) {
+		snprintf(name, sizeof(name), "p%d", i);
+		e->u_ptr[i] = lat_field(&e->l, ev, name);
+		snprintf(name, sizeof(name), "a%d", i);
+		e->u_arg[i] = lat_field(&e->l, ev, name);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "failed", no_argument, NULL, 'x' },	{ "timestamp", no_argument, NULL, 't' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "json", no_argument, NULL, 'J' },	{ }
+	};
+	static const struct tool_def def = {
+		.name = "ftexecsnoop", .usage = usage, .opts = "xtn:d:",
+		.longopts = longopts, .option = option,
+		.common = TOOL_OPT_INSTANCE | TOOL_OPT_DURATION | TOOL_OPT_COMMAND,
+	};
+	static struct es e = { .l.name = "execsnoop" };
+	struct tool_args args;
+	int code, probed;
+
+	e.l.args = &args;
+	tool_parse(&def, argc, argv, &args, &e);
+	lat_open(&e.l, &args, 0);
+	lat_event(&e.l, "syscalls:sys_enter_execve", NULL);
+	lat_event(&e.l, "syscalls:sys_exit_execve", NULL);
+	lat_event(&e.l, "sched:sched_process_exec", NULL);
+	lat_event(&e.l, "sched:sched_process_fork", NULL);
+	probed = !libc_probe(&e);
+	find_all(&e, probed);
+	lat_path(&e.l, "stream: syscalls:sys_enter/exit_execve paired by thread, arguments from "
+		 "%s", probed ? "a libc execve uprobe matched by argv pointer" : "nowhere");
+	if (!e.json)
+		printf("%s%-16s %-7s %-7s %3s %s\n", e.stamps ? "TIME(s)      " : "", "PCOMM", "PID",
+		       "PPID", "RET", "ARGS");
+	code = lat_run(&e.l, on_record, &e, NULL, 0);
+	if (!e.json)
+		lat_lost_print(&e.l, stdout);
+	lat_check_out(&e.l);
+	lat_exit(&e.l, code);
+}

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ftrunqlat: scheduler run-queue latency, from a task's wake-up (or its
+ * preemption) to its switch-in, as a log2 histogram (bcc's runqlat),
+ * per CPU or per task, and the worst wake-ups with both tasks named.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lat.h"
+
+#define RUNNABLE_MASK	0xff	/* prev_state bits of a task that sleeps; 0x100 is "preempted" */
+
+struct worst {
+	int	cpu, wakee, waker;	/* waker 0: preempted, not woken */
+	char	wakee_comm[16], waker_comm[16];
+	double	at;			/* seconds since the first event */
+};
+
+struct rq {
+	struct lat		l;
+	struct ftk_hist		*hist;
+	struct ftk_lattab	*tab;		/* per CPU or task, with -C/-P */
+	struct ftk_lattab	*comms;		/* pid -> comm, from the events */
+	struct ftk_lattab	*ours;		/* with -p or COMMAND: its tasks; NULL for all */
+	struct ftk_pair		*pair;
+	struct ftk_worst	*worst;
+	struct tep_format_field	*w_pid, *w_comm, *s_prev_pid, *s_prev_state, *s_next_pid,
+				*s_prev_comm, *s_next_comm;
+	int			wakeup_id, wakeup_new_id, switch_id, fork_id, per, json, unit, nworst;
+	struct tep_format_field	*f_child;
+	pid_t			pid;
+	double			interval;
+	uint64_t		div, wakeups, preempts, first_ts;
+	const char		*uname;
+};
+
+static const char usage[] =
+"usage: ftrunqlat [-CP] [-m|-u] [-w N] [-p PID] [-i SECS] [-D SECS] [--json]\n"
+"                 [-B NAME] [[--] COMMAND [ARG...]]\n"
+"\n"
+"How long tasks wait to run after a wake-up (or a preemption), as a log2\n"
+"histogram, with the worst waits and the tasks that woke them.\n"
+"\n"
+"  -C, --cpu             a histogram per CPU\n"
+"  -P, --task            a histogram per task (pid)\n"
+"  -m, --msecs           milliseconds\n"
+"  -u, --usecs           microseconds (the default; -n for nanoseconds)\n"
+"  -n, --nsecs           nanoseconds\n"
+"  -w, --worst N         the N worst waits (default 5, 0 for none)\n"
+"  -p, --pid PID         tasks of this process only\n"
+"  -i, --interval S      print and reset every S seconds\n"
+"  -d SECS               as -D\n"
+"      --json            one JSON object (per interval)\n"
+TOOL_HELP_DURATION TOOL_HELP_INSTANCE TOOL_HELP_COMMON
+"\n"
+"examples:\n"
+"  ftrunqlat -D 10               # the whole system for ten seconds\n"
+"  ftrunqlat -C -i 1             # per CPU, every second\n"
+"  ftrunqlat -P -- make -j4      # per task of a build\n";
+
+static void option(int opt, char *arg, void *ctx)
+{
+	struct rq *r = ctx;
+
+	switch (opt) {
+	case 'C': case 'P': r->per = opt; break;
+	case 'm': case 'u': r->unit = opt; break;
+	case 'n': r->unit = 0; break;
+	case 'w': r->nworst = tool_num(arg, "worst count", 0, 1000); break;
+	case 'p': r->pid = tool_pid(arg); break;
+	case 'i': r->interval = tool_seconds(arg); break;
+	case 'd': r->l.args->duration = tool_seconds(arg); break;
+	case 'J': r->json = 1; break;
+	}
+}
+
+static void remember(struct rq *r, const struct tep_record *rec, struct tep_format_field *pid,
+		     struct tep_format_field *comm)
+{
+	int len, p = lat_num(rec, pid);
+	const char *c = lat_str(rec, comm, &len);
+	char buf[17];
+
+	snprintf(buf, sizeof(buf), "%.*s", len, c);
+	if (p)
+		ftk_lattab_name(r->comms, p, buf);
+}
+
+static const char *comm_of(struct rq *r, int pid)
+{
+	struct ftk_lat_row *row = ftk_lattab_find(r->comms, pid);
+
+	return row && row->name ? row->name : pid ? "?" : "(preempted)";
+}
+
+/*
+ * The kernel's pid filter passes a sched_switch if either task is traced:
+ * only the traced ones (the first tasks and their children) are counted.
+ */
+static int ours(struct rq *r, int pid)
+{
+	return pid && (!r->ours || ftk_lattab_find(r->ours, pid));
+}
+
+static void ours_init(struct rq *r)
+{
+	char *list, *p, *end;
+	long tid;
+
+	if (!r->l.pid)
+		return;
+	r->ours = ftk_lattab_new();
+	if (!r->ours)
+		tool_die("out of memory");
+	ftk_lattab_row(r->ours, r->l.pid);
+	if (r->l.has_cmd)
+		return;
+	list = lat_threads(r->l.pid);
+	for (p = list; (tid = strtol(p, &end, 10)) > 0; p = end)
+		ftk_lattab_row(r->ours, tid);
+	free(list);
+}
+
+static int on_record(void *ctx, const struct tep_record *rec)
+{
+	struct rq *r = ctx;
+	int type = tep_data_type(r->l.tep, (struct tep_record *)rec), next, prev;
+	uint64_t ns, waker;
+	struct worst w;
+
+	if (!r->first_ts)
+		r->first_ts = rec->ts;
+	if (type == r->fork_id) {
+		if (r->ours && ours(r, lat_pid(rec)))
+			ftk_lattab_row(r->ours, lat_num(rec, r->f_child));
+		return 0;
+	}
+	if (type == r->wakeup_id || type == r->wakeup_new_id) {
+		if (!ours(r, lat_num(rec, r->w_pid)))
+			return 0;
+		remember(r, rec, r->w_pid, r->w_comm);
+		r->wakeups++;
+		ftk_pair_start(r->pair, lat_num(rec, r->w_pid), rec->ts, lat_pid(rec));
+		return 0;
+	}
+	if (type != r->switch_id)
+		return 0;
+	remember(r, rec, r->s_prev_pid, r->s_prev_comm);
+	remember(r, rec, r->s_next_pid, r->s_next_comm);
+	prev = lat_num(rec, r->s_prev_pid);
+	next = lat_num(rec, r->s_next_pid);
+	/* still runnable as it leaves the CPU: it waits in the queue from now */
+	if (ours(r, prev) && !(lat_num(rec, r->s_prev_state) & RUNNABLE_MASK)) {
+		r->preempts++;
+		ftk_pair_start(r->pair, prev, rec->ts, 0);
+	}
+	if (!ours(r, next) || ftk_pair_end(r->pair, next, rec->ts, &ns, &waker) != 1)
+		return 0;
+	ftk_hist_add(r->hist, ns / r->div);
+	if (r->per)
+		ftk_lattab_add(r->tab, r->per == 'C' ? (uint64_t)rec->cpu : (uint64_t)next,
+			       ns / r->div, 0);
+	if (r->per == 'P')
+		ftk_lattab_name(r->tab, next, comm_of(r, next));
+	if (r->worst) {
+		memset(&w, 0, sizeof(w));
+		w.cpu = rec->cpu;
+		w.wakee = next;
+		w.waker = waker;
+		snprintf(w.wakee_comm, sizeof(w.wakee_comm), "%s", comm_of(r, next));
+		snprintf(w.waker_comm, sizeof(w.waker_comm), "%s", comm_of(r, waker));
+		w.at = (rec->ts - r->first_ts) / 1e9;
+		ftk_worst_add(r->worst, ns, &w);
+	}
+	return 0;
+}
+
+static void print_worst(struct rq *r)
+{
+	const struct worst *w;
+	unsigned int i;
+	uint64_t ns;
+
+	for (i = 0; (w = ftk_worst_get(r->worst, i, &ns)); i++) {
+		if (r->json) {
+			printf("%s{\"latency_ns\":%llu,\"cpu\":%d,\"time\":%.6f,\"pid\":%d,\"comm\":",
+			       i ? "," : "", (unsigned long long)ns, w->cpu, w->at, w->wakee);
+			ftk_json_str(stdout, w->wakee_comm, sizeof(w->wakee_comm));
+			printf(",\"waker_pid\":%d,\"waker_comm\":", w->waker);
+			ftk_json_str(stdout, w->waker_comm, sizeof(w->waker_comm));
+			putchar('}');
+			continue;
+		}
+		if (!i)
+			printf("\n%-12s %4s %-12s %-16s %7s   %-16s %7s\n", "LAT(us)", "CPU",
+			       "TIME(s)", "TASK", "PID", "WOKEN BY", "PID");
+		printf("%-12.1f %4d %-12.6f %-16s %7d   %-16s %7d\n", ns / 1e3, w->cpu, w->at,
+		       w->wakee_comm, w->wakee, w->waker_comm, w->waker);
+	}
+}
+
+static void print(void *ctx)
+{
+	struct rq *r = ctx;
+	struct ftk_pair_stats ps;
+	struct ftk_lat_row **rows;
+	long n, i;
+
+	if (r->json) {
+		printf("{\"unit\":\"%s\",\"wakeups\":%llu,\"preemptions\":%llu,\"latency\":",
+		       r->uname, (unsigned long long)r->wakeups, (unsigned long long)r->preempts);
+		ftk_hist_json(r->hist, stdout, r->uname);
+		if (r->per) {
+			printf(",\"%s\":", r->per == 'C' ? "cpus" : "tasks");
+			ftk_lattab_json(r->tab, stdout, FTK_LATTAB_BY_KEY, 0, r->uname);
+		}
+		printf(",\"worst\":[");
+		if (r->worst)
+			print_worst(r);
+		ftk_pair_stats(r->pair, &ps);
+		printf("],\"pairs\":{\"replaced\":%llu,\"pending\":%llu,\"backwards\":%llu},"
+		       "\"lost\":%llu}\n", (unsigned long long)ps.replaced,
+		       (unsigned long long)ps.pending, (unsigned long long)ps.backwards,
+		       (unsigned long long)lat_lost(&r->l));
+	} else if (r->per) {
+		n = ftk_lattab_rows(r->tab, FTK_LATTAB_BY_KEY, &rows);
+		for (i = 0; i < n; i++) {
+			if (!rows[i]->count)
+				continue;
+			if (r->per == 'C')
+				printf("\ncpu = %llu\n", (unsigned long long)rows[i]->key);
+			else
+				printf("\npid = %llu %s\n", (unsigned long long)rows[i]->key,
+				       rows[i]->name);
+			ftk_hist_print(rows[i]->hist, stdout, r->uname);
+		}
+		free(rows);
+	} else {
+		ftk_hist_print(r->hist, stdout, r->uname);
+	}
+	if (!r->json) {
+		if (r->worst)
+			print_worst(r);
+		lat_lost_print(&r->l, stdout);
+	}
+	{
+		struct ftk_hist_stats st;
+
+		ftk_hist_stats(r->hist, &st);
+		lat_path(&r->l, "%llu wake-ups, %llu preemptions, %llu samples",
+			 (unsigned long long)r->wakeups, (unsigned long long)r->preempts,
+			 (unsigned long long)st.count);
+	}
+	ftk_hist_reset(r->hist);
+	ftk_lattab_reset(r->tab);
+	if (r->worst)
+		ftk_worst_reset(r->worst);
+	r->wakeups = r->preempts = 0;
+	lat_check_out(&r->l);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "cpu", no_argument, NULL, 'C' },	{ "task", no_argument, NULL, 'P' },
+		{ "msecs", no_argument, NULL, 'm' },	{ "usecs", no_argument, NULL, 'u' },
+		{ "nsecs", no_argument, NULL, 'n' },	{ "worst", required_argument, NULL, 'w' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "json", no_argument, NULL, 'J' },	{ }
+	};
+	static const struct tool_def def = {
+		.name = "ftrunqlat", .usage = usage, .opts = "CPmunw:p:i:d:",
+		.longopts = longopts, .option = option,
+		.common = TOOL_OPT_INSTANCE | TOOL_OPT_DURATION | TOOL_OPT_COMMAND,
+	};
+	struct tool_args args;
+	struct rq r = { .l.name = "runqlat", .l.args = &args, .unit = 'u', .nworst = 5 };
+	struct tep_event *ev;
+	int code;
+
+	tool_parse(&def, argc, argv, &args, &r);
+	r.uname = lat_unit(r.unit, &r.div);
+	r.hist = ftk_hist_new();
+	r.tab = ftk_lattab_new();
+	r.comms = ftk_lattab_new();
+	r.pair = ftk_pair_new();
+	r.worst = r.nworst ? ftk_worst_new(r.nworst, sizeof(struct worst)) : NULL;
+	if (!r.hist || !r.tab || !r.comms || !r.pair || (r.nworst && !r.worst))
+		tool_die("out of memory");
+	lat_open(&r.l, &args, r.pid);
+	lat_event(&r.l, "sched:sched_wakeup", NULL);
+	lat_event(&r.l, "sched:sched_wakeup_new", NULL);
+	lat_event(&r.l, "sched:sched_switch", NULL);
+	ours_init(&r);
+	r.fork_id = -1;
+	if (r.l.has_cmd) {
+		lat_event(&r.l, "sched:sched_process_fork", NULL);
+		ev = lat_find(&r.l, "sched", "sched_process_fork");
+		r.fork_id = ev->id;
+		r.f_child = lat_field(&r.l, ev, "child_pid");
+	}
+	ev = lat_find(&r.l, "sched", "sched_wakeup");
+	r.wakeup_id = ev->id;
+	r.w_pid = lat_field(&r.l, ev, "pid");
+	r.w_comm = lat_field(&r.l, ev, "comm");
+	r.wakeup_new_id = lat_find(&r.l, "sched", "sched_wakeup_new")->id;
+	ev = lat_find(&r.l, "sched", "sched_switch");
+	r.switch_id = ev->id;
+	r.s_prev_pid = lat_field(&r.l, ev, "prev_pid");
+	r.s_prev_state = lat_field(&r.l, ev, "prev_state");
+	r.s_prev_comm = lat_field(&r.l, ev, "prev_comm");
+	r.s_next_pid = lat_field(&r.l, ev, "next_pid");
+	r.s_next_comm = lat_field(&r.l, ev, "next_comm");
+	lat_path(&r.l, "stream: sched_wakeup(_new) and runnable sched_switch out, paired with the "
+		 "switch in by pid, from the live buffer");
+	code = lat_run(&r.l, on_record, &r, print, r.interval);
+	print(&r);
+	lat_exit(&r.l, code);
+}
