@@ -18,10 +18,13 @@
 #include <ftkit/print.h>
 #include <ftkit/probe.h>
 #include <ftkit/reset.h>
+#include <ftkit/sample.h>
 #include <ftkit/snapshot.h>
 #include <ftkit/stream.h>
+#include <ftkit/symbols.h>
 #include <ftkit/tracefile.h>
 #include <ftkit/tracewrite.h>
 #include <ftkit/trigger.h>
+#include <ftkit/unwind.h>
 
 #endif
