@@ -28,6 +28,8 @@ struct elf_phdr { uint32_t type, flags; uint64_t off, vaddr, filesz, memsz; };
  * (not ELF of the host's byte order, or a bad header), with the reason in @err.
  */
 int elf_open(const char *path, struct elf_file *e, char *err, size_t errlen);
+/* The same checks on an image in memory, which elf_close() will munmap(). */
+int elf_open_mem(const void *map, size_t size, struct elf_file *e, char *err, size_t errlen);
 void elf_close(struct elf_file *e);
 int elf_shdr(const struct elf_file *e, unsigned int i, struct elf_shdr *s);
 int elf_phdr(const struct elf_file *e, unsigned int i, struct elf_phdr *p);

@@ -101,6 +101,9 @@ int elf_read_vaddr(const struct elf_file *e, uint64_t vaddr, void *buf, size_t l
 	return -EFAULT;
 }
 
+static int check(const void *map, size_t size, struct elf_file *e, const char *path, char *err,
+		 size_t errlen);
+
 void elf_close(struct elf_file *e)
 {
 	if (e->map)
@@ -133,9 +136,22 @@ int elf_open(const char *path, struct elf_file *e, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot map '%s': %s", path, strerror(-ret));
 		return ret;
 	}
+	return check(map, st.st_size, e, path, err, errlen);
+}
+
+int elf_open_mem(const void *map, size_t size, struct elf_file *e, char *err, size_t errlen)
+{
+	return check(map, size, e, "[memory]", err, errlen);
+}
+
+/* Check the header of the image at @map and fill @e; on failure @map is unmapped. */
+static int check(const void *map, size_t size, struct elf_file *e, const char *path, char *err,
+		 size_t errlen)
+{
+	memset(e, 0, sizeof(*e));
 	e->map = map;
-	e->size = st.st_size;
-	if (memcmp(e->map, ELFMAG, SELFMAG)) {
+	e->size = size;
+	if (size < EI_NIDENT || memcmp(e->map, ELFMAG, SELFMAG)) {
 		snprintf(err, errlen, "'%s' is not an ELF file", path);
 		goto bad;
 	}

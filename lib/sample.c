@@ -22,6 +22,7 @@
 #include <asm/perf_regs.h>
 
 #include <ftkit/perf.h>
+#include <ftkit/perfstat.h>
 #include <ftkit/sample.h>
 
 #include "internal.h"
@@ -46,6 +47,7 @@ struct ftk_sampler {
 	struct ring		*rings;
 	size_t			nr_rings;
 	struct pollfd		*pfd;
+	int			*online;	/* the online CPUs, when it found them */
 	unsigned char		*scratch;	/* a record that wraps, made whole */
 	size_t			scratch_size;
 	uint64_t		lost;		/* PERF_RECORD_LOST: records the ring had no room for */
@@ -175,6 +177,7 @@ FTK_API int ftk_sampler_open(const struct ftk_sample_opts *o, const int *cpus, s
 {
 	size_t c, t, nc, nt, pages;
 	struct ftk_sampler *s;
+	int *online = NULL;
 	int ret;
 
 	*out = NULL;
@@ -193,8 +196,21 @@ FTK_API int ftk_sampler_open(const struct ftk_sample_opts *o, const int *cpus, s
 	s->attr.wakeup_watermark = pages * s->page_size / 4;
 	if ((!cpus || !nr_cpus) && (!tids || !nr_tids))
 		return ftk_err(fail(s, -EINVAL, "no CPU and no thread to sample"));
+	/*
+	 * The kernel maps no ring of an inherited event on "any CPU" (perf_mmap's
+	 * EINVAL for cpu -1 with inherit): a task and its children are sampled
+	 * on each online CPU instead, as perf record does.
+	 */
+	if ((!cpus || !nr_cpus) && s->attr.inherit) {
+		ret = ftk_perf_online_cpus(&online, &nr_cpus);
+		if (ret)
+			return ftk_err(fail(s, ret, "/sys/devices/system/cpu/online: %s",
+					    strerror(-ret)));
+		cpus = online;
+	}
 	nc = cpus && nr_cpus ? nr_cpus : 1;
 	nt = tids && nr_tids ? nr_tids : 1;
+	s->online = online;
 	s->rings = calloc(nc * nt, sizeof(*s->rings));
 	s->pfd = calloc(nc * nt, sizeof(*s->pfd));
 	s->scratch_size = 65536 + 4096;
@@ -269,6 +285,7 @@ FTK_API void ftk_sampler_free(struct ftk_sampler *s)
 		close(s->rings[i].fd);
 	}
 	free(s->rings);
+	free(s->online);
 	free(s->pfd);
 	free(s->scratch);
 	free(s);
@@ -312,6 +329,20 @@ FTK_API int ftk_sampler_disable(struct ftk_sampler *s)
 FTK_API const struct perf_event_attr *ftk_sampler_attr(const struct ftk_sampler *s)
 {
 	return &s->attr;
+}
+
+/**
+ * ftk_sampler_nr_rings() - how many rings the sampler reads
+ * @s: the sampler
+ * @pages: where to put the data pages of each ring, or NULL
+ *
+ * Return: the number of rings (one per CPU, thread, or CPU and thread).
+ */
+FTK_API size_t ftk_sampler_nr_rings(const struct ftk_sampler *s, unsigned int *pages)
+{
+	if (pages)
+		*pages = s->nr_rings ? s->rings[0].size / s->page_size : 0;
+	return s->nr_rings;
 }
 
 /**
@@ -515,6 +546,7 @@ FTK_API int ftk_sample_parse(const void *rec, size_t size, const struct perf_eve
 	out->cpu = -1;
 	if (size < sizeof(*h) || h->size < sizeof(*h) || h->size > size)
 		return ftk_err(-EBADMSG);
+	out->header = h;
 	out->type = h->type;
 	out->misc = h->misc;
 	c.p = (const unsigned char *)rec + sizeof(*h);

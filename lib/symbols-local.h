@@ -12,7 +12,7 @@
 
 /* The mapping that holds an address, and its object's unwind tables. */
 struct sym_where {
-	uint64_t		start, end;	/* the mapping, in the process */
+	uint64_t		start, end;	/* the object's PT_LOADs, in the process */
 	uint64_t		bias;		/* process address - object vaddr */
 	const struct elf_file	*elf;		/* the object's file, mapped; NULL for anon */
 	uint64_t		eh_hdr_vaddr;	/* .eh_frame_hdr (object vaddr), 0 if none */

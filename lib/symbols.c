@@ -22,6 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -531,6 +533,125 @@ static const char *anon_name(const char *path)
 	return "[anon]";
 }
 
+/*
+ * The vDSO: the kernel maps the same image into every 64-bit process, so
+ * ours (at AT_SYSINFO_EHDR, its size from /proc/self/maps) stands for
+ * theirs; a copy in an anonymous mapping is indexed like a file.
+ */
+static struct obj *vdso_obj(struct ftk_symbols *s)
+{
+	unsigned long base = getauxval(AT_SYSINFO_EHDR);
+	unsigned long long lo, hi;
+	char line[256], err[64];
+	struct obj *o;
+	size_t size = 0;
+	void *copy;
+	FILE *f;
+
+	for (o = s->objs; o; o = o->next)
+		if (!strcmp(o->path, "[vdso]"))
+			return o;
+	o = calloc(1, sizeof(*o));
+	if (!o)
+		return NULL;
+	o->path = strdup("[vdso]");
+	if (!o->path) {
+		free(o);
+		return NULL;
+	}
+	o->base = o->path;
+	f = fopen("/proc/self/maps", "re");
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, "[vdso]") && sscanf(line, "%llx-%llx", &lo, &hi) == 2 &&
+		    lo == base)
+			size = hi - lo;
+	if (f)
+		fclose(f);
+	if (base && size) {
+		copy = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (copy != MAP_FAILED) {
+			memcpy(copy, (const void *)base, size);
+			/* elf_open()'s checks, on memory: the same reader for both. */
+			if (!elf_open_mem(copy, size, &o->elf, err, sizeof(err)))
+				index_obj(s, o, "[vdso]");
+		}
+	}
+	o->next = s->objs;
+	s->objs = o;
+	return o;
+}
+
+static int mmap_into(struct ftk_symbols *s, struct proc *p, uint64_t start, uint64_t len,
+		     uint64_t pgoff, const char *path, uint32_t maj, uint32_t min, uint64_t ino)
+{
+	struct map m = { start, start + len, pgoff, NULL, NULL };
+
+	if (start + len < start || !len)
+		return -EINVAL;
+	if (path && path[0] == '/' && path[1] != '/' && strncmp(path, "/memfd:", 7)) {
+		m.obj = obj_get(s, p->pid, path, makedev(maj, min), ino);
+		if (!m.obj)
+			return -ENOMEM;
+	} else if (path && !strcmp(path, "[vdso]")) {
+		m.obj = vdso_obj(s);
+		if (!m.obj)
+			return -ENOMEM;
+	} else {
+		m.name = anon_name(path);
+	}
+	return proc_map(p, &m);
+}
+
+/* /proc/PID/maps into @p: 0, -errno of the open, or -ENOMEM. */
+static int load_maps(struct ftk_symbols *s, struct proc *p)
+{
+	char path[64], line[PATH_MAX + 128];
+	int ret = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", p->pid);
+	f = fopen(path, "re");
+	if (!f)
+		return ftk_errmsg_set(&s->err, 0, path, -errno, "%s", strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long lo, hi, off, ino;
+		unsigned int maj, min;
+		char perms[8];
+		int n = 0;
+		char *name;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &lo, &hi, perms, &off, &maj,
+			   &min, &ino, &n) < 7 || !n)
+			continue;
+		if (!strchr(perms, 'x'))
+			continue;
+		name = line + n;
+		name[strcspn(name, "\n")] = '\0';
+		/* A file deleted since it was mapped: its path, without the note. */
+		if (strlen(name) > 10 && !strcmp(name + strlen(name) - 10, " (deleted)"))
+			name[strlen(name) - 10] = '\0';
+		ret = mmap_into(s, p, lo, hi - lo, off, name, maj, min, ino);
+		if (ret == -ENOMEM)
+			break;
+		ret = 0;
+	}
+	fclose(f);
+	return ret;
+}
+
+/* The process, read from /proc/PID/maps the first time it is met. */
+static struct proc *proc_lookup(struct ftk_symbols *s, pid_t pid)
+{
+	struct proc *p = proc_get(s, pid, 0);
+
+	if (p)
+		return p;
+	p = proc_get(s, pid, 1);
+	if (p && pid > 0)
+		load_maps(s, p);
+	return p;
+}
+
 /**
  * ftk_symbols_mmap() - record an executable mapping of a process
  * @s: the index
@@ -555,19 +676,11 @@ FTK_API int ftk_symbols_mmap(struct ftk_symbols *s, pid_t pid, uint64_t start, u
 			     uint64_t pgoff, const char *path, uint32_t maj, uint32_t min,
 			     uint64_t ino)
 {
-	struct map m = { start, start + len, pgoff, NULL, NULL };
-	struct proc *p = proc_get(s, pid, 1);
+	struct proc *p = proc_lookup(s, pid);
 
-	if (!p || start + len < start)
-		return ftk_err(p ? -EINVAL : -ENOMEM);
-	if (path && path[0] == '/' && strncmp(path, "/memfd:", 7)) {
-		m.obj = obj_get(s, pid, path, makedev(maj, min), ino);
-		if (!m.obj)
-			return ftk_err(-ENOMEM);
-	} else {
-		m.name = anon_name(path);
-	}
-	return ftk_err(proc_map(p, &m));
+	if (!p)
+		return ftk_err(-ENOMEM);
+	return ftk_err(mmap_into(s, p, start, len, pgoff, path, maj, min, ino));
 }
 
 /**
@@ -582,37 +695,11 @@ FTK_API int ftk_symbols_mmap(struct ftk_symbols *s, pid_t pid, uint64_t start, u
  */
 FTK_API int ftk_symbols_load_pid(struct ftk_symbols *s, pid_t pid)
 {
-	char path[64], line[PATH_MAX + 128];
-	int ret = 0;
-	FILE *f;
+	struct proc *p = proc_get(s, pid, 1);
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return ftk_err(ftk_errmsg_set(&s->err, 0, path, -errno, "%s", strerror(errno)));
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long lo, hi, off, ino;
-		unsigned int maj, min;
-		char perms[8];
-		int n = 0;
-		char *name;
-
-		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &lo, &hi, perms, &off, &maj,
-			   &min, &ino, &n) < 7 || !n)
-			continue;
-		if (!strchr(perms, 'x'))
-			continue;
-		name = line + n;
-		name[strcspn(name, "\n")] = '\0';
-		/* A file deleted since it was mapped: its path, without the note. */
-		if (strlen(name) > 10 && !strcmp(name + strlen(name) - 10, " (deleted)"))
-			name[strlen(name) - 10] = '\0';
-		ret = ftk_symbols_mmap(s, pid, lo, hi - lo, off, name, maj, min, ino);
-		if (ret)
-			break;
-	}
-	fclose(f);
-	return ftk_err(ret);
+	if (!p)
+		return ftk_err(-ENOMEM);
+	return ftk_err(load_maps(s, p));
 }
 
 /**
@@ -629,7 +716,7 @@ FTK_API int ftk_symbols_fork(struct ftk_symbols *s, pid_t ppid, pid_t pid)
 
 	if (ppid == pid)
 		return 0;
-	pp = proc_get(s, ppid, 0);
+	pp = proc_lookup(s, ppid);
 	p = proc_get(s, pid, 1);
 	if (!p)
 		return ftk_err(-ENOMEM);
@@ -855,7 +942,7 @@ FTK_API int ftk_symbols_resolve(struct ftk_symbols *s, pid_t pid, uint64_t addr,
 		return 0;
 	}
 	f->object = "[unmapped]";
-	p = proc_get(s, pid, 0);
+	p = proc_lookup(s, pid);
 	m = p ? find_map(p, addr) : NULL;
 	if (!m || !m->obj) {
 		if (m)
@@ -894,7 +981,7 @@ FTK_API int ftk_symbols_resolve(struct ftk_symbols *s, pid_t pid, uint64_t addr,
 
 int symbols_where(struct ftk_symbols *s, pid_t pid, uint64_t addr, struct sym_where *w)
 {
-	struct proc *p = proc_get(s, pid, 0);
+	struct proc *p = proc_lookup(s, pid);
 	struct map *m = p ? find_map(p, addr) : NULL;
 	uint64_t vaddr;
 	size_t i;
@@ -913,14 +1000,14 @@ int symbols_where(struct ftk_symbols *s, pid_t pid, uint64_t addr, struct sym_wh
 	w->lo = m->obj->exec_lo + w->bias;
 	w->hi = m->obj->exec_hi + w->bias;
 	w->path = m->obj->path;
-	/* The whole object's span in this process, for the unwinder's tables. */
-	for (i = 0; i < p->nr; i++) {
-		if (p->maps[i].obj != m->obj)
-			continue;
-		if (p->maps[i].start < w->start)
-			w->start = p->maps[i].start;
-		if (p->maps[i].end > w->end)
-			w->end = p->maps[i].end;
+	/* The whole object's span in this process (all of its PT_LOADs), for its tables. */
+	for (i = 0; i < m->obj->nr_loads; i++) {
+		const struct elf_phdr *ph = &m->obj->loads[i];
+
+		if (!i || ph->vaddr + w->bias < w->start)
+			w->start = ph->vaddr + w->bias;
+		if (!i || ph->vaddr + ph->memsz + w->bias > w->end)
+			w->end = ph->vaddr + ph->memsz + w->bias;
 	}
 	return 0;
 }

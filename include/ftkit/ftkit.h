@@ -17,9 +17,11 @@
 #include <ftkit/perfstat.h>
 #include <ftkit/print.h>
 #include <ftkit/probe.h>
+#include <ftkit/profile.h>
 #include <ftkit/reset.h>
 #include <ftkit/sample.h>
 #include <ftkit/snapshot.h>
+#include <ftkit/stacks.h>
 #include <ftkit/stream.h>
 #include <ftkit/symbols.h>
 #include <ftkit/tracefile.h>

@@ -59,6 +59,7 @@ struct ftk_sample_opts {
 
 /* One record from the ring, decoded. Fields not in the record are 0 / NULL. */
 struct ftk_sample {
+	const struct perf_event_header *header;	/* the record as read, header first */
 	uint32_t	type;		/* PERF_RECORD_* */
 	uint16_t	misc;		/* PERF_RECORD_MISC_* */
 	int		cpu;		/* -1 when the record carries none */
@@ -100,6 +101,7 @@ FTK_API int ftk_sampler_disable(struct ftk_sampler *s);
 FTK_API int ftk_sampler_read(struct ftk_sampler *s, int timeout_ms, ftk_sample_fn fn, void *ctx);
 FTK_API void ftk_sampler_lost(const struct ftk_sampler *s, uint64_t *lost, uint64_t *lost_samples);
 FTK_API const struct perf_event_attr *ftk_sampler_attr(const struct ftk_sampler *s);
+FTK_API size_t ftk_sampler_nr_rings(const struct ftk_sampler *s, unsigned int *pages);
 FTK_API int ftk_sample_parse(const void *rec, size_t size, const struct perf_event_attr *attr,
 			     struct ftk_sample *out);
 
