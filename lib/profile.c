@@ -40,6 +40,12 @@ struct pending {
 	char		*stack;
 };
 
+/* A process whose stacks are kept, and the ones it forks (ftk_profile_follow()). */
+struct follow {
+	struct follow	*next;
+	pid_t		pid;
+};
+
 struct rec_ref {
 	uint64_t	time;
 	size_t		off;
@@ -60,6 +66,8 @@ struct ftk_profile {
 	size_t			nr_refs, cap_refs;
 	struct comm		*comms[COMM_BUCKETS];
 	struct pending		*pending[COMM_BUCKETS];
+	struct follow		*follow[COMM_BUCKETS];
+	int			following;	/* keep only followed processes' stacks */
 	uint32_t		next_pid_off;	/* sched_switch's next_pid in the raw data */
 	char			*line;		/* the stack being folded */
 	size_t			line_cap;
@@ -258,6 +266,34 @@ static int fold(struct ftk_profile *p, const struct ftk_sample *s)
 	return ret;
 }
 
+static int followed(struct ftk_profile *p, pid_t pid)
+{
+	struct follow *f;
+
+	if (!p->following)
+		return 1;
+	for (f = p->follow[(unsigned int)pid % COMM_BUCKETS]; f; f = f->next)
+		if (f->pid == pid)
+			return 1;
+	return 0;
+}
+
+static int follow_add(struct ftk_profile *p, pid_t pid)
+{
+	struct follow *f;
+
+	if (p->following && followed(p, pid))
+		return 0;
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	f->pid = pid;
+	f->next = p->follow[(unsigned int)pid % COMM_BUCKETS];
+	p->follow[(unsigned int)pid % COMM_BUCKETS] = f;
+	p->following = 1;
+	return 0;
+}
+
 static struct pending *pending_take(struct ftk_profile *p, pid_t tid)
 {
 	struct pending **pp = &p->pending[(unsigned int)tid % COMM_BUCKETS], *x;
@@ -300,7 +336,7 @@ static int off_cpu(struct ftk_profile *p, const struct ftk_sample *s)
 			return ret;
 		p->st.samples++;
 	}
-	if (!s->tid)
+	if (!s->tid || !followed(p, s->pid))
 		return 0;	/* the idle task's waits are idle time */
 	ret = fold(p, s);
 	if (ret)
@@ -330,6 +366,8 @@ static int use(struct ftk_profile *p, const struct ftk_sample *s)
 	case PERF_RECORD_SAMPLE:
 		if (p->flags & FTK_PROFILE_OFF_CPU)
 			return off_cpu(p, s);
+		if (!followed(p, s->pid))
+			return 0;
 		ret = fold(p, s);
 		if (!ret)
 			ret = ftk_stacks_add(p->stacks, p->line, 1);
@@ -348,6 +386,8 @@ static int use(struct ftk_profile *p, const struct ftk_sample *s)
 		comm_set(p, s->tid, s->comm);
 		return 0;
 	case PERF_RECORD_FORK:
+		if (p->following && s->pid != s->ppid && followed(p, s->ppid) && follow_add(p, s->pid))
+			return -ENOMEM;
 		c = comm_get(p, s->ptid, 0);
 		if (c)
 			comm_set(p, s->tid, c->name);
@@ -488,6 +528,7 @@ FTK_API void ftk_profile_free(struct ftk_profile *p)
 {
 	struct comm *c, *cn;
 	struct pending *x, *xn;
+	struct follow *f, *fn;
 	size_t i;
 
 	if (!p)
@@ -505,11 +546,30 @@ FTK_API void ftk_profile_free(struct ftk_profile *p)
 			xn = x->next;
 			pending_free(x);
 		}
+		for (f = p->follow[i]; f; f = fn) {
+			fn = f->next;
+			free(f);
+		}
 	}
 	free(p->buf);
 	free(p->refs);
 	free(p->line);
 	free(p);
+}
+
+/**
+ * ftk_profile_follow() - keep only the stacks of a process and its descendants
+ * @p: the profile
+ * @pid: a process; those it forks from now on (FORK records) are added
+ *
+ * Without a call, every sample counts. With CPU-wide sampling (off-CPU
+ * time needs it), this picks a command or -p processes out of the rest.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+FTK_API int ftk_profile_follow(struct ftk_profile *p, pid_t pid)
+{
+	return ftk_err(follow_add(p, pid));
 }
 
 /** ftk_profile_errmsg() - the last failure's text, owned by @p; "" if none */

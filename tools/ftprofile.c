@@ -35,7 +35,7 @@ static const char usage[] =
 "  -C, --cpu LIST        every task on these CPUs (\"0-3,6\")\n"
 "  -m, --mmap-pages N    ring data pages per CPU or thread (a power of 2)\n"
 "      --off-cpu         where tasks wait: sched_switch stacks weighed in\n"
-"                        microseconds until the task runs again\n"
+"                        microseconds until the task runs again (on all CPUs)\n"
 "      --pid-root        \"comm-PID\" as the root frame, not \"comm\"\n"
 "      --no-demangle     keep C++ and Rust names mangled\n"
 "  -f, --format F        folded (default), top, or svg\n"
@@ -202,6 +202,51 @@ static int write_out(struct ftk_stacks *st, struct ftk_stacks *base, const char 
 	return EXIT_OK;
 }
 
+/*
+ * Fork the command if there is one, and open the profile on the targets.
+ * Off-CPU time is seen on CPUs (a task's switch back in happens on the CPU,
+ * not in the task): a command or -p processes are then followed in
+ * CPU-wide sampling.
+ */
+static struct ftk_profile *open_profile(struct tool_cmd *c, char **argv)
+{
+	pid_t *follow = cfg.tids, *tids;
+	size_t i, nr_follow = cfg.nr_tids, nr_tids;
+	struct ftk_profile *p = NULL;
+	int ret;
+
+	if (argv) {
+		tool_cmd_fork(c, argv, NULL);
+		follow = &c->pid;
+		nr_follow = 1;
+		cfg.tids = &c->pid;
+		cfg.nr_tids = 1;
+		cfg.so.flags |= FTK_SAMPLE_INHERIT | FTK_SAMPLE_ON_EXEC;
+	}
+	if ((cfg.flags & FTK_PROFILE_OFF_CPU) && cfg.tids) {
+		if (ftk_perf_online_cpus(&cfg.cpus, &cfg.nr_cpus))
+			tool_die("cannot read '/sys/devices/system/cpu/online': %s", strerror(errno));
+		tids = NULL;
+		nr_tids = 0;
+		cfg.so.flags &= ~(FTK_SAMPLE_INHERIT | FTK_SAMPLE_ON_EXEC);
+	} else {
+		tids = cfg.tids;
+		nr_tids = cfg.nr_tids;
+		nr_follow = 0;
+	}
+	ret = ftk_profile_open(&cfg.so, cfg.flags, cfg.cpus, cfg.nr_cpus, tids, nr_tids, &p);
+	for (i = 0; !ret && i < nr_follow; i++)
+		ret = ftk_profile_follow(p, follow[i]);
+	if (!ret && !(cfg.so.flags & FTK_SAMPLE_ON_EXEC))
+		ret = ftk_profile_enable(p);
+	if (ret) {
+		if (argv)
+			tool_cmd_abandon(c);
+		tool_die("%s", p && *ftk_profile_errmsg(p) ? ftk_profile_errmsg(p) : strerror(-ret));
+	}
+	return p;
+}
+
 static void report(struct ftk_profile *p)
 {
 	struct ftk_profile_stats s;
@@ -224,11 +269,11 @@ static void report(struct ftk_profile *p)
 int main(int argc, char **argv)
 {
 	struct ftk_stacks *base = NULL;
-	struct ftk_profile *p = NULL;
 	struct tool_cmd c = { .pid = 0 };
+	struct ftk_profile *p;
 	struct tool_args a;
+	int code = EXIT_OK;
 	double end;
-	int ret, code = EXIT_OK;
 
 	tool_parse(&def, argc, argv, &a, NULL);
 	if (cfg.diff && !cfg.input)
@@ -246,23 +291,8 @@ int main(int argc, char **argv)
 		tool_usage_error("nothing to profile: give a command, -p, -t, -a or -C");
 	if (cfg.tids && cfg.cpus)
 		tool_usage_error("-p/-t and -a/-C exclude each other");
-	if (cfg.flags & FTK_PROFILE_OFF_CPU && (!cfg.cpus || a.argv || cfg.tids))
-		tool_usage_error("--off-cpu profiles CPUs for now: use it with -a or -C");
 	tool_signals();
-	if (a.argv) {
-		tool_cmd_fork(&c, a.argv, NULL);
-		cfg.tids = &c.pid;
-		cfg.nr_tids = 1;
-		cfg.so.flags |= FTK_SAMPLE_INHERIT | FTK_SAMPLE_ON_EXEC;
-	}
-	ret = ftk_profile_open(&cfg.so, cfg.flags, cfg.cpus, cfg.nr_cpus, cfg.tids, cfg.nr_tids, &p);
-	if (!ret && !a.argv)
-		ret = ftk_profile_enable(p);
-	if (ret) {
-		if (a.argv)
-			tool_cmd_abandon(&c);
-		tool_die("%s", p ? ftk_profile_errmsg(p) : strerror(-ret));
-	}
+	p = open_profile(&c, a.argv);
 	end = a.duration ? tool_now() + a.duration : 0;
 	if (a.argv) {
 		if (tool_cmd_start(&c))
@@ -277,7 +307,7 @@ int main(int argc, char **argv)
 		if (ftk_log_level() >= FTK_LOG_WARN)
 			fprintf(stderr, "Profiling... Ctrl-C to end.\n");
 		while (!tool_stop && (!end || tool_now() < end) &&
-		       (cfg.cpus || ftk_perf_alive(cfg.tids, cfg.nr_tids)))
+		       (!cfg.tids || ftk_perf_alive(cfg.tids, cfg.nr_tids)))
 			ftk_profile_read(p, 100);
 	}
 	if (ftk_profile_stop(p) == -ENOMEM)

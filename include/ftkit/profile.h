@@ -59,6 +59,7 @@ FTK_API int ftk_profile_open(const struct ftk_sample_opts *o, unsigned int flags
 			     struct ftk_profile **out);
 FTK_API void ftk_profile_free(struct ftk_profile *p);
 FTK_API const char *ftk_profile_errmsg(const struct ftk_profile *p);
+FTK_API int ftk_profile_follow(struct ftk_profile *p, pid_t pid);
 FTK_API int ftk_profile_enable(struct ftk_profile *p);
 FTK_API int ftk_profile_read(struct ftk_profile *p, int timeout_ms);
 FTK_API int ftk_profile_stop(struct ftk_profile *p);

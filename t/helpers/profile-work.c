@@ -4,7 +4,8 @@
  * time in spin(), called as main -> a -> b -> spin (mode "chain"), or from
  * a thread as thread_main -> a -> b -> spin ("thread"), or in code it
  * generates at run time and names in /tmp/perf-PID.map ("jit"), or in a
- * function whose symbol is a mangled C++ name ("cxx"). Built twice: with
+ * function whose symbol is a mangled C++ name ("cxx"); or sleeps 5 x 100 ms
+ * under main -> c -> d -> snooze ("sleep"). Built twice: with
  * frame pointers, and with -fomit-frame-pointer.
  *
  * usage: profile-work MODE [CPU-SECONDS]   (default 1 second of CPU time)
@@ -47,6 +48,42 @@ __attribute__((noinline)) static int b(int x)
 __attribute__((noinline)) static int a(int x)
 {
 	return b(x * 2) + 1;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Off the CPU for a known time: 5 sleeps of 100 ms under main -> c -> d ->
+ * snooze. On a busy machine a task waits for its CPU after each wake-up
+ * too, so it says how long it was off the CPU in all: the time that passed
+ * less the CPU time it used meanwhile ("offcpu_us N" on standard output).
+ */
+__attribute__((noinline)) static int snooze(int x)
+{
+	struct timespec ts = { 0, 100 * 1000 * 1000 };
+	double t0 = now(), c0 = cputime();
+	int i;
+
+	for (i = 0; i < 5; i++)
+		nanosleep(&ts, NULL);
+	printf("offcpu_us %.0f\n", ((now() - t0) - (cputime() - c0)) * 1e6);
+	return x + 1;
+}
+
+__attribute__((noinline)) static int d(int x)
+{
+	return snooze(x + 1) + 1;
+}
+
+__attribute__((noinline)) static int c(int x)
+{
+	return d(x * 2) + 1;
 }
 
 static void *thread_main(void *arg)
@@ -112,6 +149,8 @@ int main(int argc, char **argv)
 	cpu_seconds = argc > 2 ? atof(argv[2]) : 1;
 	if (!strcmp(mode, "chain"))
 		return a(argc) == 12345;
+	if (!strcmp(mode, "sleep"))
+		return c(argc) == 12345;
 	if (!strcmp(mode, "cxx"))
 		return cxx_area(argc) == 12345;
 	if (!strcmp(mode, "jit"))
@@ -122,6 +161,6 @@ int main(int argc, char **argv)
 		pthread_join(t, NULL);
 		return 0;
 	}
-	fprintf(stderr, "usage: profile-work chain|thread|jit|cxx [CPU-SECONDS]\n");
+	fprintf(stderr, "usage: profile-work chain|thread|jit|cxx|sleep [CPU-SECONDS]\n");
 	return 2;
 }

@@ -144,6 +144,20 @@ PY
 ftprofile -i "$tmp/fp.folded" -f top -o "$tmp/top.txt"
 ok "top: spin first by self" bash -c "grep -v '^#' '$tmp/top.txt' | head -1 | grep -q ' spin$'"
 
+# --- off-CPU: a known wait, measured by the program itself, in microseconds
+# near10 A B: A within 10% of B
+near10() { [ -n "$1" ] && [ -n "$2" ] && [ "$2" -gt 0 ] && [ $((10 * $1)) -ge $((9 * $2)) ] && [ $((10 * $1)) -le $((11 * $2)) ]; }
+for run in "dwarf $NOFP main;c;d;snooze" "fp $W main;c;d"; do
+	read -r cg bin chain <<< "$run"
+	ftprofile --off-cpu --call-graph "$cg" -o "$tmp/off-$cg.folded" "$bin" sleep \
+		> "$tmp/off-$cg.out" 2>"$tmp/off-$cg.err"
+	known=$(awk '/^offcpu_us/ { print $2 }' "$tmp/off-$cg.out")
+	got=$(awk -v chain="$chain" '{ s = $0; sub(/ [0-9]+$/, "", s)
+		if (index(";" s ";", ";" chain ";")) w += $NF } END { print w + 0 }' "$tmp/off-$cg.folded")
+	diag "off-cpu $cg: $got us under $chain; the program measured $known us off the CPU"
+	ok "off-cpu $cg: $chain weighs the time the program was off the CPU (10%)" near10 "$got" "$known"
+done
+
 # --- output files: new files only, never through a link
 ftprofile -o "$tmp/fp.folded" true 2>"$tmp/exists.err"; is "$?" 2 "-o an existing file: exit 2"
 ln -s "$tmp/target" "$tmp/link"
