@@ -220,8 +220,8 @@ static size_t frames(struct ftk_profile *p, const struct ftk_sample *s, uint64_t
 			first_in_ctx = 1;
 			continue;
 		}
-		if (p->callchain == FTK_CALLCHAIN_DWARF && ctx == PERF_CONTEXT_USER)
-			continue;
+		if ((p->callchain == FTK_CALLCHAIN_DWARF && ctx == PERF_CONTEXT_USER) || !ip)
+			continue;	/* a zero ends a frame-pointer walk that went astray */
 		ips[n] = ip;
 		ret_addr[n++] = !first_in_ctx;
 		first_in_ctx = 0;

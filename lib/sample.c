@@ -407,8 +407,12 @@ static int take_str(struct cur *c, const char **s)
 	return take(c, NULL, n);
 }
 
-/* The sample_id_all trailer of a non-sample record: as much as the sample_type carries. */
-static int take_id(struct cur *c, uint64_t st, struct ftk_sample *o)
+/*
+ * TID, TIME, [ADDR,] ID, STREAM_ID, CPU: the same order in a sample (where
+ * ADDR sits between TIME and ID) and in the sample_id_all trailer of the
+ * other records (without ADDR).
+ */
+static int take_ids(struct cur *c, uint64_t st, struct ftk_sample *o, int sample)
 {
 	uint32_t a, b;
 	uint64_t v;
@@ -420,6 +424,8 @@ static int take_id(struct cur *c, uint64_t st, struct ftk_sample *o)
 		o->tid = b;
 	}
 	if ((st & PERF_SAMPLE_TIME) && take64(c, &o->time))
+		return -1;
+	if (sample && (st & PERF_SAMPLE_ADDR) && take64(c, &v))
 		return -1;
 	if ((st & PERF_SAMPLE_ID) && take64(c, &v))
 		return -1;
@@ -436,31 +442,13 @@ static int take_id(struct cur *c, uint64_t st, struct ftk_sample *o)
 static int parse_sample(struct cur *c, const struct perf_event_attr *attr, struct ftk_sample *o)
 {
 	uint64_t st = attr->sample_type, v, i;
-	uint32_t a, b;
 
 	if ((st & PERF_SAMPLE_IDENTIFIER) && take64(c, &v))
 		return -1;
 	if ((st & PERF_SAMPLE_IP) && take64(c, &o->ip))
 		return -1;
-	if (st & PERF_SAMPLE_TID) {
-		if (take_pair(c, &a, &b))
-			return -1;
-		o->pid = a;
-		o->tid = b;
-	}
-	if ((st & PERF_SAMPLE_TIME) && take64(c, &o->time))
+	if (take_ids(c, st, o, 1))
 		return -1;
-	if ((st & PERF_SAMPLE_ADDR) && take64(c, &v))
-		return -1;
-	if ((st & PERF_SAMPLE_ID) && take64(c, &v))
-		return -1;
-	if ((st & PERF_SAMPLE_STREAM_ID) && take64(c, &v))
-		return -1;
-	if (st & PERF_SAMPLE_CPU) {
-		if (take_pair(c, &a, &b))
-			return -1;
-		o->cpu = a;
-	}
 	if ((st & PERF_SAMPLE_PERIOD) && take64(c, &o->period))
 		return -1;
 	if (st & PERF_SAMPLE_READ)
@@ -617,7 +605,7 @@ FTK_API int ftk_sample_parse(const void *rec, size_t size, const struct perf_eve
 		pid_t pid = out->pid, tid = out->tid;
 
 		/* FORK/EXIT carry their pid/tid in the body: keep those. */
-		ret = take_id(&c, attr->sample_type, out);
+		ret = take_ids(&c, attr->sample_type, out, 0);
 		if (h->type == PERF_RECORD_FORK || h->type == PERF_RECORD_EXIT ||
 		    h->type == PERF_RECORD_MMAP || h->type == PERF_RECORD_MMAP2 ||
 		    h->type == PERF_RECORD_COMM) {

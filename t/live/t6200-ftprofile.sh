@@ -121,6 +121,15 @@ diag "-a -F 999 -D 3: $(tail -1 "$tmp/all.err")"
 is "$lost" 0 "-a -F 999: no sample lost"
 ok "-a: no lost-sample warning" bash -c "! grep -q 'lost: the rings' '$tmp/all.err'"
 
+# --- kernel frames, where kallsyms shows addresses
+if [ "$(awk 'NR == 1 { print $1 }' /proc/kallsyms)" != 0000000000000000 ]; then
+	ok "-a: kernel frames named (NAME_[k])" grep -q '_\[k\]' "$tmp/all.folded"
+	ok "-a: no kernel frame unnamed" bash -c "! grep -q 'unknown\] (\[kernel' '$tmp/all.folded'"
+else
+	skip "kallsyms hides addresses here (kptr_restrict)"
+	ok "-a: the kptr_restrict note" grep -q 'kptr_restrict' "$tmp/all.err"
+fi
+
 # --- SVG: XML, frame widths from the folded weights
 ftprofile -i "$tmp/fp.folded" -f svg -o "$tmp/fp.svg"
 is "$?" 0 "-i FOLDED -f svg exits 0"
