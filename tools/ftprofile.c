@@ -247,7 +247,7 @@ static struct ftk_profile *open_profile(struct tool_cmd *c, char **argv)
 	return p;
 }
 
-static void report(struct ftk_profile *p)
+static void report(struct ftk_profile *p, double ended)
 {
 	struct ftk_profile_stats s;
 	const char *note = ftk_symbols_kernel_note(ftk_profile_symbols(p));
@@ -260,10 +260,12 @@ static void report(struct ftk_profile *p)
 	if (note && !(cfg.so.flags & FTK_SAMPLE_USER))
 		tool_warn("%s", note);
 	if (ftk_log_level() >= FTK_LOG_INFO)
-		fprintf(stderr, "ftprofile: %llu samples, %zu stacks, %zu rings, %llu lost%s\n",
+		fprintf(stderr, "ftprofile: %llu samples, %zu stacks, %zu rings, %llu lost%s; "
+			"the rest read %.3f s after the end\n",
 			(unsigned long long)s.samples, ftk_stacks_nr(ftk_profile_stacks(p)),
 			s.nr_rings, (unsigned long long)(s.lost + s.lost_samples),
-			cfg.so.callchain == FTK_CALLCHAIN_DWARF ? ", DWARF-unwound" : "");
+			cfg.so.callchain == FTK_CALLCHAIN_DWARF ? ", DWARF-unwound" : "",
+			tool_now() - ended);
 }
 
 int main(int argc, char **argv)
@@ -310,9 +312,10 @@ int main(int argc, char **argv)
 		       (!cfg.tids || ftk_perf_alive(cfg.tids, cfg.nr_tids)))
 			ftk_profile_read(p, 100);
 	}
+	end = tool_now();
 	if (ftk_profile_stop(p) == -ENOMEM)
 		tool_die("%s", ftk_profile_errmsg(p));
-	report(p);
+	report(p, end);
 	write_out(ftk_profile_stacks(p), NULL, cfg.flags & FTK_PROFILE_OFF_CPU ? "us" : "samples");
 	ftk_profile_free(p);
 	tool_exit(code);

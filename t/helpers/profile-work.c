@@ -9,6 +9,7 @@
  * frame pointers, and with -fomit-frame-pointer.
  *
  * usage: profile-work MODE [CPU-SECONDS]   (default 1 second of CPU time)
+ *        profile-work fixed [BATCHES]       (main -> a -> b -> spin, a fixed amount of work)
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 static double cpu_seconds;
+static long batches;	/* "fixed": a fixed amount of work instead of CPU time */
 static volatile unsigned long sink;
 
 static double cputime(void)
@@ -34,6 +36,12 @@ __attribute__((noinline)) static int spin(int x)
 	double end = cputime() + cpu_seconds;
 	unsigned long i;
 
+	if (batches) {
+		while (batches-- > 0)
+			for (i = 0; i < 100000; i++)
+				sink += i ^ x;
+		return (int)(sink & 1);
+	}
 	while (cputime() < end)
 		for (i = 0; i < 100000; i++)
 			sink += i ^ x;
@@ -149,6 +157,10 @@ int main(int argc, char **argv)
 	cpu_seconds = argc > 2 ? atof(argv[2]) : 1;
 	if (!strcmp(mode, "chain"))
 		return a(argc) == 12345;
+	if (!strcmp(mode, "fixed")) {
+		batches = argc > 2 ? atol(argv[2]) : 10000;
+		return a(argc) == 12345;
+	}
 	if (!strcmp(mode, "sleep"))
 		return c(argc) == 12345;
 	if (!strcmp(mode, "cxx"))
@@ -161,6 +173,6 @@ int main(int argc, char **argv)
 		pthread_join(t, NULL);
 		return 0;
 	}
-	fprintf(stderr, "usage: profile-work chain|thread|jit|cxx|sleep [CPU-SECONDS]\n");
+	fprintf(stderr, "usage: profile-work chain|thread|jit|cxx|sleep [CPU-SECONDS] | fixed [BATCHES]\n");
 	return 2;
 }
