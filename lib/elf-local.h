@@ -49,6 +49,7 @@ struct elf_func {
 	const char	*name;		/* in the map, NUL-terminated within its string table */
 	int		global;		/* global or weak */
 	int		typed;		/* FUNC or GNU_IFUNC; 0 for an untyped (NOTYPE) one */
+	int		weak;		/* STB_WEAK */
 };
 /*
  * Call @fn for each defined function (FUNC, GNU_IFUNC, and NOTYPE) of the symbol table

@@ -338,6 +338,7 @@ int elf_functions(const struct elf_file *e, uint32_t type,
 			f.name = (const char *)e->map + str.off + name;
 			f.global = ELF64_ST_BIND(info) != STB_LOCAL;
 			f.typed = st != STT_NOTYPE;
+			f.weak = ELF64_ST_BIND(info) == STB_WEAK;
 			ret = fn(&f, ctx);
 			if (ret)
 				return ret;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <ftkit/profile.h>
@@ -53,7 +54,8 @@ struct rec_ref {
 };
 
 struct ftk_profile {
-	struct ftk_sampler	*smp;
+	struct ftk_sampler	*smp;		/* NULL for a profile loaded from perf.data */
+	struct perf_event_attr	attr;		/* the sampled event's */
 	struct ftk_symbols	*syms;
 	struct ftk_unwind	*uw;
 	struct ftk_stacks	*stacks;
@@ -437,6 +439,26 @@ static int ref_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* Sort the round's records (at @base + refs' offsets) by time, and use them. */
+static int use_round(struct ftk_profile *p, const unsigned char *base)
+{
+	size_t i;
+	int ret = 0;
+
+	qsort(p->refs, p->nr_refs, sizeof(*p->refs), ref_cmp);
+	for (i = 0; i < p->nr_refs && !ret; i++) {
+		const struct perf_event_header *h = (const void *)(base + p->refs[i].off);
+		struct ftk_sample s;
+
+		if (ftk_sample_parse(h, h->size, &p->attr, &s)) {
+			p->st.malformed++;
+			continue;
+		}
+		ret = use(p, &s);
+	}
+	return ret;
+}
+
 /* sched_switch's next_pid offset, from its format file in tracefs. */
 static int find_next_pid(struct ftk_profile *p)
 {
@@ -520,7 +542,166 @@ FTK_API int ftk_profile_open(const struct ftk_sample_opts *o, unsigned int flags
 		return ftk_err(ret);
 	}
 	p->st.nr_rings = ftk_sampler_nr_rings(p->smp, &p->st.mmap_pages);
+	p->attr = *ftk_sampler_attr(p->smp);
 	return 0;
+}
+
+/* perf.data's header (tools/perf/util/header.h): what this reader needs of it. */
+struct perf_file_section {
+	uint64_t	offset, size;
+};
+
+struct perf_file_header {
+	uint64_t			magic;
+	uint64_t			size;
+	uint64_t			attr_size;
+	struct perf_file_section	attrs;
+	struct perf_file_section	data;
+	struct perf_file_section	event_types;
+	uint64_t			features[4];
+};
+
+#define PERF_MAGIC2	0x32454c4946524550ULL	/* "PERFILE2" */
+#define PERF_USER_TYPES	64			/* PERF_RECORD_USER_TYPE_START */
+
+static int in_map(size_t size, uint64_t off, uint64_t len)
+{
+	return off <= size && len <= size - off;
+}
+
+/* Every record of the data section, checked, its time noted; then used in time order. */
+static int load_records(struct ftk_profile *p, const unsigned char *map, size_t size,
+			const struct perf_file_section *data, const char *path)
+{
+	uint64_t off = data->offset, end = data->offset + data->size;
+	struct ftk_sample s;
+
+	while (off < end) {
+		struct perf_event_header h;
+
+		if (end - off < sizeof(h))
+			return fail(p, -EBADMSG, "%s: a record header cut short at %" PRIu64, path, off);
+		memcpy(&h, map + off, sizeof(h));
+		if (h.size < sizeof(h) || h.size > end - off)
+			return fail(p, -EBADMSG, "%s: bad record size %u at offset %" PRIu64, path,
+				    h.size, off);
+		if (h.type < PERF_USER_TYPES) {
+			if (ftk_sample_parse(map + off, h.size, &p->attr, &s)) {
+				p->st.malformed++;
+			} else {
+				if (p->nr_refs == p->cap_refs) {
+					size_t cap = p->cap_refs ? p->cap_refs * 2 : 4096;
+					struct rec_ref *r = realloc(p->refs, cap * sizeof(*r));
+
+					if (!r)
+						return fail(p, -ENOMEM, "out of memory");
+					p->refs = r;
+					p->cap_refs = cap;
+				}
+				p->refs[p->nr_refs] = (struct rec_ref){ s.time, off, p->nr_refs };
+				p->nr_refs++;
+				if (s.type == PERF_RECORD_LOST)
+					p->st.lost += s.lost;
+				else if (s.type == PERF_RECORD_LOST_SAMPLES)
+					p->st.lost_samples += s.lost;
+			}
+		}
+		off += h.size;
+	}
+	if (use_round(p, map))
+		return fail(p, -ENOMEM, "out of memory");
+	return 0;
+}
+
+/**
+ * ftk_profile_load() - a profile from a perf.data file
+ * @path: the file, as perf record writes it (not its pipe format)
+ * @flags: as for ftk_profile_open(); FTK_PROFILE_OFF_CPU is not taken
+ * @out: the profile, whose stacks ftk_profile_stacks() gives
+ *
+ * Reads the first event's attribute (every event of the file must have its
+ * sample layout) and the data section's records, puts them in time order
+ * and folds the samples as ftk_profile_read() does: frame-pointer
+ * callchains, or DWARF samples (user registers and stack) unwound here.
+ * Objects are read from the paths of the MMAP records, as perf report does;
+ * nothing is read of /proc, whose processes are not the file's.
+ *
+ * Return: 0; -ENOENT and the like for the file; -EBADMSG for a file that is
+ * not perf.data, is cut short or has bad sizes; -EOPNOTSUPP for the pipe
+ * format or events of different sample layouts. *@out must be freed with
+ * ftk_profile_free() in every case; ftk_profile_errmsg() says why.
+ */
+FTK_API int ftk_profile_load(const char *path, unsigned int flags, struct ftk_profile **out)
+{
+	struct perf_file_header h;
+	const unsigned char *map = NULL;
+	struct ftk_profile *p;
+	uint64_t attr_len, i;
+	struct stat st;
+	int fd, ret = 0;
+
+	*out = NULL;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return ftk_err(-ENOMEM);
+	*out = p;
+	p->flags = flags & ~FTK_PROFILE_OFF_CPU;
+	if (ftk_stacks_new(&p->stacks) ||
+	    ftk_symbols_new(FTK_SYMBOLS_NO_PROC | (flags & FTK_PROFILE_NO_DEMANGLE ?
+						   FTK_SYMBOLS_NO_DEMANGLE : 0), &p->syms) ||
+	    ftk_unwind_new(p->syms, &p->uw))
+		return ftk_err(fail(p, -ENOMEM, "out of memory"));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ftk_err(fail(p, -errno, "cannot open '%s': %s", path, strerror(errno)));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size < sizeof(h)) {
+		close(fd);
+		return ftk_err(fail(p, -EBADMSG, "'%s' is not a perf.data file", path));
+	}
+	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return ftk_err(fail(p, -errno, "cannot map '%s': %s", path, strerror(errno)));
+	memcpy(&h, map, sizeof(h));
+	if (h.magic != PERF_MAGIC2)
+		ret = fail(p, -EBADMSG, "'%s' is not a perf.data file (no PERFILE2 magic)", path);
+	else if (h.size != sizeof(h))
+		ret = fail(p, -EOPNOTSUPP, "'%s': perf's pipe format, or a header of %" PRIu64
+			   " bytes, is not read here", path, h.size);
+	else if (h.attr_size < 16 + PERF_ATTR_SIZE_VER0 || !h.attrs.size ||
+		 h.attrs.size % h.attr_size || !in_map(st.st_size, h.attrs.offset, h.attrs.size) ||
+		 !in_map(st.st_size, h.data.offset, h.data.size))
+		ret = fail(p, -EBADMSG, "'%s': the header's sections do not fit the file", path);
+	if (ret)
+		goto out;
+	/* perf_file_attr: the attribute (attr_size - 16 bytes), then its ids' section. */
+	attr_len = h.attr_size - 16;
+	for (i = 0; i < h.attrs.size / h.attr_size; i++) {
+		struct perf_event_attr a = { 0 };
+
+		memcpy(&a, map + h.attrs.offset + i * h.attr_size,
+		       attr_len < sizeof(a) ? attr_len : sizeof(a));
+		if (!i) {
+			p->attr = a;
+		} else if (a.sample_type != p->attr.sample_type ||
+			   a.sample_regs_user != p->attr.sample_regs_user) {
+			ret = fail(p, -EOPNOTSUPP, "'%s': events with different sample layouts are not read here",
+				   path);
+			goto out;
+		}
+	}
+	if (p->attr.sample_type & PERF_SAMPLE_READ) {
+		ret = fail(p, -EOPNOTSUPP, "'%s': samples with PERF_SAMPLE_READ are not read here",
+			   path);
+		goto out;
+	}
+	p->callchain = p->attr.sample_type & PERF_SAMPLE_STACK_USER ? FTK_CALLCHAIN_DWARF :
+		       p->attr.sample_type & PERF_SAMPLE_CALLCHAIN ? FTK_CALLCHAIN_FP :
+		       FTK_CALLCHAIN_NONE;
+	ret = load_records(p, map, st.st_size, &h.data, path);
+out:
+	munmap((void *)map, st.st_size);
+	return ftk_err(ret);
 }
 
 /** ftk_profile_free() - close the sampler and free everything; NULL is fine */
@@ -581,10 +762,10 @@ FTK_API const char *ftk_profile_errmsg(const struct ftk_profile *p)
 /** ftk_profile_enable() - start sampling (unless it starts at the target's exec); 0 or -errno */
 FTK_API int ftk_profile_enable(struct ftk_profile *p)
 {
-	int ret = ftk_sampler_enable(p->smp);
+	int ret = p->smp ? ftk_sampler_enable(p->smp) : -EINVAL;
 
 	if (ret)
-		fail(p, ret, "%s", ftk_sampler_errmsg(p->smp));
+		fail(p, ret, "%s", p->smp ? ftk_sampler_errmsg(p->smp) : "a loaded profile samples nothing");
 	return ftk_err(ret);
 }
 
@@ -598,10 +779,10 @@ FTK_API int ftk_profile_enable(struct ftk_profile *p)
  */
 FTK_API int ftk_profile_read(struct ftk_profile *p, int timeout_ms)
 {
-	const struct perf_event_attr *attr = ftk_sampler_attr(p->smp);
 	int ret, r2 = 0;
-	size_t i;
 
+	if (!p->smp)
+		return 0;
 	p->len = p->nr_refs = 0;
 	ret = ftk_sampler_read(p->smp, timeout_ms, collect, p);
 	if (ret == -EBADMSG)
@@ -609,15 +790,7 @@ FTK_API int ftk_profile_read(struct ftk_profile *p, int timeout_ms)
 	else if (ret)
 		return ftk_err(fail(p, ret, "%s", ret == -ENOMEM ? "out of memory" :
 				    ftk_sampler_errmsg(p->smp)));
-	qsort(p->refs, p->nr_refs, sizeof(*p->refs), ref_cmp);
-	for (i = 0; i < p->nr_refs && !r2; i++) {
-		const struct perf_event_header *h = (const void *)(p->buf + p->refs[i].off);
-		struct ftk_sample s;
-
-		if (ftk_sample_parse(h, h->size, attr, &s))
-			continue;
-		r2 = use(p, &s);
-	}
+	r2 = use_round(p, p->buf);
 	ftk_sampler_lost(p->smp, &p->st.lost, &p->st.lost_samples);
 	if (r2)
 		return ftk_err(fail(p, r2, "out of memory"));
@@ -632,6 +805,8 @@ FTK_API int ftk_profile_read(struct ftk_profile *p, int timeout_ms)
  */
 FTK_API int ftk_profile_stop(struct ftk_profile *p)
 {
+	if (!p->smp)
+		return 0;
 	ftk_sampler_disable(p->smp);
 	return ftk_profile_read(p, 0);
 }

@@ -43,6 +43,7 @@ struct sym {
 	uint64_t	start, end;
 	const char	*name;
 	char		*demangled;	/* NULL: not tried yet; "" after a failed try */
+	int		rank;		/* of aliases at one address, the highest is kept */
 };
 
 struct symtab {
@@ -95,17 +96,45 @@ struct ftk_symbols {
 	struct ftk_errmsg	err;
 };
 
+static size_t underscores(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/*
+ * By address; of aliases at one address the one kept comes first, chosen
+ * as perf's choose_best_symbol() chooses, so that both tools print the same
+ * name: one with a size, then not weak, then global, then with fewer
+ * leading underscores, then the shortest.
+ */
 static int sym_cmp(const void *a, const void *b)
 {
 	const struct sym *x = a, *y = b;
+	size_t ux, uy, lx, ly;
 
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
-	/* Of two at one address, the one with a size first (it is kept). */
-	return (y->end > y->start) - (x->end > x->start);
+	if ((x->end > x->start) != (y->end > y->start))
+		return (y->end > y->start) - (x->end > x->start);
+	if (x->rank != y->rank)
+		return y->rank - x->rank;
+	ux = underscores(x->name);
+	uy = underscores(y->name);
+	if (ux != uy)
+		return ux < uy ? -1 : 1;
+	lx = strlen(x->name);
+	ly = strlen(y->name);
+	if (lx != ly)
+		return lx < ly ? -1 : 1;
+	return strcmp(x->name, y->name);
 }
 
-static int symtab_add(struct symtab *t, uint64_t start, uint64_t size, const char *name)
+static int symtab_add(struct symtab *t, uint64_t start, uint64_t size, const char *name,
+		      int rank)
 {
 	if (t->nr == t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 256;
@@ -116,7 +145,7 @@ static int symtab_add(struct symtab *t, uint64_t start, uint64_t size, const cha
 		t->v = v;
 		t->cap = cap;
 	}
-	t->v[t->nr++] = (struct sym){ start, start + size, name, NULL };
+	t->v[t->nr++] = (struct sym){ start, start + size, name, NULL, rank };
 	return 0;
 }
 
@@ -204,7 +233,7 @@ static const char *sym_name(struct ftk_symbols *s, struct sym *y)
 
 /**
  * ftk_symbols_new() - an empty symbol index
- * @flags: FTK_SYMBOLS_NO_DEMANGLE, FTK_SYMBOLS_NO_KERNEL
+ * @flags: FTK_SYMBOLS_NO_DEMANGLE, FTK_SYMBOLS_NO_KERNEL, FTK_SYMBOLS_NO_PROC
  * @out: the index
  *
  * Debug files are looked for under $FTK_DEBUG_DIR when set, else
@@ -365,7 +394,8 @@ static int collect_fn(const struct elf_func *f, void *ctx)
 
 	if (!f->value || (!f->typed && !f->size))
 		return 0;
-	if (symtab_add(c->t, f->value, f->size, f->name)) {
+	/* not weak (2) over weak (0), global (1) over local */
+	if (symtab_add(c->t, f->value, f->size, f->name, (f->weak ? 0 : 2) + f->global)) {
 		c->err = -ENOMEM;
 		return 1;
 	}
@@ -450,7 +480,8 @@ static struct obj *obj_get(struct ftk_symbols *s, pid_t pid, const char *path, d
 	o->ino = ino;
 	if (path[0] == '/') {
 		snprintf(opened, sizeof(opened), "/proc/%d/root%s", pid, path);
-		if (pid > 0 && !stat(opened, &st) && (!ino || st.st_ino == ino))
+		if (pid > 0 && !(s->flags & FTK_SYMBOLS_NO_PROC) && !stat(opened, &st) &&
+		    (!ino || st.st_ino == ino))
 			ok = !elf_open(opened, &o->elf, err, sizeof(err));
 		if (!ok) {
 			snprintf(opened, sizeof(opened), "%s", path);
@@ -647,7 +678,7 @@ static struct proc *proc_lookup(struct ftk_symbols *s, pid_t pid)
 	if (p)
 		return p;
 	p = proc_get(s, pid, 1);
-	if (p && pid > 0)
+	if (p && pid > 0 && !(s->flags & FTK_SYMBOLS_NO_PROC))
 		load_maps(s, p);
 	return p;
 }
@@ -796,7 +827,7 @@ static void load_kernel(struct ftk_symbols *s)
 			*mod = '\0';
 		if (addr)
 			nonzero++;
-		if (symtab_add(&s->kernel, addr, 0, name))
+		if (symtab_add(&s->kernel, addr, 0, name, type == 'T' || type == 't' ? 2 : 0))
 			break;
 	}
 	if (!nonzero && s->kernel.nr) {
@@ -832,7 +863,7 @@ FTK_API const char *ftk_symbols_kernel_note(struct ftk_symbols *s)
 }
 
 /* /tmp/perf-PID.map ("START SIZE name" in hex), read again when it grew. */
-static void load_jit(struct proc *p)
+static void load_jit(struct ftk_symbols *s, struct proc *p)
 {
 	char path[96], *line, *next;
 	struct stat st;
@@ -840,7 +871,7 @@ static void load_jit(struct proc *p)
 	int ok = 0;
 
 	snprintf(path, sizeof(path), "/proc/%d/root/tmp/perf-%d.map", p->pid, p->pid);
-	if (!stat(path, &st))
+	if (!(s->flags & FTK_SYMBOLS_NO_PROC) && !stat(path, &st))
 		ok = 1;
 	else
 		snprintf(path, sizeof(path), "/tmp/perf-%d.map", p->pid);
@@ -867,7 +898,7 @@ static void load_jit(struct proc *p)
 		size = strtoull(end + 1, &e2, 16);
 		if (e2 == end + 1 || *e2 != ' ' || !e2[1])
 			continue;
-		if (symtab_add(&p->jit, start, size, e2 + 1))
+		if (symtab_add(&p->jit, start, size, e2 + 1, 0))
 			break;
 	}
 	symtab_finish(&p->jit, ~0ULL);
@@ -950,7 +981,7 @@ FTK_API int ftk_symbols_resolve(struct ftk_symbols *s, pid_t pid, uint64_t addr,
 		if (p) {
 			y = symtab_find(&p->jit, addr);
 			if (!y) {
-				load_jit(p);
+				load_jit(s, p);
 				y = symtab_find(&p->jit, addr);
 			}
 			if (y) {

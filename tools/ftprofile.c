@@ -20,7 +20,7 @@
 static const char usage[] =
 "usage: ftprofile [-ag] [-F HZ | -c PERIOD] [-e EVENT] [--call-graph MODE] [-p PID | -t TID]\n"
 "                 [-C CPUS] [-m PAGES] [-f FORMAT] [-o FILE] [-D S] [--off-cpu] [COMMAND...]\n"
-"       ftprofile -i FOLDED [--diff BASE] [-f FORMAT] [-o FILE]\n"
+"       ftprofile -i FOLDED|perf.data [--diff BASE] [-f FORMAT] [-o FILE]\n"
 "Sample call stacks of a command, processes, threads or CPUs; write folded\n"
 "stacks, a top table or an SVG flame graph.\n"
 "  -F, --freq HZ         samples a second (default 99)\n"
@@ -42,7 +42,8 @@ static const char usage[] =
 "  -o, --output FILE     write there (a new file) instead of standard output\n"
 "  -n, --rows N          rows of the top table (default 25; 0: all)\n"
 "      --title TEXT      the flame graph's title\n"
-"  -i, --input FOLDED    draw from a folded file instead of sampling\n"
+"  -i, --input FILE      draw from a folded file, or a perf.data file of\n"
+"                        perf record -g or --call-graph dwarf, instead of sampling\n"
 "      --diff BASE       with -i: a differential flame graph against BASE\n"
 TOOL_HELP_DURATION
 TOOL_HELP_COMMON
@@ -52,7 +53,8 @@ TOOL_HELP_COMMON
 "  ftprofile --call-graph dwarf ./a.out          whole stacks without frame pointers\n"
 "  ftprofile -a -F 999 -D 10 -f top              the whole machine, 10 s, top functions\n"
 "  ftprofile -p 1234 --off-cpu -D 5 > wait.folded   where process 1234 waits\n"
-"  ftprofile -i new.folded --diff old.folded -f svg -o diff.svg\n";
+"  ftprofile -i new.folded --diff old.folded -f svg -o diff.svg\n"
+"  ftprofile -i perf.data -f svg -o perf.svg     a flame graph of a perf recording\n";
 
 enum { OPT_CALL_GRAPH = 256, OPT_OFF_CPU, OPT_PID_ROOT, OPT_NO_DEMANGLE, OPT_TITLE, OPT_DIFF };
 
@@ -159,14 +161,26 @@ static const struct tool_def def = {
 	.longopts = longopts, .common = TOOL_OPT_DURATION | TOOL_OPT_COMMAND, .option = option,
 };
 
+static void report(struct ftk_profile *p, double ended);
+
+/* A folded file, or a perf.data file (by its magic) folded as if sampled now. */
 static struct ftk_stacks *read_folded(const char *path)
 {
+	struct ftk_profile *p;
 	struct ftk_stacks *st;
-	char err[512];
+	char err[512], magic[8] = "";
 	FILE *f = fopen(path, "re");
 
 	if (!f)
 		tool_die("cannot open '%s': %s", path, strerror(errno));
+	if (fread(magic, 1, sizeof(magic), f) == sizeof(magic) && !memcmp(magic, "PERFILE2", 8)) {
+		fclose(f);
+		if (ftk_profile_load(path, cfg.flags, &p))
+			tool_die("%s", p ? ftk_profile_errmsg(p) : "out of memory");
+		report(p, tool_now());
+		return ftk_profile_stacks(p);	/* the profile lives until exit */
+	}
+	rewind(f);
 	if (ftk_stacks_new(&st) || ftk_stacks_read(st, f, path, err, sizeof(err)))
 		tool_die("%s", errno == ENOMEM ? "out of memory" : err);
 	fclose(f);

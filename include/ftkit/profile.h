@@ -57,6 +57,7 @@ struct ftk_profile_stats {
 FTK_API int ftk_profile_open(const struct ftk_sample_opts *o, unsigned int flags, const int *cpus,
 			     size_t nr_cpus, const pid_t *tids, size_t nr_tids,
 			     struct ftk_profile **out);
+FTK_API int ftk_profile_load(const char *path, unsigned int flags, struct ftk_profile **out);
 FTK_API void ftk_profile_free(struct ftk_profile *p);
 FTK_API const char *ftk_profile_errmsg(const struct ftk_profile *p);
 FTK_API int ftk_profile_follow(struct ftk_profile *p, pid_t pid);

@@ -36,6 +36,8 @@ struct ftk_symbols;
 enum ftk_symbols_flags {
 	FTK_SYMBOLS_NO_DEMANGLE	= 1 << 0,	/* keep mangled names */
 	FTK_SYMBOLS_NO_KERNEL	= 1 << 1,	/* do not read /proc/kallsyms */
+	FTK_SYMBOLS_NO_PROC	= 1 << 2,	/* processes of the past (a perf.data file):
+						 * never read /proc/PID, only what is given */
 };
 
 enum ftk_frame_kind {

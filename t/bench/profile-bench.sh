@@ -39,9 +39,10 @@ fold_perf() {
 
 for mode in fp dwarf; do
 	if [ $mode = fp ]; then bin=$fp; pg=-g; else bin=$nofp; pg="--call-graph dwarf"; fi
-	base= pw= fw= pp= fpost= plost= flost= fcpu= fsamples=
+	base= pw= fw= pp= fpost= plost= flost= fcpu= fsamples= wcpu=
 	for _ in $(seq "$reps"); do
-		t0=$(now); "$bin" fixed "$batches"; t1=$(now)
+		t0=$(now); /usr/bin/time -f '%U %S' -o "$tmp/time0" "$bin" fixed "$batches"; t1=$(now)
+		wcpu=$(awk '{ print $1 + $2 }' "$tmp/time0")
 		base=$(min "$base" "$(echo "$t1 - $t0" | bc)")
 
 		rm -f "$tmp/perf.data"
@@ -65,7 +66,8 @@ for mode in fp dwarf; do
 		fpost=$(min "$fpost" "$(sed -n 's/.*read \([0-9.]*\) s after the end.*/\1/p' "$tmp/ftk.err")")
 		flost=$(sed -n 's/.*, \([0-9]*\) lost.*/\1/p' "$tmp/ftk.err")
 		fsamples=$(sed -n 's/^ftprofile: \([0-9]*\) samples.*/\1/p' "$tmp/ftk.err")
-		fcpu=$(awk '{ print $1 + $2 }' "$tmp/time")
+		# ftprofile's own CPU time: the tree's less the workload's alone
+		fcpu=$(awk -v w="$wcpu" '{ print $1 + $2 - w }' "$tmp/time")
 	done
 	echo "== $mode, -F $hz, $batches batches, best of $reps"
 	printf '  workload alone            %8.3f s\n' "$base"
@@ -77,7 +79,7 @@ for mode in fp dwarf; do
 	printf '  end of run to folded      perf script+fold %.3f s, ftprofile %.3f s (%.1fx)\n' \
 		"$pp" "$fpost" "$(echo "$pp / ($fpost + 0.0005)" | bc -l)"
 	if [ $mode = dwarf ]; then
-		printf '  ftprofile samples         %s in %.2f s of its CPU time (%.0f samples/s, unwinding included)\n' \
+		printf '  ftprofile samples         %s in %.2f s of its own CPU time (%.0f samples/s, unwinding included)\n' \
 			"$fsamples" "$fcpu" "$(echo "$fsamples / ($fcpu + 0.001)" | bc -l)"
 	fi
 done

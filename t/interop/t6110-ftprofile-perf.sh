@@ -60,5 +60,33 @@ for mode in fp dwarf; do
 	ok "$mode: perf sees the chain (>= 80%: the workload is what it says)" test "$ppct" -ge 80
 	ok "$mode: ftprofile sees it at least as often as perf, less 5 points" \
 		test "$fpct" -ge $((ppct - 5))
+
+	# perf.data in: ftprofile -i folds perf's own file as perf script shows it
+	# (kernel marks, unknown frames' object and symbol versions set aside).
+	norm() { sed -e 's/_\[k\]//g' -e 's/\[unknown\] ([^)]*)/[unknown]/g' -e 's/@[@A-Za-z0-9_.]*//g' | sort; }
+	ftprofile -i "$tmp/$mode.data" -o "$tmp/ftk-$mode-in.folded" 2>/dev/null
+	is "$?" 0 "$mode: ftprofile -i perf.data exits 0"
+	if [ $mode = dwarf ]; then
+		# perf names libc's start-up by its DWARF (inlined __libc_start_main_impl),
+		# ftprofile by its symbols: compare from main up.
+		norm() { sed -e 's/_\[k\]//g' -e 's/\[unknown\] ([^)]*)/[unknown]/g' \
+			-e 's/@[@A-Za-z0-9_.]*//g' -e 's/^\([^;]*\);.*;main;/\1;main;/' | sort; }
+	fi
+	norm < "$tmp/ftk-$mode-in.folded" > "$tmp/a"
+	norm < "$tmp/perf-$mode.folded" > "$tmp/b"
+	for f in a b; do
+		awk '{ w = $NF; sub(/ [0-9]+$/, ""); c[$0] += w } END { for (l in c) print l, c[l] }' \
+			"$tmp/$f" | sort > "$tmp/$f.sum"
+	done
+	same=$(awk 'NR == FNR { w[$0] = 1; next } ($0 in w) { s += $NF } END { print s + 0 }' \
+		"$tmp/a.sum" "$tmp/b.sum")
+	diag "$mode: -i perf.data: $same of $pn samples in stacks identical to perf script's"
+	if [ $mode = fp ]; then
+		ok "$mode: -i perf.data gives perf script's folded stacks" diff -u "$tmp/b.sum" "$tmp/a.sum"
+	else
+		# DWARF: two unwinders; the same stacks for nearly every sample.
+		ok "$mode: -i perf.data: >= 90% of samples in stacks identical to perf script's" \
+			test $((100 * same)) -ge $((90 * pn))
+	fi
 done
 done_testing
