@@ -126,7 +126,11 @@ ok "-a: no lost-sample warning" bash -c "! grep -q 'lost: the rings' '$tmp/all.e
 # --- kernel frames, where kallsyms shows addresses
 if [ "$(awk 'NR == 1 { print $1 }' /proc/kallsyms)" != 0000000000000000 ]; then
 	ok "-a: kernel frames named (NAME_[k])" grep -q '_\[k\]' "$tmp/all.folded"
-	ok "-a: no kernel frame unnamed" bash -c "! grep -q 'unknown\] (\[kernel' '$tmp/all.folded'"
+	# Kernel frames outside kallsyms' text (a BPF program, a trampoline) stay unnamed.
+	kn=$(grep -o '_\[k\]' "$tmp/all.folded" | wc -l)
+	ku=$(grep -o 'unknown\] (\[kernel[^)]*)' "$tmp/all.folded" | tee "$tmp/kunk" | wc -l)
+	diag "-a: $kn kernel frames named, $ku not: $(sort "$tmp/kunk" | uniq -c | head -3 | tr '\n' ' ')"
+	ok "-a: kernel frames unnamed: at most 1 in 100 ($ku of $((kn + ku)))" test $((100 * ku)) -le $((kn + ku))
 else
 	skip "kallsyms hides addresses here (kptr_restrict)"
 	ok "-a: the kptr_restrict note" grep -q 'kptr_restrict' "$tmp/all.err"
