@@ -70,6 +70,8 @@ struct ftk_profile {
 	struct pending		*pending[COMM_BUCKETS];
 	struct follow		*follow[COMM_BUCKETS];
 	int			following;	/* keep only followed processes' stacks */
+	int			stopping;	/* the last read: use every record */
+	uint64_t		until;		/* records up to this time can be used */
 	uint32_t		next_pid_off;	/* sched_switch's next_pid in the raw data */
 	char			*line;		/* the stack being folded */
 	size_t			line_cap;
@@ -439,14 +441,31 @@ static int ref_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+static int use_until(struct ftk_profile *p, const unsigned char *base, uint64_t until,
+		     size_t *used);
+
 /* Sort the round's records (at @base + refs' offsets) by time, and use them. */
 static int use_round(struct ftk_profile *p, const unsigned char *base)
+{
+	return use_until(p, base, ~0ULL, NULL);
+}
+
+/*
+ * Use the sorted records up to time @until; *@used (if not NULL) says how
+ * many. The rings are read one after the other, so a record of one ring can
+ * arrive a read later than a later record of another: records newer than
+ * the newest of the previous read wait for the next one (perf's
+ * FINISHED_ROUND rule), so that a switch out comes before the switch back
+ * in and an MMAP2 before the samples it names.
+ */
+static int use_until(struct ftk_profile *p, const unsigned char *base, uint64_t until,
+		     size_t *used)
 {
 	size_t i;
 	int ret = 0;
 
 	qsort(p->refs, p->nr_refs, sizeof(*p->refs), ref_cmp);
-	for (i = 0; i < p->nr_refs && !ret; i++) {
+	for (i = 0; i < p->nr_refs && !ret && p->refs[i].time <= until; i++) {
 		const struct perf_event_header *h = (const void *)(base + p->refs[i].off);
 		struct ftk_sample s;
 
@@ -456,7 +475,40 @@ static int use_round(struct ftk_profile *p, const unsigned char *base)
 		}
 		ret = use(p, &s);
 	}
+	if (used)
+		*used = i;
 	return ret;
+}
+
+/* Keep the records after the first @used for the next read, at the buffer's start. */
+static int carry_over(struct ftk_profile *p, size_t used)
+{
+	unsigned char *nb;
+	size_t i, len = 0;
+
+	if (used == p->nr_refs) {
+		p->len = p->nr_refs = 0;
+		return 0;
+	}
+	for (i = used; i < p->nr_refs; i++)
+		len += ((const struct perf_event_header *)(p->buf + p->refs[i].off))->size;
+	nb = malloc(len ? len : 1);
+	if (!nb)
+		return -ENOMEM;
+	len = 0;
+	for (i = used; i < p->nr_refs; i++) {
+		size_t size = ((const struct perf_event_header *)(p->buf + p->refs[i].off))->size;
+
+		memcpy(nb + len, p->buf + p->refs[i].off, size);
+		p->refs[i - used] = (struct rec_ref){ p->refs[i].time, len, i - used };
+		len += size;
+	}
+	free(p->buf);
+	p->buf = nb;
+	p->cap = len ? len : 1;
+	p->len = len;
+	p->nr_refs -= used;
+	return 0;
 }
 
 /* sched_switch's next_pid offset, from its format file in tracefs. */
@@ -783,14 +835,24 @@ FTK_API int ftk_profile_read(struct ftk_profile *p, int timeout_ms)
 
 	if (!p->smp)
 		return 0;
-	p->len = p->nr_refs = 0;
+	size_t used, i;
+	uint64_t newest = 0;
+
 	ret = ftk_sampler_read(p->smp, timeout_ms, collect, p);
 	if (ret == -EBADMSG)
 		p->st.malformed++;
 	else if (ret)
 		return ftk_err(fail(p, ret, "%s", ret == -ENOMEM ? "out of memory" :
 				    ftk_sampler_errmsg(p->smp)));
-	r2 = use_round(p, p->buf);
+	for (i = 0; i < p->nr_refs; i++)
+		if (p->refs[i].time > newest)
+			newest = p->refs[i].time;
+	/* Stopped: everything is in, use it all. */
+	r2 = use_until(p, p->buf, p->stopping ? ~0ULL : p->until, &used);
+	if (!r2)
+		r2 = carry_over(p, used);
+	if (newest > p->until)
+		p->until = newest;
 	ftk_sampler_lost(p->smp, &p->st.lost, &p->st.lost_samples);
 	if (r2)
 		return ftk_err(fail(p, r2, "out of memory"));
@@ -808,6 +870,7 @@ FTK_API int ftk_profile_stop(struct ftk_profile *p)
 	if (!p->smp)
 		return 0;
 	ftk_sampler_disable(p->smp);
+	p->stopping = 1;
 	return ftk_profile_read(p, 0);
 }
 

@@ -81,6 +81,7 @@ for mode in fp dwarf; do
 	same=$(awk 'NR == FNR { w[$0] = 1; next } ($0 in w) { s += $NF } END { print s + 0 }' \
 		"$tmp/a.sum" "$tmp/b.sum")
 	diag "$mode: -i perf.data: $same of $pn samples in stacks identical to perf script's"
+	[ $((100 * same)) -ge $((90 * pn)) ] || diag "$(diff "$tmp/b.sum" "$tmp/a.sum" | head -6)"
 	if [ $mode = fp ]; then
 		ok "$mode: -i perf.data gives perf script's folded stacks" diff -u "$tmp/b.sum" "$tmp/a.sum"
 	else

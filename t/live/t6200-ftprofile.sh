@@ -167,10 +167,13 @@ for run in "dwarf $NOFP main;c;d;snooze" "fp $W main;c;d"; do
 	ftprofile --off-cpu --call-graph "$cg" -o "$tmp/off-$cg.folded" "$bin" sleep \
 		> "$tmp/off-$cg.out" 2>"$tmp/off-$cg.err"
 	known=$(awk '/^offcpu_us/ { print $2 }' "$tmp/off-$cg.out")
-	got=$(awk -v chain="$chain" '{ s = $0; sub(/ [0-9]+$/, "", s)
-		if (index(";" s ";", ";" chain ";")) w += $NF } END { print w + 0 }' "$tmp/off-$cg.folded")
-	diag "off-cpu $cg: $got us under $chain; the program measured $known us off the CPU"
-	ok "off-cpu $cg: $chain weighs the time the program was off the CPU (10%)" near10 "$got" "$known"
+	# The sleeps' time, by their kernel frames; and how much of it the user stack names.
+	read -r slept under < <(awk -v chain="$chain" '{ s = $0; sub(/ [0-9]+$/, "", s)
+		if (index(s, ";do_nanosleep_[k];")) { w += $NF; if (index(";" s ";", ";" chain ";")) c += $NF } }
+		END { print w + 0, c + 0 }' "$tmp/off-$cg.folded")
+	diag "off-cpu $cg: $slept us in do_nanosleep, $under us of it under $chain; the program measured $known us off the CPU"
+	ok "off-cpu $cg: the sleeps weigh the time the program was off the CPU (10%)" near10 "$slept" "$known"
+	ok "off-cpu $cg: most of it under $chain" test $((100 * under)) -ge $((60 * slept)) -a "$slept" -gt 0
 done
 
 # --- output files: new files only, never through a link
