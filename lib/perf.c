@@ -315,8 +315,8 @@ FTK_API int ftk_perf_open(struct ftk_perf *p, const int *cpus, size_t nr_cpus,
 				if (l != e && l->fds[slot] < 0)
 					continue;
 				fd = perf_sys_open(&e->attr, p->tids ? p->tids[t] : -1,
-							 p->cpus ? p->cpus[c] : -1,
-							 l == e ? -1 : l->fds[slot]);
+						   p->cpus ? p->cpus[c] : -1,
+						   l == e ? -1 : l->fds[slot]);
 				/* One of several threads exited since it was listed: count the rest. */
 				if (fd < 0 && errno == ESRCH && p->nr_tids > 1)
 					continue;
