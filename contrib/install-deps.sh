@@ -7,7 +7,7 @@ set -e
 
 build="build-essential autoconf automake libtool pkg-config
 	libtracefs-dev libtraceevent-dev libtraceevent1-plugin
-	libncurses-dev libunwind-dev libzstd-dev zlib1g-dev"
+	libncurses-dev libunwind-dev libiberty-dev libzstd-dev zlib1g-dev"
 # trace-cmd and perf are the references the interop tests compare against;
 # qemu, busybox and cpio run the full-kernel lane; mandoc lints man pages.
 test="trace-cmd linux-perf mandoc python3 qemu-system-x86 busybox-static cpio

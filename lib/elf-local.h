@@ -6,6 +6,61 @@
 #include <stdint.h>
 
 /*
+ * A mapped, checked ELF file: the header's tables are found and checked
+ * against the file size once; every accessor checks again what it reads.
+ */
+struct elf_file {
+	const unsigned char	*map;
+	size_t			size;
+	int			is64;
+	uint64_t		shoff, phoff;
+	unsigned int		shnum, phnum, shentsize, phentsize, shstrndx;
+	uint16_t		type;		/* ET_EXEC, ET_DYN, ... */
+};
+
+/* The fields we need of a section, program header or symbol, either class. */
+struct elf_shdr { uint32_t name, type, link; uint64_t addr, off, size, entsize; };
+struct elf_phdr { uint32_t type, flags; uint64_t off, vaddr, filesz, memsz; };
+
+/*
+ * Map @path
+ * read-only and check its header. 0, or -ENOENT/-EACCES (open), -ENOEXEC
+ * (not ELF of the host's byte order, or a bad header), with the reason in @err.
+ */
+int elf_open(const char *path, struct elf_file *e, char *err, size_t errlen);
+/* The same checks on an image in memory, which elf_close() will munmap(). */
+int elf_open_mem(const void *map, size_t size, struct elf_file *e, char *err, size_t errlen);
+void elf_close(struct elf_file *e);
+int elf_shdr(const struct elf_file *e, unsigned int i, struct elf_shdr *s);
+int elf_phdr(const struct elf_file *e, unsigned int i, struct elf_phdr *p);
+/* Section @name: 1 and its header, 0 when absent, -ENOEXEC when the tables are bad. */
+int elf_section(const struct elf_file *e, const char *name, struct elf_shdr *s);
+/* Copy @len bytes at link-time address @vaddr from the file's PT_LOAD segments: 0 or -EFAULT. */
+int elf_read_vaddr(const struct elf_file *e, uint64_t vaddr, void *buf, size_t len);
+/* The GNU build-id note: its length (up to @max bytes copied to @id), 0 when none. */
+size_t elf_build_id(const struct elf_file *e, unsigned char *id, size_t max);
+/* .gnu_debuglink's file name, pointing into the map (NUL-terminated inside it), or NULL. */
+const char *elf_debuglink(const struct elf_file *e);
+
+/* A defined function symbol, as elf_functions() gives it. */
+struct elf_func {
+	uint64_t	value;
+	uint64_t	size;
+	const char	*name;		/* in the map, NUL-terminated within its string table */
+	int		global;		/* global or weak */
+	int		typed;		/* FUNC or GNU_IFUNC; 0 for an untyped (NOTYPE) one */
+	int		weak;		/* STB_WEAK */
+};
+/*
+ * Call @fn for each defined function (FUNC, GNU_IFUNC, and NOTYPE) of the symbol table
+ * of type @type (SHT_SYMTAB or SHT_DYNSYM). Returns the number of symbols
+ * the table holds (0 when there is none), -ENOEXEC for a bad table, or
+ * @fn's non-zero return.
+ */
+int elf_functions(const struct elf_file *e, uint32_t type,
+		  int (*fn)(const struct elf_func *f, void *ctx), void *ctx);
+
+/*
  * The file offset of @symbol + @add in the ELF file @path, for a uprobe.
  * Returns 0, -ENOENT (no such file or symbol), -ENOEXEC (not ELF),
  * -ERANGE (not in a loaded segment) or another -errno, with the reason

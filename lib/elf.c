@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * ELF symbol lookup for uprobes: symbol name -> file offset.
+ * A small ELF reader: symbol tables, sections, program headers, the
+ * build-id note and .gnu_debuglink. Used for uprobe offsets (probe) and
+ * for naming addresses and finding unwind tables (symbols, unwind).
  *
- * Written by hand over <elf.h> rather than with libelf: the job is one
- * symbol table walk and one program header walk, libelf is not among
- * ftkit's dependencies (see DESIGN.md), and libtracefs has no ELF code.
- * The file is mapped read-only and every table is bounds-checked against
- * the file size, so a truncated or hostile file gives -ENOEXEC, never a
- * crash. Only the host's byte order is read (uprobes go on binaries that
- * run here).
+ * Written by hand over <elf.h> rather than with libelf: the jobs are a
+ * few table walks over a read-only mapping, which the symbols module keeps
+ * for as long as it needs the object's .eh_frame; libelf would copy
+ * sections out and add a dependency for no gain. Every table is
+ * bounds-checked against the file size, so a truncated or hostile file
+ * gives -ENOEXEC, never a crash. Only the host's byte order is read
+ * (uprobes and profiles are of binaries that run here).
  */
 #include <elf.h>
 #include <errno.h>
@@ -23,152 +25,99 @@
 #include "internal.h"
 #include "elf-local.h"
 
-/* The fields we need of a section, program header or symbol, either class. */
-struct shdr { uint32_t type, link; uint64_t off, size, entsize; };
-struct phdr { uint32_t type, flags; uint64_t off, vaddr, filesz, memsz; };
-struct sym { uint32_t name; unsigned char info; uint16_t shndx; uint64_t value; };
-
-struct elf {
-	const unsigned char	*map;
-	size_t			size;
-	int			is64;
-};
-
-static int in_file(const struct elf *e, uint64_t off, uint64_t len)
+static int in_file(const struct elf_file *e, uint64_t off, uint64_t len)
 {
 	return off <= e->size && len <= e->size - off;
 }
 
-static int get_shdr(const struct elf *e, uint64_t off, struct shdr *s)
+int elf_shdr(const struct elf_file *e, unsigned int i, struct elf_shdr *s)
 {
+	uint64_t off = e->shoff + (uint64_t)i * e->shentsize;
+
+	if (i >= e->shnum)
+		return -ENOEXEC;
 	if (e->is64) {
 		Elf64_Shdr h;
 
 		if (!in_file(e, off, sizeof(h)))
 			return -ENOEXEC;
 		memcpy(&h, e->map + off, sizeof(h));
-		*s = (struct shdr){ h.sh_type, h.sh_link, h.sh_offset, h.sh_size, h.sh_entsize };
+		*s = (struct elf_shdr){ h.sh_name, h.sh_type, h.sh_link, h.sh_addr, h.sh_offset,
+					h.sh_size, h.sh_entsize };
 	} else {
 		Elf32_Shdr h;
 
 		if (!in_file(e, off, sizeof(h)))
 			return -ENOEXEC;
 		memcpy(&h, e->map + off, sizeof(h));
-		*s = (struct shdr){ h.sh_type, h.sh_link, h.sh_offset, h.sh_size, h.sh_entsize };
+		*s = (struct elf_shdr){ h.sh_name, h.sh_type, h.sh_link, h.sh_addr, h.sh_offset,
+					h.sh_size, h.sh_entsize };
 	}
 	return 0;
 }
 
-static int get_phdr(const struct elf *e, uint64_t off, struct phdr *p)
+int elf_phdr(const struct elf_file *e, unsigned int i, struct elf_phdr *p)
 {
+	uint64_t off = e->phoff + (uint64_t)i * e->phentsize;
+
+	if (i >= e->phnum)
+		return -ENOEXEC;
 	if (e->is64) {
 		Elf64_Phdr h;
 
 		if (!in_file(e, off, sizeof(h)))
 			return -ENOEXEC;
 		memcpy(&h, e->map + off, sizeof(h));
-		*p = (struct phdr){ h.p_type, h.p_flags, h.p_offset, h.p_vaddr, h.p_filesz,
-				    h.p_memsz };
+		*p = (struct elf_phdr){ h.p_type, h.p_flags, h.p_offset, h.p_vaddr, h.p_filesz,
+					h.p_memsz };
 	} else {
 		Elf32_Phdr h;
 
 		if (!in_file(e, off, sizeof(h)))
 			return -ENOEXEC;
 		memcpy(&h, e->map + off, sizeof(h));
-		*p = (struct phdr){ h.p_type, h.p_flags, h.p_offset, h.p_vaddr, h.p_filesz,
-				    h.p_memsz };
+		*p = (struct elf_phdr){ h.p_type, h.p_flags, h.p_offset, h.p_vaddr, h.p_filesz,
+					h.p_memsz };
 	}
 	return 0;
 }
 
-static void get_sym(const struct elf *e, uint64_t off, struct sym *s)
+int elf_read_vaddr(const struct elf_file *e, uint64_t vaddr, void *buf, size_t len)
 {
-	if (e->is64) {
-		Elf64_Sym h;
-
-		memcpy(&h, e->map + off, sizeof(h));
-		*s = (struct sym){ h.st_name, h.st_info, h.st_shndx, h.st_value };
-	} else {
-		Elf32_Sym h;
-
-		memcpy(&h, e->map + off, sizeof(h));
-		*s = (struct sym){ h.st_name, h.st_info, h.st_shndx, h.st_value };
-	}
-}
-
-/* Does the symbol table name @sname match what the user asked for? "malloc" matches
- * "malloc" and the versioned "malloc@@GLIBC_2.2.5"; "malloc@GLIBC_2.2.5" only itself. */
-static int name_match(const char *sname, size_t maxlen, const char *want)
-{
-	size_t n = strlen(want);
-
-	if (n > maxlen || strncmp(sname, want, n))
-		return 0;
-	return sname[n] == '\0' || (!strchr(want, '@') && sname[n] == '@');
-}
-
-/*
- * Look @name up in the symbol table of section type @type. Defined function
- * (or ifunc, or untyped) symbols only; a global or weak one wins over a local
- * one of the same name. Returns 1 and the value, 0 if absent, or -ENOEXEC.
- */
-static int find_in(const struct elf *e, uint64_t shoff, unsigned int shnum, uint64_t shentsize,
-		   uint32_t type, const char *name, uint64_t *value, int *nsyms)
-{
-	int found = 0, best_bind = -1;
+	struct elf_phdr p;
 	unsigned int i;
 
-	for (i = 0; i < shnum; i++) {
-		struct shdr s, str;
-		uint64_t j, n, esz = e->is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
-
-		if (get_shdr(e, shoff + i * shentsize, &s))
-			return -ENOEXEC;
-		if (s.type != type)
+	for (i = 0; i < e->phnum; i++) {
+		if (elf_phdr(e, i, &p))
+			return -EFAULT;
+		if (p.type != PT_LOAD || vaddr < p.vaddr || vaddr - p.vaddr >= p.filesz ||
+		    len > p.filesz - (vaddr - p.vaddr))
 			continue;
-		if (s.link >= shnum || get_shdr(e, shoff + (uint64_t)s.link * shentsize, &str))
-			return -ENOEXEC;
-		if (!in_file(e, s.off, s.size) || !in_file(e, str.off, str.size))
-			return -ENOEXEC;
-		if (s.entsize && s.entsize != esz)
-			return -ENOEXEC;
-		n = s.size / esz;
-		*nsyms += n;
-		for (j = 0; j < n; j++) {
-			struct sym y;
-			int st, bind;
-
-			get_sym(e, s.off + j * esz, &y);
-			st = e->is64 ? ELF64_ST_TYPE(y.info) : ELF32_ST_TYPE(y.info);
-			bind = e->is64 ? ELF64_ST_BIND(y.info) : ELF32_ST_BIND(y.info);
-			if (y.shndx == SHN_UNDEF || y.name >= str.size)
-				continue;
-			if (st != STT_FUNC && st != STT_GNU_IFUNC && st != STT_NOTYPE)
-				continue;
-			if (!name_match((const char *)e->map + str.off + y.name,
-					str.size - y.name - 1, name))
-				continue;
-			bind = bind == STB_LOCAL ? 0 : 1;
-			if (bind > best_bind) {
-				best_bind = bind;
-				*value = y.value;
-				found = 1;
-			}
-		}
+		if (!in_file(e, p.off + (vaddr - p.vaddr), len))
+			return -EFAULT;
+		memcpy(buf, e->map + p.off + (vaddr - p.vaddr), len);
+		return 0;
 	}
-	return found;
+	return -EFAULT;
 }
 
-int ftk_elf_uprobe_offset(const char *path, const char *symbol, uint64_t add, uint64_t *offset,
-			  int *is64, char *err, size_t errlen)
+static int check(const void *map, size_t size, struct elf_file *e, const char *path, char *err,
+		 size_t errlen);
+
+void elf_close(struct elf_file *e)
 {
-	uint64_t shoff, phoff, vaddr = 0;
-	unsigned int shnum, phnum, shentsize, phentsize, i;
-	struct elf e = { 0 };
-	int fd, ret, nsyms = 0;
+	if (e->map)
+		munmap((void *)e->map, e->size);
+	e->map = NULL;
+}
+
+int elf_open(const char *path, struct elf_file *e, char *err, size_t errlen)
+{
 	struct stat st;
 	void *map;
+	int fd, ret;
 
+	memset(e, 0, sizeof(*e));
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
@@ -187,72 +136,285 @@ int ftk_elf_uprobe_offset(const char *path, const char *symbol, uint64_t add, ui
 		snprintf(err, errlen, "cannot map '%s': %s", path, strerror(-ret));
 		return ret;
 	}
-	e.map = map;
-	e.size = st.st_size;
+	return check(map, st.st_size, e, path, err, errlen);
+}
 
-	ret = -ENOEXEC;
-	if (memcmp(e.map, ELFMAG, SELFMAG)) {
+int elf_open_mem(const void *map, size_t size, struct elf_file *e, char *err, size_t errlen)
+{
+	return check(map, size, e, "[memory]", err, errlen);
+}
+
+/* Check the header of the image at @map and fill @e; on failure @map is unmapped. */
+static int check(const void *map, size_t size, struct elf_file *e, const char *path, char *err,
+		 size_t errlen)
+{
+	memset(e, 0, sizeof(*e));
+	e->map = map;
+	e->size = size;
+	if (size < EI_NIDENT || memcmp(e->map, ELFMAG, SELFMAG)) {
 		snprintf(err, errlen, "'%s' is not an ELF file", path);
-		goto out;
+		goto bad;
 	}
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (e.map[EI_DATA] != ELFDATA2LSB) {
+	if (e->map[EI_DATA] != ELFDATA2LSB) {
 #else
-	if (e.map[EI_DATA] != ELFDATA2MSB) {
+	if (e->map[EI_DATA] != ELFDATA2MSB) {
 #endif
 		snprintf(err, errlen, "'%s' has a foreign byte order", path);
-		goto out;
+		goto bad;
 	}
-	e.is64 = e.map[EI_CLASS] == ELFCLASS64;
-	if (is64)
-		*is64 = e.is64;
-	if (e.is64) {
+	e->is64 = e->map[EI_CLASS] == ELFCLASS64;
+	if (e->is64) {
 		Elf64_Ehdr h;
 
-		if (!in_file(&e, 0, sizeof(h)))
-			goto bad;
-		memcpy(&h, e.map, sizeof(h));
-		shoff = h.e_shoff, shnum = h.e_shnum, shentsize = h.e_shentsize;
-		phoff = h.e_phoff, phnum = h.e_phnum, phentsize = h.e_phentsize;
-	} else if (e.map[EI_CLASS] == ELFCLASS32) {
+		if (!in_file(e, 0, sizeof(h)))
+			goto invalid;
+		memcpy(&h, e->map, sizeof(h));
+		e->shoff = h.e_shoff, e->shnum = h.e_shnum, e->shentsize = h.e_shentsize;
+		e->phoff = h.e_phoff, e->phnum = h.e_phnum, e->phentsize = h.e_phentsize;
+		e->shstrndx = h.e_shstrndx, e->type = h.e_type;
+	} else if (e->map[EI_CLASS] == ELFCLASS32) {
 		Elf32_Ehdr h;
 
-		if (!in_file(&e, 0, sizeof(h)))
-			goto bad;
-		memcpy(&h, e.map, sizeof(h));
-		shoff = h.e_shoff, shnum = h.e_shnum, shentsize = h.e_shentsize;
-		phoff = h.e_phoff, phnum = h.e_phnum, phentsize = h.e_phentsize;
+		if (!in_file(e, 0, sizeof(h)))
+			goto invalid;
+		memcpy(&h, e->map, sizeof(h));
+		e->shoff = h.e_shoff, e->shnum = h.e_shnum, e->shentsize = h.e_shentsize;
+		e->phoff = h.e_phoff, e->phnum = h.e_phnum, e->phentsize = h.e_phentsize;
+		e->shstrndx = h.e_shstrndx, e->type = h.e_type;
 	} else {
-		goto bad;
+		goto invalid;
 	}
-	if (shnum && shentsize < (e.is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)))
-		goto bad;
-	if (phentsize < (e.is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr)))
-		goto bad;
+	if (e->shnum && e->shentsize < (e->is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)))
+		goto invalid;
+	if (e->phnum && e->phentsize < (e->is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr)))
+		goto invalid;
+	return 0;
+invalid:
+	snprintf(err, errlen, "'%s' is not a valid ELF file", path);
+bad:
+	elf_close(e);
+	return -ENOEXEC;
+}
 
+int elf_section(const struct elf_file *e, const char *name, struct elf_shdr *s)
+{
+	struct elf_shdr str;
+	size_t n = strlen(name);
+	unsigned int i;
+
+	if (!e->shnum || elf_shdr(e, e->shstrndx, &str) || !in_file(e, str.off, str.size))
+		return e->shnum ? -ENOEXEC : 0;
+	for (i = 0; i < e->shnum; i++) {
+		if (elf_shdr(e, i, s))
+			return -ENOEXEC;
+		if (s->name >= str.size || str.size - s->name < n + 1)
+			continue;
+		if (!memcmp(e->map + str.off + s->name, name, n + 1)) {
+			if (s->type != SHT_NOBITS && !in_file(e, s->off, s->size))
+				return -ENOEXEC;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Walk the notes of section @s for a GNU build-id. */
+static size_t note_build_id(const struct elf_file *e, uint64_t off, uint64_t size,
+			    unsigned char *id, size_t max)
+{
+	uint64_t end = off + size;
+
+	while (off + 12 <= end) {
+		uint32_t nh[3];	/* namesz, descsz, type: the same in both classes */
+		uint64_t name, desc;
+
+		memcpy(nh, e->map + off, 12);
+		name = off + 12;
+		desc = name + ((nh[0] + 3ULL) & ~3ULL);
+		if (desc > end || nh[1] > end - desc)
+			return 0;
+		if (nh[2] == NT_GNU_BUILD_ID && nh[0] == 4 && !memcmp(e->map + name, "GNU", 4)) {
+			size_t n = nh[1] < max ? nh[1] : max;
+
+			memcpy(id, e->map + desc, n);
+			return n;
+		}
+		off = desc + ((nh[1] + 3ULL) & ~3ULL);
+	}
+	return 0;
+}
+
+size_t elf_build_id(const struct elf_file *e, unsigned char *id, size_t max)
+{
+	struct elf_shdr s;
+	struct elf_phdr p;
+	unsigned int i;
+	size_t n;
+
+	for (i = 0; i < e->shnum; i++) {
+		if (elf_shdr(e, i, &s))
+			return 0;
+		if (s.type == SHT_NOTE && in_file(e, s.off, s.size)) {
+			n = note_build_id(e, s.off, s.size, id, max);
+			if (n)
+				return n;
+		}
+	}
+	for (i = 0; i < e->phnum; i++) {
+		if (elf_phdr(e, i, &p))
+			return 0;
+		if (p.type == PT_NOTE && in_file(e, p.off, p.filesz)) {
+			n = note_build_id(e, p.off, p.filesz, id, max);
+			if (n)
+				return n;
+		}
+	}
+	return 0;
+}
+
+const char *elf_debuglink(const struct elf_file *e)
+{
+	struct elf_shdr s;
+
+	if (elf_section(e, ".gnu_debuglink", &s) != 1 || !s.size ||
+	    !memchr(e->map + s.off, 0, s.size))
+		return NULL;
+	return (const char *)e->map + s.off;
+}
+
+int elf_functions(const struct elf_file *e, uint32_t type,
+		  int (*fn)(const struct elf_func *f, void *ctx), void *ctx)
+{
+	uint64_t esz = e->is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
+	int total = 0, ret;
+	unsigned int i;
+
+	for (i = 0; i < e->shnum; i++) {
+		struct elf_shdr s, str;
+		uint64_t j, n;
+
+		if (elf_shdr(e, i, &s))
+			return -ENOEXEC;
+		if (s.type != type)
+			continue;
+		if (s.link >= e->shnum || elf_shdr(e, s.link, &str))
+			return -ENOEXEC;
+		if (!in_file(e, s.off, s.size) || !in_file(e, str.off, str.size) || !str.size)
+			return -ENOEXEC;
+		if (s.entsize && s.entsize != esz)
+			return -ENOEXEC;
+		n = s.size / esz;
+		total += n;
+		for (j = 0; j < n; j++) {
+			uint64_t off = s.off + j * esz;
+			struct elf_func f;
+			unsigned char info;
+			uint32_t name;
+			uint16_t shndx;
+			int st;
+
+			if (e->is64) {
+				Elf64_Sym y;
+
+				memcpy(&y, e->map + off, sizeof(y));
+				name = y.st_name, info = y.st_info, shndx = y.st_shndx;
+				f.value = y.st_value, f.size = y.st_size;
+			} else {
+				Elf32_Sym y;
+
+				memcpy(&y, e->map + off, sizeof(y));
+				name = y.st_name, info = y.st_info, shndx = y.st_shndx;
+				f.value = y.st_value, f.size = y.st_size;
+			}
+			st = ELF64_ST_TYPE(info);
+			if (shndx == SHN_UNDEF || name >= str.size)
+				continue;
+			if (st != STT_FUNC && st != STT_GNU_IFUNC && st != STT_NOTYPE)
+				continue;
+			/* The name must end inside its string table. */
+			if (!memchr(e->map + str.off + name, 0, str.size - name))
+				continue;
+			f.name = (const char *)e->map + str.off + name;
+			f.global = ELF64_ST_BIND(info) != STB_LOCAL;
+			f.typed = st != STT_NOTYPE;
+			f.weak = ELF64_ST_BIND(info) == STB_WEAK;
+			ret = fn(&f, ctx);
+			if (ret)
+				return ret;
+		}
+	}
+	return total;
+}
+
+struct uprobe_find {
+	const char	*want;
+	uint64_t	value;
+	int		best;	/* -1 none, 0 local, 1 global */
+};
+
+/* Does the symbol table name @sname match what the user asked for? "malloc" matches
+ * "malloc" and the versioned "malloc@@GLIBC_2.2.5"; "malloc@GLIBC_2.2.5" only itself. */
+static int name_match(const char *sname, const char *want)
+{
+	size_t n = strlen(want);
+
+	if (strncmp(sname, want, n))
+		return 0;
+	return sname[n] == '\0' || (!strchr(want, '@') && sname[n] == '@');
+}
+
+/* A global or weak definition wins over a local one of the same name. */
+static int uprobe_match(const struct elf_func *f, void *ctx)
+{
+	struct uprobe_find *u = ctx;
+
+	if (name_match(f->name, u->want) && f->global > u->best) {
+		u->best = f->global;
+		u->value = f->value;
+	}
+	return 0;
+}
+
+int ftk_elf_uprobe_offset(const char *path, const char *symbol, uint64_t add, uint64_t *offset,
+			  int *is64, char *err, size_t errlen)
+{
+	struct uprobe_find u = { .want = symbol, .best = -1 };
+	struct elf_file e;
+	int ret, nsyms;
+	unsigned int i;
+	uint64_t vaddr;
+
+	ret = elf_open(path, &e, err, errlen);
+	if (ret)
+		return ret;
+	if (is64)
+		*is64 = e.is64;
 	/* .symtab first (it has the static functions too), then .dynsym (stripped files). */
-	ret = find_in(&e, shoff, shnum, shentsize, SHT_SYMTAB, symbol, &vaddr, &nsyms);
-	if (ret == 0)
-		ret = find_in(&e, shoff, shnum, shentsize, SHT_DYNSYM, symbol, &vaddr, &nsyms);
-	if (ret < 0)
+	nsyms = elf_functions(&e, SHT_SYMTAB, uprobe_match, &u);
+	if (nsyms >= 0 && u.best < 0) {
+		ret = elf_functions(&e, SHT_DYNSYM, uprobe_match, &u);
+		nsyms = ret < 0 ? ret : nsyms + ret;
+	}
+	if (nsyms < 0)
 		goto bad;
-	if (ret == 0) {
+	if (u.best < 0) {
 		snprintf(err, errlen, "no function '%s' in '%s' (%s)", symbol, path,
 			 nsyms ? "not in .symtab or .dynsym" : "it has no symbol table");
 		ret = -ENOENT;
 		goto out;
 	}
-	vaddr += add;
+	vaddr = u.value + add;
 
 	/*
 	 * uprobes take a file offset: find the loadable segment that holds the
 	 * address. This is the same for executables, PIE executables and
 	 * shared libraries: p_vaddr and p_offset are both link-time values.
 	 */
-	for (i = 0; i < phnum; i++) {
-		struct phdr p;
+	for (i = 0; i < e.phnum; i++) {
+		struct elf_phdr p;
 
-		if (get_phdr(&e, phoff + (uint64_t)i * phentsize, &p))
+		if (elf_phdr(&e, i, &p))
 			goto bad;
 		if (p.type != PT_LOAD || vaddr < p.vaddr || vaddr >= p.vaddr + p.filesz)
 			continue;
@@ -268,6 +430,6 @@ bad:
 	ret = -ENOEXEC;
 	snprintf(err, errlen, "'%s' is not a valid ELF file", path);
 out:
-	munmap(map, st.st_size);
+	elf_close(&e);
 	return ret;
 }

@@ -40,6 +40,8 @@ struct ftk_perf {
 /* Set the handle's error text (through ftk_errmsg_vset()); returns @err. */
 int perf_fail(struct ftk_perf *p, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* perf_event_open(2) with FD_CLOEXEC; the fd, or -1 with errno set. */
+int perf_sys_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd);
 /* Append an event (copying @attr and @name); @leader < 0 makes it its own leader. */
 int perf_ev_add(struct ftk_perf *p, const struct perf_event_attr *attr, const char *name,
 		int leader);

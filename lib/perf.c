@@ -227,7 +227,7 @@ static int not_supported(int err)
 	       err == ENOSYS || err == ENXIO;
 }
 
-static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd)
+int perf_sys_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd)
 {
 	return syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 }
@@ -314,9 +314,9 @@ FTK_API int ftk_perf_open(struct ftk_perf *p, const int *cpus, size_t nr_cpus,
 				/* A thread gone before its leader's open: nothing to join. */
 				if (l != e && l->fds[slot] < 0)
 					continue;
-				fd = sys_perf_event_open(&e->attr, p->tids ? p->tids[t] : -1,
-							 p->cpus ? p->cpus[c] : -1,
-							 l == e ? -1 : l->fds[slot]);
+				fd = perf_sys_open(&e->attr, p->tids ? p->tids[t] : -1,
+						   p->cpus ? p->cpus[c] : -1,
+						   l == e ? -1 : l->fds[slot]);
 				/* One of several threads exited since it was listed: count the rest. */
 				if (fd < 0 && errno == ESRCH && p->nr_tids > 1)
 					continue;

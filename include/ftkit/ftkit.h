@@ -19,11 +19,16 @@
 #include <ftkit/perfstat.h>
 #include <ftkit/print.h>
 #include <ftkit/probe.h>
+#include <ftkit/profile.h>
 #include <ftkit/reset.h>
+#include <ftkit/sample.h>
 #include <ftkit/snapshot.h>
+#include <ftkit/stacks.h>
 #include <ftkit/stream.h>
+#include <ftkit/symbols.h>
 #include <ftkit/tracefile.h>
 #include <ftkit/tracewrite.h>
 #include <ftkit/trigger.h>
+#include <ftkit/unwind.h>
 
 #endif

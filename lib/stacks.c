@@ -1,0 +1,698 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * stacks: folded call stacks and what is drawn from them.
+ *
+ * A stack is its folded text, "root;...;leaf", the key of a hash table
+ * that sums weights. The top table and the flame graph are made from
+ * that table when asked. The SVG is written here, in C, with its script
+ * inline: the flame graph tools people use (flamegraph.pl, inferno) are a
+ * Perl script or a Rust program, and a profiler that needs either to draw
+ * its own picture is what issue 12 set out to avoid.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ftkit/stacks.h>
+
+#include "internal.h"
+
+struct entry {
+	char		*key;
+	uint64_t	weight;
+	uint64_t	hash;
+};
+
+struct ftk_stacks {
+	struct entry	*v;		/* open addressing; key NULL = free */
+	size_t		cap, nr;
+	uint64_t	total;
+};
+
+static uint64_t hash_str(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
+
+	while (n--) {
+		h ^= (unsigned char)*s++;
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+/** ftk_stacks_new() - an empty set of stacks; 0 or -ENOMEM. Free it with ftk_stacks_free(). */
+FTK_API int ftk_stacks_new(struct ftk_stacks **out)
+{
+	*out = calloc(1, sizeof(**out));
+	return *out ? 0 : ftk_err(-ENOMEM);
+}
+
+/** ftk_stacks_free() - free the stacks; NULL is fine */
+FTK_API void ftk_stacks_free(struct ftk_stacks *st)
+{
+	size_t i;
+
+	if (!st)
+		return;
+	for (i = 0; i < st->cap; i++)
+		free(st->v[i].key);
+	free(st->v);
+	free(st);
+}
+
+static int grow(struct ftk_stacks *st)
+{
+	size_t cap = st->cap ? st->cap * 2 : 1024, i;
+	struct entry *v = calloc(cap, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < st->cap; i++) {
+		size_t j;
+
+		if (!st->v[i].key)
+			continue;
+		for (j = st->v[i].hash & (cap - 1); v[j].key; j = (j + 1) & (cap - 1))
+			;
+		v[j] = st->v[i];
+	}
+	free(st->v);
+	st->v = v;
+	st->cap = cap;
+	return 0;
+}
+
+static struct entry *lookup(const struct ftk_stacks *st, const char *key, size_t n, uint64_t h)
+{
+	size_t j;
+
+	if (!st->cap)
+		return NULL;
+	for (j = h & (st->cap - 1); st->v[j].key; j = (j + 1) & (st->cap - 1))
+		if (st->v[j].hash == h && !strncmp(st->v[j].key, key, n) && !st->v[j].key[n])
+			return &st->v[j];
+	return NULL;
+}
+
+static int add_n(struct ftk_stacks *st, const char *key, size_t n, uint64_t weight)
+{
+	uint64_t h = hash_str(key, n);
+	struct entry *e = lookup(st, key, n, h);
+	size_t j;
+
+	if (!e) {
+		if ((st->nr + 1) * 4 > st->cap * 3 && grow(st))
+			return -ENOMEM;
+		for (j = h & (st->cap - 1); st->v[j].key; j = (j + 1) & (st->cap - 1))
+			;
+		e = &st->v[j];
+		e->key = strndup(key, n);
+		if (!e->key)
+			return -ENOMEM;
+		e->hash = h;
+		e->weight = 0;
+		st->nr++;
+	}
+	e->weight += weight;
+	st->total += weight;
+	return 0;
+}
+
+/**
+ * ftk_stacks_add() - add weight to a stack
+ * @st: the stacks
+ * @folded: the stack, outermost frame first, frames separated by ';'
+ * @weight: samples, or microseconds for off-CPU time
+ *
+ * Return: 0, -EINVAL for an empty stack, or -ENOMEM.
+ */
+FTK_API int ftk_stacks_add(struct ftk_stacks *st, const char *folded, uint64_t weight)
+{
+	size_t n = strlen(folded);
+
+	if (!n)
+		return ftk_err(-EINVAL);
+	return ftk_err(add_n(st, folded, n, weight));
+}
+
+/**
+ * ftk_stacks_read() - add the stacks of a folded file
+ * @st: the stacks
+ * @f: the file: lines "frame;frame;... WEIGHT" (the weight after the last space)
+ * @name: its name, for messages
+ * @err: where to put the reason of a failure ("FILE:LINE: no weight")
+ * @errlen: room at @err
+ *
+ * Blank lines and lines starting with '#' are skipped.
+ *
+ * Return: 0, -EINVAL for a malformed line, or -ENOMEM.
+ */
+FTK_API int ftk_stacks_read(struct ftk_stacks *st, FILE *f, const char *name, char *err,
+			    size_t errlen)
+{
+	size_t cap = 0, lineno = 0;
+	char *line = NULL;
+	ssize_t len;
+	int ret = 0;
+
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		unsigned long long w;
+		char *sp, *end;
+
+		lineno++;
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		if (!len || line[0] == '#')
+			continue;
+		sp = strrchr(line, ' ');
+		errno = 0;
+		if (!sp || sp == line || !isdigit((unsigned char)sp[1]) ||
+		    (w = strtoull(sp + 1, &end, 10), *end || errno)) {
+			snprintf(err, errlen, "%s:%zu: not a folded stack line (\"frames COUNT\")",
+				 name, lineno);
+			ret = -EINVAL;
+			break;
+		}
+		ret = add_n(st, line, sp - line, w);
+		if (ret) {
+			snprintf(err, errlen, "%s: out of memory", name);
+			break;
+		}
+	}
+	free(line);
+	return ftk_err(ret);
+}
+
+/** ftk_stacks_total() - the sum of every stack's weight */
+FTK_API uint64_t ftk_stacks_total(const struct ftk_stacks *st)
+{
+	return st->total;
+}
+
+/** ftk_stacks_nr() - the number of distinct stacks */
+FTK_API size_t ftk_stacks_nr(const struct ftk_stacks *st)
+{
+	return st->nr;
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	return strcmp((*(const struct entry *const *)a)->key, (*(const struct entry *const *)b)->key);
+}
+
+/* The entries, sorted by key; NULL (errno ENOMEM) or an array to free. */
+static const struct entry **sorted(const struct ftk_stacks *st)
+{
+	const struct entry **v = malloc((st->nr + 1) * sizeof(*v));
+	size_t i, n = 0;
+
+	if (!v)
+		return NULL;
+	for (i = 0; i < st->cap; i++)
+		if (st->v[i].key)
+			v[n++] = &st->v[i];
+	qsort(v, n, sizeof(*v), key_cmp);
+	return v;
+}
+
+/**
+ * ftk_stacks_write_folded() - write "stack weight" lines, sorted by stack
+ * @st: the stacks
+ * @f: where
+ *
+ * Return: 0, -ENOMEM, or -EIO when @f reports a write error.
+ */
+FTK_API int ftk_stacks_write_folded(const struct ftk_stacks *st, FILE *f)
+{
+	const struct entry **v = sorted(st);
+	size_t i;
+
+	if (!v)
+		return ftk_err(-ENOMEM);
+	for (i = 0; i < st->nr; i++)
+		fprintf(f, "%s %" PRIu64 "\n", v[i]->key, v[i]->weight);
+	free(v);
+	return ferror(f) ? ftk_err(-EIO) : 0;
+}
+
+/* ---------------------------------------------------------------- top */
+
+struct func {
+	char		*name;
+	uint64_t	self, total;
+	uint64_t	hash;
+	uint64_t	seen;		/* the stack number that last counted it in total */
+};
+
+struct funcs {
+	struct func	*v;
+	size_t		cap, nr;
+};
+
+static struct func *func_get(struct funcs *fs, const char *name, size_t n)
+{
+	uint64_t h = hash_str(name, n);
+	size_t j;
+
+	if ((fs->nr + 1) * 4 > fs->cap * 3) {
+		size_t cap = fs->cap ? fs->cap * 2 : 1024, i;
+		struct func *v = calloc(cap, sizeof(*v));
+
+		if (!v)
+			return NULL;
+		for (i = 0; i < fs->cap; i++) {
+			if (!fs->v[i].name)
+				continue;
+			for (j = fs->v[i].hash & (cap - 1); v[j].name; j = (j + 1) & (cap - 1))
+				;
+			v[j] = fs->v[i];
+		}
+		free(fs->v);
+		fs->v = v;
+		fs->cap = cap;
+	}
+	for (j = h & (fs->cap - 1); fs->v[j].name; j = (j + 1) & (fs->cap - 1))
+		if (fs->v[j].hash == h && !strncmp(fs->v[j].name, name, n) && !fs->v[j].name[n])
+			return &fs->v[j];
+	fs->v[j].name = strndup(name, n);
+	if (!fs->v[j].name)
+		return NULL;
+	fs->v[j].hash = h;
+	fs->v[j].seen = ~0ULL;
+	fs->nr++;
+	return &fs->v[j];
+}
+
+static int func_cmp(const void *a, const void *b)
+{
+	const struct func *x = *(const struct func *const *)a, *y = *(const struct func *const *)b;
+
+	if (x->self != y->self)
+		return x->self < y->self ? 1 : -1;
+	if (x->total != y->total)
+		return x->total < y->total ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+/**
+ * ftk_stacks_write_top() - a table of functions by self weight, with their total
+ * @st: the stacks
+ * @f: where
+ * @rows: how many functions (0: all)
+ * @unit: what a weight counts ("samples", "us"), for the header
+ *
+ * Self is the weight of the stacks a function is the leaf of; total (perf
+ * report's "Children") that of the stacks it is anywhere in, counted once
+ * per stack however deep it recurses. The first frame of each stack (the
+ * command name) is not a function and is not listed.
+ *
+ * Return: 0, -ENOMEM or -EIO.
+ */
+FTK_API int ftk_stacks_write_top(const struct ftk_stacks *st, FILE *f, size_t rows,
+				 const char *unit)
+{
+	struct funcs fs = { 0 };
+	struct func **v = NULL;
+	size_t i, n = 0, k = 0;
+	int ret = 0;
+
+	for (i = 0; i < st->cap; i++) {
+		const char *key = st->v[i].key, *p, *semi;
+		struct func *fn = NULL;
+
+		if (!key)
+			continue;
+		k++;
+		p = strchr(key, ';');
+		if (!p)
+			continue;
+		for (p++; *p; p = semi + 1) {
+			semi = strchr(p, ';');
+			if (!semi)
+				semi = p + strlen(p);
+			fn = func_get(&fs, p, semi - p);
+			if (!fn) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			if (fn->seen != k) {
+				fn->total += st->v[i].weight;
+				fn->seen = k;
+			}
+			if (!*semi)
+				break;
+		}
+		if (fn)
+			fn->self += st->v[i].weight;
+	}
+	v = malloc((fs.nr + 1) * sizeof(*v));
+	if (!v) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < fs.cap; i++)
+		if (fs.v[i].name)
+			v[n++] = &fs.v[i];
+	qsort(v, n, sizeof(*v), func_cmp);
+	fprintf(f, "# %" PRIu64 " %s in %zu stacks\n", st->total, unit ? unit : "samples", st->nr);
+	fprintf(f, "#    Self     Total  %12s  Function\n", unit ? unit : "samples");
+	for (i = 0; i < n && (!rows || i < rows); i++)
+		fprintf(f, "%8.2f%% %8.2f%%  %12" PRIu64 "  %s\n",
+			st->total ? 100.0 * v[i]->self / st->total : 0,
+			st->total ? 100.0 * v[i]->total / st->total : 0, v[i]->self, v[i]->name);
+	if (ferror(f))
+		ret = -EIO;
+out:
+	for (i = 0; i < fs.cap; i++)
+		free(fs.v[i].name);
+	free(fs.v);
+	free(v);
+	return ftk_err(ret);
+}
+
+/* ---------------------------------------------------------------- SVG */
+
+struct node {
+	const char	*name;		/* points into a stack key */
+	size_t		len;
+	uint64_t	weight;
+	double		base;		/* the base profile's weight here, scaled */
+	struct node	*child, *next;	/* children in order of first appearance */
+};
+
+static struct node *node_child(struct node *n, const char *name, size_t len)
+{
+	struct node *c, **pp = &n->child;
+
+	for (c = n->child; c; pp = &c->next, c = c->next)
+		if (c->len == len && !memcmp(c->name, name, len))
+			return c;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->name = name;
+	c->len = len;
+	*pp = c;
+	return c;
+}
+
+static void node_free(struct node *n)
+{
+	struct node *c, *next;
+
+	for (c = n->child; c; c = next) {
+		next = c->next;
+		node_free(c);
+		free(c);
+	}
+}
+
+/* Add the stack @key (weight @w to the tree, or @base to its base weights). */
+static int tree_add(struct node *root, const char *key, uint64_t w, double base, int is_base)
+{
+	struct node *n = root;
+	const char *p = key, *semi;
+
+	if (is_base)
+		root->base += base;
+	else
+		root->weight += w;
+	for (;;) {
+		semi = strchr(p, ';');
+		if (!semi)
+			semi = p + strlen(p);
+		if (is_base) {
+			struct node *c;
+
+			for (c = n->child; c; c = c->next)
+				if (c->len == (size_t)(semi - p) && !memcmp(c->name, p, semi - p))
+					break;
+			if (!c)
+				return 0;	/* gone in this profile: nothing to draw it on */
+			c->base += base;
+			n = c;
+		} else {
+			n = node_child(n, p, semi - p);
+			if (!n)
+				return -ENOMEM;
+			n->weight += w;
+		}
+		if (!*semi)
+			return 0;
+		p = semi + 1;
+	}
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	const struct node *x = *(const struct node *const *)a, *y = *(const struct node *const *)b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->name, y->name, n);
+
+	return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+/* Children sorted by name, as flamegraph.pl draws them. */
+static int sort_children(struct node *n)
+{
+	struct node *c, **v;
+	size_t k = 0, i;
+
+	for (c = n->child; c; c = c->next)
+		k++;
+	if (k < 2)
+		goto recurse;
+	v = malloc(k * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (c = n->child, i = 0; c; c = c->next)
+		v[i++] = c;
+	qsort(v, k, sizeof(*v), name_cmp);
+	for (i = 0; i + 1 < k; i++)
+		v[i]->next = v[i + 1];
+	v[k - 1]->next = NULL;
+	n->child = v[0];
+	free(v);
+recurse:
+	for (c = n->child; c; c = c->next)
+		if (sort_children(c))
+			return -ENOMEM;
+	return 0;
+}
+
+static int depth_of(const struct node *n)
+{
+	const struct node *c;
+	int d = 0, x;
+
+	for (c = n->child; c; c = c->next) {
+		x = depth_of(c);
+		if (x > d)
+			d = x;
+	}
+	return d + 1;
+}
+
+static void put_escaped(FILE *f, const char *s, size_t n)
+{
+	for (; n--; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&apos;", f); break;
+		default:
+			if ((unsigned char)*s >= 0x20)
+				fputc(*s, f);
+		}
+	}
+}
+
+static int ends_with(const struct node *n, const char *suffix)
+{
+	size_t k = strlen(suffix);
+
+	return n->len >= k && !memcmp(n->name + n->len - k, suffix, k);
+}
+
+/* flamegraph.pl's palettes: warm for user code, orange kernel, green JIT, grey unknown. */
+static void colour(const struct node *n, int diff, double delta, char *buf, size_t len)
+{
+	uint64_t h = hash_str(n->name, n->len);
+	unsigned int v1 = h & 0xff, v2 = (h >> 8) & 0xff, v3 = (h >> 16) & 0xff;
+
+	if (diff) {
+		/* Red grew, blue shrank, white unchanged; @delta in [-1, 1]. */
+		double d = delta < -1 ? -1 : delta > 1 ? 1 : delta;
+		unsigned int fade = 255 - (unsigned int)(d < 0 ? -d * 210 : d * 210);
+
+		if (d > 0)
+			snprintf(buf, len, "rgb(255,%u,%u)", fade, fade);
+		else
+			snprintf(buf, len, "rgb(%u,%u,255)", fade, fade);
+		return;
+	}
+	if (ends_with(n, "_[k]"))
+		snprintf(buf, len, "rgb(%u,%u,%u)", 200 + v1 % 55, 100 + v2 % 60, 0 + v3 % 40);
+	else if (ends_with(n, "_[j]"))
+		snprintf(buf, len, "rgb(%u,%u,%u)", 50 + v1 % 60, 180 + v2 % 60, 50 + v3 % 60);
+	else if (n->len >= 9 && !memcmp(n->name, "[unknown]", 9))
+		snprintf(buf, len, "rgb(%u,%u,%u)", 160 + v1 % 30, 160 + v1 % 30, 160 + v1 % 30);
+	else
+		snprintf(buf, len, "rgb(%u,%u,%u)", 205 + v1 % 50, v2 % 230, v3 % 55);
+}
+
+#define SVG_WIDTH	1200
+#define SVG_PAD		10
+#define FRAME_H		16
+#define SVG_TOP		50
+#define SVG_BOTTOM	34
+
+struct svg {
+	FILE		*f;
+	double		scale;		/* pixels per unit of weight */
+	int		height;
+	int		diff;
+	double		base_ratio;	/* this total / base total */
+	uint64_t	total;
+	const char	*unit;
+};
+
+static void svg_node(struct svg *s, const struct node *n, double x, int depth)
+{
+	double w = n->weight * s->scale, cx = x, delta = 0;
+	int y = s->height - SVG_BOTTOM - (depth + 1) * FRAME_H;
+	const struct node *c;
+	char fill[48];
+
+	if (w < 0.1)
+		return;
+	if (s->diff && n->weight)
+		delta = (n->weight - n->base * s->base_ratio) / (double)n->weight;
+	colour(n, s->diff, delta, fill, sizeof(fill));
+	fprintf(s->f, "<g class=\"f\" data-n=\"");
+	put_escaped(s->f, n->name, n->len);
+	fprintf(s->f, "\"><title>");
+	put_escaped(s->f, n->name, n->len);
+	fprintf(s->f, " (%" PRIu64 " %s, %.2f%%", n->weight, s->unit,
+		s->total ? 100.0 * n->weight / s->total : 0);
+	if (s->diff)
+		fprintf(s->f, ", %+.2f%% against the base", 100.0 * delta);
+	fprintf(s->f, ")</title><rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\" "
+		"rx=\"2\"/><text x=\"%.2f\" y=\"%d\"></text></g>\n", x, y, w, FRAME_H - 1, fill,
+		x + 3, y + FRAME_H - 4);
+	for (c = n->child; c; c = c->next) {
+		svg_node(s, c, cx, depth + 1);
+		cx += c->weight * s->scale;
+	}
+}
+
+static const char svg_script[] =
+"<script type=\"text/ecmascript\"><![CDATA[\n"
+"var W=%d,P=%d,fr=[],base=[],matchedText,zoomed=null;\n"
+"function R(g){return g.getElementsByTagName('rect')[0];}\n"
+"function T(g){return g.getElementsByTagName('text')[0];}\n"
+"function label(g){var r=R(g),w=+r.getAttribute('width'),n=Math.floor((w-6)/7),s=g.getAttribute('data-n');\n"
+" T(g).setAttribute('x',+r.getAttribute('x')+3);T(g).textContent=n<3?'':(s.length>n?s.slice(0,n-2)+'..':s);}\n"
+"function init(){fr=Array.prototype.slice.call(document.querySelectorAll('g.f'));\n"
+" fr.forEach(function(g){var r=R(g);g.ox=+r.getAttribute('x');g.ow=+r.getAttribute('width');g.oy=+r.getAttribute('y');\n"
+"  g.of=r.getAttribute('fill');label(g);g.addEventListener('click',function(){zoom(g);});});\n"
+" matchedText=document.getElementById('matched');\n"
+" document.getElementById('reset').addEventListener('click',reset);\n"
+" document.getElementById('search').addEventListener('click',function(){var t=prompt('Search (regular expression)','');if(t)search(t);});\n"
+" document.getElementById('clear').addEventListener('click',clearSearch);}\n"
+"function zoom(z){var x0=z.ox,w0=z.ow,k=(W-2*P)/w0;zoomed=z;\n"
+" fr.forEach(function(g){var r=R(g);\n"
+"  if(g.oy>z.oy&&g.ox<=x0+1e-6&&g.ox+g.ow>=x0+w0-1e-6){g.style.display='';g.style.opacity='0.6';r.setAttribute('x',P);r.setAttribute('width',W-2*P);}\n"
+"  else if(g.oy<=z.oy&&g.ox>=x0-1e-6&&g.ox+g.ow<=x0+w0+1e-6){g.style.display='';g.style.opacity='';r.setAttribute('x',P+(g.ox-x0)*k);r.setAttribute('width',g.ow*k);}\n"
+"  else g.style.display='none';label(g);});\n"
+" document.getElementById('reset').style.opacity='1';}\n"
+"function reset(){zoomed=null;fr.forEach(function(g){var r=R(g);g.style.display='';g.style.opacity='';\n"
+"  r.setAttribute('x',g.ox);r.setAttribute('width',g.ow);label(g);});document.getElementById('reset').style.opacity='0.3';}\n"
+"function search(t){var re=new RegExp(t),m=[];fr.forEach(function(g){var r=R(g);\n"
+"  if(re.test(g.getAttribute('data-n'))){r.setAttribute('fill','rgb(230,0,230)');g.setAttribute('data-m','1');m.push([g.ox,g.ox+g.ow]);}\n"
+"  else{r.setAttribute('fill',g.of);g.removeAttribute('data-m');}});\n"
+" m.sort(function(a,b){return a[0]-b[0];});var sum=0,end=-1;\n"
+" m.forEach(function(iv){if(iv[0]>=end){sum+=iv[1]-iv[0];end=iv[1];}else if(iv[1]>end){sum+=iv[1]-end;end=iv[1];}});\n"
+" matchedText.textContent='Matched: '+(100*sum/(W-2*P)).toFixed(2)+'%%';return sum/(W-2*P);}\n"
+"function clearSearch(){fr.forEach(function(g){R(g).setAttribute('fill',g.of);g.removeAttribute('data-m');});matchedText.textContent='';}\n"
+"window.addEventListener('load',init);\n"
+"]]></script>\n";
+
+/**
+ * ftk_stacks_write_svg() - an interactive flame graph
+ * @st: the stacks
+ * @base: a base profile for a differential graph (red: grew, blue: shrank,
+ *	  widths are @st's), or NULL
+ * @f: where
+ * @title: the heading
+ * @unit: what a weight counts ("samples", "us")
+ *
+ * The SVG stands alone (no external script, style or font): click a frame
+ * to zoom it to the full width, "Reset Zoom" to undo, "Search" for a
+ * regular expression (matches turn magenta and their share is shown),
+ * tooltips give each frame's weight and share. Frames narrower than 0.1
+ * pixel are left out, as flamegraph.pl does.
+ *
+ * Return: 0, -ENOMEM or -EIO.
+ */
+FTK_API int ftk_stacks_write_svg(const struct ftk_stacks *st, const struct ftk_stacks *base,
+				 FILE *f, const char *title, const char *unit)
+{
+	struct node root = { .name = "all", .len = 3 };
+	struct svg s = { .f = f, .unit = unit ? unit : "samples", .total = st->total };
+	const struct entry **v = sorted(st);
+	size_t i;
+	int ret = 0;
+
+	if (!v)
+		return ftk_err(-ENOMEM);
+	for (i = 0; i < st->nr && !ret; i++)
+		ret = tree_add(&root, v[i]->key, v[i]->weight, 0, 0);
+	free(v);
+	if (!ret && base) {
+		s.diff = 1;
+		s.base_ratio = base->total ? (double)st->total / base->total : 0;
+		for (i = 0; i < base->cap; i++)
+			if (base->v[i].key)
+				tree_add(&root, base->v[i].key, 0, base->v[i].weight, 1);
+	}
+	if (!ret)
+		ret = sort_children(&root);
+	if (ret)
+		goto out;
+	s.height = SVG_TOP + depth_of(&root) * FRAME_H + SVG_BOTTOM;
+	s.scale = st->total ? (SVG_WIDTH - 2.0 * SVG_PAD) / st->total : 0;
+	fprintf(f, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
+		"<svg version=\"1.1\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+		"xmlns=\"http://www.w3.org/2000/svg\">\n", SVG_WIDTH, s.height, SVG_WIDTH, s.height);
+	fprintf(f, "<style type=\"text/css\">text{font-family:monospace;font-size:12px;fill:#000}"
+		"g.f:hover rect{stroke:#000;stroke-width:0.5;cursor:pointer}"
+		".b{cursor:pointer;fill:#333}#title{font-size:17px;text-anchor:middle}</style>\n");
+	fprintf(f, svg_script, SVG_WIDTH, SVG_PAD);
+	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#f8f8f0\"/>\n", SVG_WIDTH,
+		s.height);
+	fprintf(f, "<text id=\"title\" x=\"%d\" y=\"24\">", SVG_WIDTH / 2);
+	put_escaped(f, title ? title : "Flame Graph", strlen(title ? title : "Flame Graph"));
+	fprintf(f, "</text>\n<text id=\"reset\" class=\"b\" x=\"%d\" y=\"24\" style=\"opacity:0.3\">"
+		"Reset Zoom</text>\n", SVG_PAD);
+	fprintf(f, "<text id=\"search\" class=\"b\" x=\"%d\" y=\"24\">Search</text>\n",
+		SVG_WIDTH - SVG_PAD - 110);
+	fprintf(f, "<text id=\"clear\" class=\"b\" x=\"%d\" y=\"24\">Clear</text>\n",
+		SVG_WIDTH - SVG_PAD - 50);
+	fprintf(f, "<text id=\"matched\" x=\"%d\" y=\"%d\"></text>\n", SVG_WIDTH - SVG_PAD - 200,
+		s.height - 10);
+	fprintf(f, "<text x=\"%d\" y=\"%d\">%" PRIu64 " %s</text>\n", SVG_PAD, s.height - 10,
+		st->total, s.unit);
+	svg_node(&s, &root, SVG_PAD, 0);
+	fprintf(f, "</svg>\n");
+	if (ferror(f))
+		ret = -EIO;
+out:
+	node_free(&root);
+	return ftk_err(ret);
+}
