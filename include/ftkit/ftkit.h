@@ -20,6 +20,7 @@
 #include <ftkit/reset.h>
 #include <ftkit/snapshot.h>
 #include <ftkit/stream.h>
+#include <ftkit/tally.h>
 #include <ftkit/tracefile.h>
 #include <ftkit/tracewrite.h>
 #include <ftkit/trigger.h>
