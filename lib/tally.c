@@ -60,8 +60,31 @@ struct sysc {
 	struct ctr	errors;		/* sys_exit with ret < 0 */
 };
 
+#define HIST_MAX_FIELDS	8
+#define HIST_MAX_ENTRIES	65536	/* as the kernel's default size=2048, but roomier */
+
+/* One entry of a user-space hist: its key text, hitcount and value sums. */
+struct hent {
+	char		*key;
+	struct ctr	hits;
+	uint64_t	vals[HIST_MAX_FIELDS];
+};
+
+/* A hist trigger computed from the stream, for kernels without hist triggers. */
+struct uhist {
+	int			id;
+	int			nkeys, nvals;
+	struct tep_format_field	*keys[HIST_MAX_FIELDS];
+	int			key_pid;	/* the key is common_pid */
+	struct tep_format_field	*vals[HIST_MAX_FIELDS];
+	struct hent		*tab;		/* open addressing by key text */
+	size_t			size, used;
+	uint64_t		dropped;	/* hits not kept: the table was full */
+};
+
 struct ftk_tally {
 	struct tep_handle	*tep;
+	struct uhist		*hist;
 	struct ctr		*events;	/* by event id */
 	unsigned int		nr_events;
 	struct ctr		unknown;	/* records of no known event */
@@ -147,6 +170,18 @@ FTK_API struct ftk_tally *ftk_tally_new(struct tep_handle *tep, int nr_cpus)
 	return t;
 }
 
+static void uhist_free(struct uhist *h)
+{
+	size_t i;
+
+	if (!h)
+		return;
+	for (i = 0; h->tab && i < h->size; i++)
+		free(h->tab[i].key);
+	free(h->tab);
+	free(h);
+}
+
 /**
  * ftk_tally_free() - free a tally
  * @t: the tally, or NULL
@@ -159,6 +194,7 @@ FTK_API void ftk_tally_free(struct ftk_tally *t)
 	free(t->tasks);
 	free(t->cpus);
 	free(t->sys);
+	uhist_free(t->hist);
 	free(t);
 }
 
@@ -256,6 +292,190 @@ static void on_switch(struct ftk_tally *t, struct cpu *c, const struct tep_recor
 		set_comm(k, rec, t->next_comm);
 }
 
+/* ---------------------------------------------------------------- user-space hist */
+
+/* @list's next comma-separated name into @buf, without a ".modifier"; NULL at the end. */
+static const char *next_name(const char *list, char *buf, size_t len, int *hex)
+{
+	size_t n = strcspn(list, ",");
+	const char *dot;
+
+	if (!*list)
+		return NULL;
+	snprintf(buf, len, "%.*s", (int)n, list);
+	dot = strchr(buf, '.');
+	*hex = dot && !strcmp(dot, ".hex");
+	if (dot)
+		buf[dot - buf] = '\0';
+	return list[n] ? list + n + 1 : list + n;
+}
+
+static int hist_fields(struct ftk_tally *t, struct tep_event *ev, const char *list,
+		       struct tep_format_field **out, int *nr, int keys)
+{
+	char name[128];
+	int hex;
+
+	while ((list = next_name(list, name, sizeof(name), &hex))) {
+		struct tep_format_field *f;
+
+		if (*nr == HIST_MAX_FIELDS)
+			return ftk_errmsg_set(&t->err, 0, NULL, -E2BIG, "more than %d fields",
+					      HIST_MAX_FIELDS);
+		if (keys && !strcmp(name, "common_pid")) {
+			t->hist->key_pid = 1;
+			continue;
+		}
+		if (!strcmp(name, "hitcount"))
+			continue;
+		f = tep_find_any_field(ev, name);
+		if (!f)
+			return ftk_errmsg_set(&t->err, 0, NULL, -EINVAL, "%s:%s has no field '%s'",
+					      ev->system, ev->name, name);
+		out[(*nr)++] = f;
+	}
+	return 0;
+}
+
+/**
+ * ftk_tally_hist() - count like a hist trigger, in user space
+ * @t: the tally
+ * @event: "system:event"
+ * @trigger: "hist:keys=K[,K...][:vals=V[,V...]]..." as the kernel takes it;
+ *	     other attributes (sort, size, name, a filter) are ignored
+ *
+ * For kernels built without hist triggers: from now on, each record of
+ * @event is counted under the text of its key fields, and its value
+ * fields are summed, as the kernel's hist file shows them. Key modifiers
+ * other than .hex are ignored. The FTK_TALLY_HIST view gives the entries.
+ *
+ * Return: 0, or a negative errno with the reason in ftk_tally_errmsg()
+ * (-ENOENT for an unknown event, -EINVAL for a field it does not have).
+ */
+FTK_API int ftk_tally_hist(struct ftk_tally *t, const char *event, const char *trigger)
+{
+	const char *keys, *vals, *colon = strchr(event, ':');
+	char sys[128], kbuf[512] = "", vbuf[512] = "";
+	struct tep_event *ev;
+	int ret;
+
+	if (!colon || colon - event >= (long)sizeof(sys) || strncmp(trigger, "hist:", 5))
+		return ftk_err(ftk_errmsg_set(&t->err, 0, NULL, -EINVAL,
+					      "want system:event and hist:keys=...: '%s' '%s'",
+					      event, trigger));
+	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - event), event);
+	ev = tep_find_event_by_name(t->tep, sys, colon + 1);
+	if (!ev)
+		return ftk_err(ftk_errmsg_set(&t->err, 0, NULL, -ENOENT, "no event '%s'", event));
+	keys = strstr(trigger, ":keys=") ? strstr(trigger, ":keys=") + 6 :
+	       strstr(trigger, ":key=") ? strstr(trigger, ":key=") + 5 : NULL;
+	vals = strstr(trigger, ":vals=") ? strstr(trigger, ":vals=") + 6 :
+	       strstr(trigger, ":values=") ? strstr(trigger, ":values=") + 8 : NULL;
+	if (!keys)
+		return ftk_err(ftk_errmsg_set(&t->err, 0, NULL, -EINVAL, "no keys in '%s'",
+					      trigger));
+	snprintf(kbuf, sizeof(kbuf), "%.*s", (int)strcspn(keys, ": "), keys);
+	if (vals)
+		snprintf(vbuf, sizeof(vbuf), "%.*s", (int)strcspn(vals, ": "), vals);
+	uhist_free(t->hist);
+	t->hist = calloc(1, sizeof(*t->hist));
+	if (!t->hist)
+		return ftk_err(-ENOMEM);
+	t->hist->id = ev->id;
+	t->hist->size = 1024;
+	t->hist->tab = calloc(t->hist->size, sizeof(*t->hist->tab));
+	if (!t->hist->tab)
+		ret = -ENOMEM;
+	else if (!(ret = hist_fields(t, ev, kbuf, t->hist->keys, &t->hist->nkeys, 1)))
+		ret = hist_fields(t, ev, vbuf, t->hist->vals, &t->hist->nvals, 0);
+	if (ret) {
+		uhist_free(t->hist);
+		t->hist = NULL;
+	}
+	return ftk_err(ret);
+}
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 14695981039346656037ull;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
+}
+
+static struct hent *hent_slot(struct hent *tab, size_t size, const char *key)
+{
+	size_t i = hash_str(key) & (size - 1);
+
+	while (tab[i].key && strcmp(tab[i].key, key))
+		i = (i + 1) & (size - 1);
+	return &tab[i];
+}
+
+static void hist_add(struct ftk_tally *t, const struct tep_record *rec)
+{
+	struct uhist *h = t->hist;
+	char key[512];
+	size_t off = 0;
+	struct hent *e;
+	int i;
+
+	if (h->key_pid)
+		off += snprintf(key, sizeof(key), "common_pid: %d",
+				tep_data_pid(t->tep, (struct tep_record *)rec));
+	for (i = 0; i < h->nkeys && off < sizeof(key); i++) {
+		struct tep_format_field *f = h->keys[i];
+
+		off += snprintf(key + off, sizeof(key) - off, "%s%s: ", off ? ", " : "", f->name);
+		if (off >= sizeof(key))
+			break;
+		if (f->flags & TEP_FIELD_IS_STRING && !(f->flags & TEP_FIELD_IS_DYNAMIC) &&
+		    f->offset >= 0 && f->size >= 0 && f->offset + f->size <= rec->size)
+			off += snprintf(key + off, sizeof(key) - off, "%.*s", f->size,
+					(const char *)rec->data + f->offset);
+		else if (f->flags & TEP_FIELD_IS_SIGNED)
+			off += snprintf(key + off, sizeof(key) - off, "%lld",
+					f->size == 4 ? (long long)(int32_t)num(rec, f) :
+					(long long)num(rec, f));
+		else
+			off += snprintf(key + off, sizeof(key) - off, "%llu",
+					(unsigned long long)num(rec, f));
+	}
+	e = hent_slot(h->tab, h->size, key);
+	if (!e->key) {
+		if (h->used + 1 > HIST_MAX_ENTRIES) {
+			h->dropped++;
+			return;
+		}
+		if ((h->used + 1) * 2 > h->size) {
+			size_t size = h->size * 2, j;
+			struct hent *tab = calloc(size, sizeof(*tab));
+
+			if (!tab) {
+				h->dropped++;
+				return;
+			}
+			for (j = 0; j < h->size; j++)
+				if (h->tab[j].key)
+					*hent_slot(tab, size, h->tab[j].key) = h->tab[j];
+			free(h->tab);
+			h->tab = tab;
+			h->size = size;
+			e = hent_slot(tab, size, key);
+		}
+		e->key = strdup(key);
+		if (!e->key) {
+			h->dropped++;
+			return;
+		}
+		h->used++;
+	}
+	e->hits.now++;
+	for (i = 0; i < h->nvals; i++)
+		e->vals[i] += num(rec, h->vals[i]);
+}
+
 /**
  * ftk_tally_add() - count one record
  * @t: the tally
@@ -301,6 +521,8 @@ FTK_API void ftk_tally_add(struct ftk_tally *t, const struct tep_record *rec)
 	pid = tep_data_pid(t->tep, r);
 	if (pid >= 0 && (k = task_get(t, pid)))
 		k->events.now++;
+	if (t->hist && id == t->hist->id)
+		hist_add(t, rec);
 	if (id == t->switch_id && c) {
 		on_switch(t, c, rec);
 	} else if (id == t->enter_id) {
@@ -411,6 +633,9 @@ FTK_API void ftk_tally_mark(struct ftk_tally *t, double seconds)
 		ctr_mark(&t->sys[i].calls);
 		ctr_mark(&t->sys[i].errors);
 	}
+	for (i = 0; t->hist && i < t->hist->size; i++)
+		if (t->hist->tab[i].key)
+			ctr_mark(&t->hist->tab[i].hits);
 	ctr_mark(&t->unknown);
 	ctr_mark(&t->total);
 	ctr_mark(&t->lost);
@@ -487,6 +712,7 @@ FTK_API long ftk_tally_rows(const struct ftk_tally *t, enum ftk_tally_view view,
 	case FTK_TALLY_CPUS: cap = t->nr_cpus; break;
 	case FTK_TALLY_SYSCALLS: cap = MAX_SYSCALL; break;
 	case FTK_TALLY_SYSCALLS_PID: cap = 0; break;
+	case FTK_TALLY_HIST: cap = t->hist ? t->hist->size : 0; break;
 	default: return ftk_err(-EINVAL);
 	}
 	*out = rows = calloc(cap ? cap : 1, sizeof(*rows));
@@ -570,6 +796,23 @@ FTK_API long ftk_tally_rows(const struct ftk_tally *t, enum ftk_tally_view view,
 			r->errors = s->errors.now;
 			break;
 		}
+		case FTK_TALLY_HIST: {
+			const struct hent *e = &t->hist->tab[i];
+			size_t off;
+			int v;
+
+			if (!e->key)
+				continue;
+			r->id = n;
+			off = snprintf(r->name, sizeof(r->name), "{ %s }", e->key);
+			for (v = 0; v < t->hist->nvals && off < sizeof(r->name); v++)
+				off += snprintf(r->name + off, sizeof(r->name) - off, " %s: %llu",
+						t->hist->vals[v]->name,
+						(unsigned long long)e->vals[v]);
+			r->total = e->hits.now;
+			r->delta = e->hits.delta;
+			break;
+		}
 		default:
 			break;
 		}
@@ -620,6 +863,10 @@ FTK_API void ftk_tally_reset(struct ftk_tally *t)
 		memset(&t->cpus[c].events, 0, sizeof(struct ctr));
 		memset(&t->cpus[c].lost, 0, sizeof(struct ctr));
 		memset(&t->cpus[c].idle_ns, 0, sizeof(struct ctr));
+	}
+	for (i = 0; t->hist && i < t->hist->size; i++) {
+		memset(&t->hist->tab[i].hits, 0, sizeof(t->hist->tab[i].hits));
+		memset(t->hist->tab[i].vals, 0, sizeof(t->hist->tab[i].vals));
 	}
 	memset(&t->unknown, 0, sizeof(t->unknown));
 	memset(&t->total, 0, sizeof(t->total));

@@ -42,6 +42,7 @@ enum ftk_tally_view {
 	FTK_TALLY_CPUS,		/* one row per CPU */
 	FTK_TALLY_SYSCALLS,	/* one row per system call number */
 	FTK_TALLY_SYSCALLS_PID,	/* one row per task and system call */
+	FTK_TALLY_HIST,		/* one row per key of ftk_tally_hist() */
 };
 
 /* One row of a view: plain data, the caller's. */
@@ -97,6 +98,12 @@ FTK_API void ftk_tally_mark(struct ftk_tally *t, double seconds);
 FTK_API long ftk_tally_rows(const struct ftk_tally *t, enum ftk_tally_view view,
 			    struct ftk_tally_row **out);
 FTK_API void ftk_tally_sum(const struct ftk_tally *t, struct ftk_tally_sum *sum);
+/*
+ * Count the records of @event ("system:event") by the keys of a hist
+ * trigger ("hist:keys=K,...[:vals=V,...]"), in user space, for kernels
+ * without hist triggers: rows of FTK_TALLY_HIST.
+ */
+FTK_API int ftk_tally_hist(struct ftk_tally *t, const char *event, const char *trigger);
 /* Forget every count (the names of tasks stay). */
 FTK_API void ftk_tally_reset(struct ftk_tally *t);
 /* The last failure of ftk_tally_drain(), "" if none. */
