@@ -24,6 +24,7 @@
 #include <traceevent/event-parse.h>
 
 #include "internal.h"
+#include <ftkit/latency.h>
 #include <ftkit/merge.h>
 #include <ftkit/print.h>
 
@@ -1133,24 +1134,7 @@ static int print_text(struct ftk_printer *p, const struct tep_record *crec, int 
 
 static void put_json_str(FILE *f, const char *s, size_t n)
 {
-	size_t i;
-
-	fputc('"', f);
-	for (i = 0; i < n && s[i]; i++) {
-		unsigned char c = s[i];
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	ftk_json_str(f, s, n);
 }
 
 static void put_fields(struct ftk_printer *p, struct tep_event *ev, struct tep_record *rec)

@@ -14,6 +14,7 @@
 
 #include <traceevent/event-parse.h>
 
+#include <ftkit/latency.h>
 #include <ftkit/merge.h>
 #include <ftkit/stream.h>
 #include <ftkit/tally.h>
@@ -887,26 +888,3 @@ FTK_API const char *ftk_tally_errmsg(const struct ftk_tally *t)
 	return t->err.text;
 }
 
-/*
- * System call names by number, made at build time from the kernel's uapi
- * <asm/unistd.h> (see Makefile.am): libtraceevent does not know them, and
- * libaudit, which trace-cmd uses for this, would be a dependency for one
- * table.
- */
-static const char *const syscall_names[] = {
-#include "syscall-names.h"
-};
-
-/**
- * ftk_syscall_name() - the name of a system call
- * @nr: its number on the architecture ftkit was built for
- *
- * Return: the name without the "sys_" prefix ("getppid"), a static string;
- * NULL for a number this architecture does not define.
- */
-FTK_API const char *ftk_syscall_name(long nr)
-{
-	if (nr < 0 || (size_t)nr >= ARRAY_SIZE(syscall_names))
-		return NULL;
-	return syscall_names[nr];
-}

@@ -11,6 +11,8 @@
 #include <ftkit/event.h>
 #include <ftkit/ftrace.h>
 #include <ftkit/instance.h>
+#include <ftkit/latency.h>
+#include <ftkit/live.h>
 #include <ftkit/marker.h>
 #include <ftkit/merge.h>
 #include <ftkit/perf.h>

@@ -108,8 +108,6 @@ FTK_API int ftk_tally_hist(struct ftk_tally *t, const char *event, const char *t
 FTK_API void ftk_tally_reset(struct ftk_tally *t);
 /* The last failure of ftk_tally_drain(), "" if none. */
 FTK_API const char *ftk_tally_errmsg(const struct ftk_tally *t);
-/* The name of system call @nr on this architecture, or NULL. */
-FTK_API const char *ftk_syscall_name(long nr);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# ftsyscount counts exactly the syscalls of a workload with a known count,
+# agrees with perf stat's tracepoint counts, and puts tracefs back.
+. "$top_srcdir/t/tap.sh"
+lane live
+need_root
+need events
+. "$top_srcdir/t/lib/tracefs-snap.sh"
+
+N=20000
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+root=$(tracefs_dir)
+before=$(tracefs_snap "$root")
+
+# 1: N getppid of COMMAND, from the stream; and by process
+ftsyscount -v -e getppid -- "$LAT_WORK" getppid $N >"$tmp/out" 2>"$tmp/err"
+is "$?" 0 "ftsyscount -- COMMAND exits with COMMAND's status (0)"
+is "$(awk '$1 == "getppid" { print $2 }' "$tmp/out")" $N "getppid counted exactly $N times"
+ok "-v says which path made the numbers" grep -Eq '^ftsyscount: (stream|kernel): ' "$tmp/err"
+ok "no lost events reported" bash -c "! grep -q Lost '$tmp/out'"
+
+ftsyscount -LP --json -e getppid -- "$LAT_WORK" getppid $N >"$tmp/json" 2>"$tmp/err"
+is "$?" 0 "-LP --json exits 0"
+is "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]));
+r=d["rows"]; print(len(r), r[0]["count"], r[0]["latency"]["count"], r[0]["name"])' "$tmp/json")" \
+	"1 $N $N lat-work" "--json: one process, $N calls, $N latencies, comm lat-work"
+
+# 2: everything the command does, against perf stat's tracepoint counts. The
+# command gets the environment of the tool (libtool's wrappers add an
+# LD_LIBRARY_PATH, whose search fails openat calls): give perf's the same.
+ftsyscount -- sh -c 'printenv LD_LIBRARY_PATH >"$0"' "$tmp/ldlp" >/dev/null 2>&1
+perf_env() {
+	if [ -s "$tmp/ldlp" ]; then LD_LIBRARY_PATH=$(cat "$tmp/ldlp") "$@"
+	else env -u LD_LIBRARY_PATH "$@"; fi
+}
+ftsyscount -- "$LAT_WORK" open /nonexistent/ftkit 50 >"$tmp/all" 2>"$tmp/err"
+for sc in openat close getppid; do
+	if perf_env perf stat -x, -e "syscalls:sys_exit_$sc" -o "$tmp/perf" -- \
+		"$LAT_WORK" open /nonexistent/ftkit 50 2>/dev/null; then
+		want=$(awk -F, '/sys_exit/ { print $1 }' "$tmp/perf")
+		got=$(awk -v s=$sc '$1 == s { print $2 }' "$tmp/all")
+		is "${got:-0}" "${want:-?}" "$sc: perf stat -e syscalls:sys_exit_$sc agrees"
+	else
+		skip "perf stat cannot count syscalls:sys_exit_$sc here"
+	fi
+done
+
+# 3: -x counts failures only: the failed openat, as perf counts them with a filter
+ftsyscount -x -e openat -- "$LAT_WORK" open /nonexistent/ftkit 50 >"$tmp/x" 2>"$tmp/err"
+got=$(awk '$1 == "openat" { print $2 }' "$tmp/x")
+ok "-x: at least the 50 failed opens" test "${got:-0}" -ge 50
+if perf_env perf stat -x, -e syscalls:sys_exit_openat --filter 'ret < 0' -o "$tmp/perf" -- \
+	"$LAT_WORK" open /nonexistent/ftkit 50 2>/dev/null; then
+	is "$got" "$(awk -F, '/sys_exit/ { print $1 }' "$tmp/perf")" \
+		"-x: as many failed openat as perf stat --filter 'ret < 0'"
+else
+	skip "perf stat cannot filter syscalls:sys_exit_openat here"
+fi
+ftsyscount -x -e openat -- "$LAT_WORK" open /proc/self/stat 50 >"$tmp/x2" 2>"$tmp/err"
+got=$(awk '$1 == "openat" { print $2 }' "$tmp/x2")
+want=$(awk '$1 == "openat" { print $2 }' "$tmp/x")
+is "$got" "$((want - 50))" "-x: opens that succeed are not counted"
+
+# 4: -p PID, -D: a process running before the tool
+"$LAT_WORK" sleep 1000 20 & pid=$!
+ftsyscount -p $pid -e clock_nanosleep -D 1 >"$tmp/p" 2>"$tmp/err"
+is "$?" 0 "-p PID -D 1 exits 0"
+got=$(awk '$1 == "clock_nanosleep" { s += $2 } END { print s + 0 }' "$tmp/p")
+kill $pid; wait $pid 2>/dev/null
+ok "-p: the sleeping process's nanosleep calls are seen ($got)" test "$got" -ge 1 -a "$got" -le 60
+
+# 5: errors
+ftsyscount -e nosuchcall 2>"$tmp/err"
+is "$?" 1 "an unknown syscall is a usage error"
+ftsyscount -p 1 -- true 2>"$tmp/err"
+is "$?" 1 "-p with a COMMAND is a usage error"
+ftsyscount -- /nonexistent/cmd 2>"$tmp/err"
+is "$?" 127 "a missing COMMAND exits 127, as a shell"
+
+snap_is "$(tracefs_snap "$root")" "$before" "tracefs as before"
+is "$(instances_snap 'ftkit-syscount-')" "" "no instance left behind"
+done_testing

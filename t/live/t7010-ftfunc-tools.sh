@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# ftfunclat, ftfunccount, ftfuncslower on a user function with a known
+# count and a known sleep (uprobes: also on a locked-down kernel); kernel
+# functions where kprobes are allowed, a plain exit 2 where not.
+. "$top_srcdir/t/tap.sh"
+lane live
+need_root
+need uprobes
+. "$top_srcdir/t/lib/tracefs-snap.sh"
+. "$top_srcdir/t/lib/probe-lib.sh"
+
+N=12
+MS=20
+fn="$LAT_WORK:lat_sleep_fn"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+root=$(tracefs_dir)
+before=$(tracefs_snap "$root")
+probes_before=$(probe_state)
+
+# 1: ftfunclat: every one of N calls, none faster than the sleep (nanosleep
+# never returns early), so none in a row below the one holding MS msecs
+ftfunclat -m -v "$fn" -- "$LAT_WORK" sleep $N $MS >"$tmp/out" 2>"$tmp/err"
+is "$?" 0 "ftfunclat exits 0"
+is "$(awk '/count:/ { print $NF }' "$tmp/out")" $N "ftfunclat: count $N"
+is "$(awk '$2 == "->" { s += $5 } END { print s }' "$tmp/out")" $N "ftfunclat: rows sum to $N"
+is "$(awk '$2 == "->" && $3 < 16 { s += $5 } END { print s + 0 }' "$tmp/out")" 0 \
+	"ftfunclat: no call below the 16 -> 31 msecs row of a ${MS} ms sleep"
+ok "ftfunclat: bcc's header" grep -q '^     msecs               : count     distribution$' "$tmp/out"
+ok "ftfunclat -v says uprobe pairs from the stream" grep -q '^ftfunclat: stream: uprobe' "$tmp/err"
+ftfunclat -u --json "$fn" -- "$LAT_WORK" sleep 3 1 >"$tmp/json" 2>"$tmp/err"
+is "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); l=d["latency"];
+print(l["count"], l["unit"], l["min"] >= 1000)' "$tmp/json")" "3 usecs True" \
+	"ftfunclat --json: 3 calls in usecs, none under 1 ms"
+
+# 2: ftfunccount: N calls of the function, and as many of libc's nanosleep
+libc=$(ldd "$LAT_WORK" | awk '/libc.so/ { print $3 }')
+ftfunccount "$fn" "$libc:clock_nanosleep" -- "$LAT_WORK" sleep $N 1 >"$tmp/count" 2>"$tmp/err"
+is "$?" 0 "ftfunccount exits 0"
+is "$(awk -v f="$fn" '$1 == f { print $2 }' "$tmp/count")" $N "ftfunccount: $N calls"
+is "$(awk -v f="$libc:clock_nanosleep" '$1 == f { print $2 }' "$tmp/count")" $N \
+	"ftfunccount: $N calls of libc's clock_nanosleep too"
+
+# 3: ftfuncslower: all N over 10 ms (each sleeps 20), none over 1000 s
+ftfuncslower "$fn" 10000 -- "$LAT_WORK" sleep $N $MS >"$tmp/slow" 2>"$tmp/err"
+is "$?" 0 "ftfuncslower exits 0"
+is "$(grep -c 'lat_sleep_fn$' "$tmp/slow")" $N "ftfuncslower: all $N calls over 10 ms"
+is "$(awk '/lat_sleep_fn$/ { print $4 }' "$tmp/slow" | sort -u)" "$(printf '%x' $MS)" \
+	"ftfuncslower: RVAL is the function's return value ($MS)"
+ftfuncslower "$fn" 1000000000 -- "$LAT_WORK" sleep 3 1 >"$tmp/slow2" 2>"$tmp/err"
+is "$(grep -c 'lat_sleep_fn$' "$tmp/slow2")" 0 "ftfuncslower: none over 1000 s"
+
+# 4: kernel functions: kprobes where allowed, a plain exit 2 where not
+if has kprobes; then
+	ftfunccount vfs_read -- cat /proc/self/stat >"$tmp/k" 2>"$tmp/err"
+	is "$?" 0 "ftfunccount vfs_read (kprobes) exits 0"
+	got=$(awk '$1 == "vfs_read" { print $2 }' "$tmp/k")
+	ok "ftfunccount vfs_read: cat read at least once ($got)" test "${got:-0}" -ge 1
+	ftfunclat -u vfs_read -- cat /proc/self/stat >"$tmp/k" 2>"$tmp/err"
+	is "$?" 0 "ftfunclat vfs_read exits 0"
+	ok "ftfunclat vfs_read: some calls" test "$(awk '/count:/ { print $NF }' "$tmp/k")" -ge 1
+else
+	ftfunclat vfs_read -D 1 >"$tmp/k" 2>"$tmp/err"
+	is "$?" 2 "no kprobes ($why): ftfunclat vfs_read exits 2"
+	ok "... saying why" grep -q "cannot trace kernel function 'vfs_read': kprobes: " "$tmp/err"
+	skip "kprobe path: $why"
+	skip "kprobe path: $why"
+fi
+
+# 5: usage
+ftfunclat 2>/dev/null
+is "$?" 1 "ftfunclat without a function: usage error"
+ftfuncslower "$fn" 2>/dev/null
+is "$?" 1 "ftfuncslower without MIN: usage error"
+ftfunclat "$LAT_WORK:no_such_symbol" -D 1 >/dev/null 2>"$tmp/err"
+is "$?" 2 "a missing symbol: exit 2"
+ok "... naming it" grep -q no_such_symbol "$tmp/err"
+
+snap_is "$(tracefs_snap "$root")" "$before" "tracefs as before"
+is "$(probe_state)" "$probes_before" "no probe left behind"
+is "$(instances_snap 'ftkit-func')" "" "no instance left behind"
+done_testing

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The latency module against known inputs: the histogram text is what
+ * bcc's own table.py (python3-bpfcc 0.26, _print_log2_hist and
+ * _print_linear_hist) prints for the same counts, percentiles are
+ * checked against sorted samples, pairing against hand-made sequences.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ftkit/latency.h>
+
+#include "tap.h"
+
+/* Printed by: _print_log2_hist(v, 'usecs', None) with samples 0,1,1,2,3,5,100. */
+static const char bcc_usecs[] =
+"     usecs               : count     distribution\n"
+"         0 -> 1          : 3        |****************************************|\n"
+"         2 -> 3          : 2        |**************************              |\n"
+"         4 -> 7          : 1        |*************                           |\n"
+"         8 -> 15         : 0        |                                        |\n"
+"        16 -> 31         : 0        |                                        |\n"
+"        32 -> 63         : 0        |                                        |\n"
+"        64 -> 127        : 1        |*************                           |\n";
+
+/* _print_log2_hist(v, 'nsecs', None), v[2] = 100, v[40] = 3: the wide layout, first rows. */
+static const char bcc_wide_head[] =
+"               nsecs                         : count     distribution\n"
+"                   0 -> 1                    : 0        |                    |\n"
+"                   2 -> 3                    : 100      |********************|\n";
+static const char bcc_wide_tail[] =
+"        549755813888 -> 1099511627775        : 3        |                    |\n";
+
+/* _print_linear_hist([0, 2, 5, 1], 'msecs', None) */
+static const char bcc_linear[] =
+"     msecs         : count     distribution\n"
+"        0          : 0        |                                        |\n"
+"        1          : 2        |****************                        |\n"
+"        2          : 5        |****************************************|\n"
+"        3          : 1        |********                                |\n";
+
+static char *render(struct ftk_hist *h, int how, const char *unit)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (how == 0)
+		ftk_hist_print(h, f, unit);
+	else if (how == 1)
+		ftk_hist_print_linear(h, f, unit);
+	else
+		ftk_hist_json(h, f, unit);
+	fclose(f);
+	return buf;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void test_hist(void)
+{
+	static const uint64_t v[] = { 0, 1, 1, 2, 3, 5, 100 };
+	struct ftk_hist *h = ftk_hist_new(), *h2 = ftk_hist_new();
+	struct ftk_hist_stats st;
+	char *s;
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		ftk_hist_add(h, v[i]);
+	s = render(h, 0, "usecs");
+	is_str(s, bcc_usecs, "log2 histogram text is bcc's, byte for byte");
+	free(s);
+	ftk_hist_stats(h, &st);
+	is_int(st.count, 7, "count");
+	is_int(st.sum, 112, "sum");
+	is_int(st.min, 0, "min");
+	is_int(st.max, 100, "max");
+	is_int(ftk_hist_slot(0), 1, "slot of 0 is bcc's 1");
+	is_int(ftk_hist_slot(1), 1, "slot of 1");
+	is_int(ftk_hist_slot(2), 2, "slot of 2");
+	is_int(ftk_hist_slot(4), 3, "slot of 4");
+	is_int(ftk_hist_slot(UINT64_MAX), 64, "slot of UINT64_MAX");
+	is_int(ftk_hist_slot_count(h, 2), 2, "two samples in 2 -> 3");
+	is_int(ftk_hist_percentile(h, 50), 2, "median of 0,1,1,2,3,5,100 is 2");
+	is_int(ftk_hist_percentile(h, 100), 100, "p100 is the max");
+	is_int(ftk_hist_percentile(h, 0), 0, "p0 is the min");
+
+	ftk_hist_add_n(h2, 2, 100);
+	ftk_hist_add_n(h2, 549755813888ULL + 5, 3);
+	s = render(h2, 0, "nsecs");
+	ok(s && !strncmp(s, bcc_wide_head, strlen(bcc_wide_head)), "wide layout past slot 32");
+	ok(s && strlen(s) > strlen(bcc_wide_tail) &&
+	   !strcmp(s + strlen(s) - strlen(bcc_wide_tail), bcc_wide_tail), "wide layout's last row");
+	free(s);
+
+	ftk_hist_reset(h2);
+	s = render(h2, 0, "nsecs");
+	is_str(s, "", "an empty histogram prints nothing, as bcc");
+	free(s);
+	ok(ftk_hist_print_linear(h2, stdout, "x") < 0, "linear print without linear buckets fails");
+
+	ftk_hist_linear(h2, 0, 1, 10);
+	ftk_hist_add_n(h2, 1, 2);
+	ftk_hist_add_n(h2, 2, 5);
+	ftk_hist_add(h2, 3);
+	s = render(h2, 1, "msecs");
+	is_str(s, bcc_linear, "linear histogram text is bcc's");
+	free(s);
+
+	/* merge: the sum of both */
+	ftk_hist_merge(h2, h);
+	ftk_hist_stats(h2, &st);
+	is_int(st.count, 15, "merge adds the counts");
+	is_int(st.max, 100, "merge keeps the max");
+	s = render(h, 2, "usecs");
+	is_str(s, "{\"unit\":\"usecs\",\"count\":7,\"sum\":112,\"min\":0,\"max\":100,\"mean\":16.000,"
+	       "\"p50\":2,\"p90\":100,\"p99\":100,\"p999\":100,\"buckets\":["
+	       "{\"low\":0,\"high\":1,\"count\":3},{\"low\":2,\"high\":3,\"count\":2},"
+	       "{\"low\":4,\"high\":7,\"count\":1},{\"low\":64,\"high\":127,\"count\":1}]}",
+	       "JSON of the histogram");
+	free(s);
+	ftk_hist_free(h);
+	ftk_hist_free(h2);
+}
+
+/* Percentiles of pseudo-random samples against the sorted samples: within 1/16. */
+static void test_percentiles(void)
+{
+	static const double pcts[] = { 1, 10, 50, 90, 99, 99.9 };
+	struct ftk_hist *h = ftk_hist_new();
+	uint64_t *v, x = 88172645463325252ULL, want, got;
+	size_t n = 100000, i, rank;
+	int bad = 0;
+
+	v = malloc(n * sizeof(*v));
+	for (i = 0; i < n; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		v[i] = (x % 1000000) * ((x >> 40) % 7 + 1);	/* skewed */
+		ftk_hist_add(h, v[i]);
+	}
+	qsort(v, n, sizeof(*v), cmp_u64);
+	for (i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++) {
+		rank = (size_t)(pcts[i] / 100.0 * n + 0.999999);
+		want = v[rank - 1];
+		got = ftk_hist_percentile(h, pcts[i]);
+		if (got < want || got > want + want / 16 + 1) {
+			diag("p%g: got %llu want %llu", pcts[i], (unsigned long long)got,
+			     (unsigned long long)want);
+			bad++;
+		}
+	}
+	ok(!bad, "percentiles are within 1/16 above the true sample");
+	ftk_hist_reset(h);
+	for (i = 0; i < 16; i++)
+		ftk_hist_add(h, i);
+	is_int(ftk_hist_percentile(h, 50), 7, "exact median below 16");
+	free(v);
+	ftk_hist_free(h);
+}
+
+static void test_pair(void)
+{
+	struct ftk_pair *p = ftk_pair_new();
+	struct ftk_pair_stats st;
+	uint64_t d = 0, data = 0, k;
+	int matched = 0, r;
+
+	ok(ftk_pair_end(p, 7, 100, &d, NULL) == 0, "an end without a start does not pair");
+	is_int(ftk_pair_start(p, 7, 100, 42), 0, "a start");
+	is_int(ftk_pair_start(p, 7, 150, 43), 1, "a second start of the key replaces it");
+	ok(ftk_pair_end(p, 7, 400, &d, &data) == 1 && d == 250 && data == 43,
+	   "end pairs with the newest start, gives delta and data");
+	ok(ftk_pair_end(p, 7, 500, &d, NULL) == 0, "the start is gone once paired");
+	ftk_pair_start(p, 8, 1000, 0);
+	ok(ftk_pair_end(p, 8, 999, &d, NULL) == 0, "an end before its start is dropped");
+	/* many keys: growth and backward-shift deletion keep every pair */
+	for (k = 0; k < 50000; k++)
+		ftk_pair_start(p, k * 7919, k, k);
+	for (k = 0; k < 50000; k += 2)
+		ftk_pair_drop(p, k * 7919);
+	for (k = 1; k < 50000; k += 2) {
+		r = ftk_pair_end(p, k * 7919, k + 10, &d, &data);
+		matched += r == 1 && d == 10 && data == k;
+	}
+	is_int(matched, 25000, "25000 of 50000 interleaved keys pair after 25000 drops");
+	ftk_pair_stats(p, &st);
+	is_int(st.matched, 25001, "matched");
+	is_int(st.unmatched, 2, "unmatched ends");
+	is_int(st.replaced, 1, "replaced starts");
+	is_int(st.backwards, 1, "backwards ends");
+	is_int(st.pending, 0, "nothing pending");
+	ftk_pair_free(p);
+}
+
+static void test_lattab(void)
+{
+	struct ftk_lattab *t = ftk_lattab_new();
+	struct ftk_lat_row **rows;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	long n;
+	int i;
+
+	for (i = 0; i < 5; i++)
+		ftk_lattab_add(t, 39, 10, 0);		/* getpid 5 times, 10 each */
+	ftk_lattab_add(t, 257, 1000, 1);		/* openat once, failed, 1000 */
+	for (i = 0; i < 3; i++)
+		ftk_lattab_count(t, 0, 0);		/* read 3 times, no latency */
+	ftk_lattab_name(t, 39, "getpid");
+	ftk_lattab_name(t, 257, "open\"at");
+	is_int(ftk_lattab_len(t), 3, "three keys");
+	n = ftk_lattab_rows(t, FTK_LATTAB_BY_COUNT, &rows);
+	ok(n == 3 && rows[0]->key == 39 && rows[1]->key == 0 && rows[2]->key == 257,
+	   "by count: getpid, read, openat");
+	free(rows);
+	n = ftk_lattab_rows(t, FTK_LATTAB_BY_TOTAL, &rows);
+	ok(n == 3 && rows[0]->key == 257 && rows[1]->key == 39 && rows[2]->key == 0,
+	   "by total latency: openat, getpid, read");
+	free(rows);
+	n = ftk_lattab_rows(t, FTK_LATTAB_BY_KEY, &rows);
+	ok(n == 3 && rows[0]->key == 0 && rows[2]->key == 257, "by key");
+	free(rows);
+	ok(ftk_lattab_find(t, 257)->errors == 1, "errors counted");
+	ok(!ftk_lattab_find(t, 1), "find does not make rows");
+	f = open_memstream(&buf, &len);
+	ftk_lattab_json(t, f, FTK_LATTAB_BY_COUNT, 2, "usecs");
+	fclose(f);
+	ok(buf && !strncmp(buf, "[{\"key\":39,\"name\":\"getpid\",\"count\":5,\"errors\":0,"
+			   "\"latency\":{\"unit\":\"usecs\",\"count\":5,", 66) &&
+	   strstr(buf, "{\"key\":0,\"name\":null,\"count\":3,\"errors\":0}]") &&
+	   !strstr(buf, "open"), "JSON rows, limited to 2");
+	free(buf);
+	ftk_lattab_reset(t);
+	ok(ftk_lattab_find(t, 39)->count == 0 && !strcmp(ftk_lattab_find(t, 39)->name, "getpid"),
+	   "reset zeroes counts, keeps names");
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	ftk_lattab_json(t, f, FTK_LATTAB_BY_COUNT, 0, "usecs");
+	fclose(f);
+	is_str(buf, "[]", "rows without counts are left out of JSON");
+	free(buf);
+	ftk_lattab_free(t);
+}
+
+static void test_worst(void)
+{
+	static const uint64_t v[] = { 5, 9, 1, 9, 7, 3, 12 };
+	struct ftk_worst *w = ftk_worst_new(3, sizeof(int));
+	uint64_t val;
+	const int *id;
+	size_t i;
+	int k;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		k = i;
+		ftk_worst_add(w, v[i], &k);
+	}
+	is_int(ftk_worst_len(w), 3, "three kept");
+	id = ftk_worst_get(w, 0, &val);
+	ok(id && val == 12 && *id == 6, "largest first, with its payload");
+	id = ftk_worst_get(w, 1, &val);
+	ok(id && val == 9 && *id == 1, "ties keep arrival order");
+	id = ftk_worst_get(w, 2, &val);
+	ok(id && val == 9 && *id == 3, "third");
+	ok(!ftk_worst_get(w, 3, NULL), "nothing past the end");
+	ok(!ftk_worst_new(0, 4), "capacity 0 is refused");
+	ftk_worst_free(w);
+}
+
+int main(void)
+{
+	need_lane("unit");
+	test_hist();
+	test_percentiles();
+	test_pair();
+	test_lattab();
+	test_worst();
+	return done_testing();
+}

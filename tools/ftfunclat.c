@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ftfunclat: the time functions take, as a log2 histogram, as bcc's
+ * funclatency: user functions (BINARY:SYMBOL) by uprobe and uretprobe
+ * pairs, which work on a locked-down kernel too; kernel functions by
+ * kprobe and kretprobe pairs where the kernel allows them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lat.h"
+
+struct fl {
+	struct lat		l;
+	struct lat_func		*funcs;
+	struct ftk_hist		*hist;
+	struct ftk_pair		*pair;
+	int			nfuncs, json, unit;
+	pid_t			pid;
+	double			interval;
+	uint64_t		div;
+	const char		*uname;
+};
+
+static const char usage[] =
+"usage: ftfunclat [-mu] [-p PID] [-i SECS] [-D SECS] [--json] [-B NAME]\n"
+"                 FUNCTION [-- COMMAND [ARG...]]\n"
+"\n"
+"A histogram of the time FUNCTION takes: BINARY:SYMBOL for a user function\n"
+"(uprobe and uretprobe, also on a locked-down kernel), SYMBOL for a kernel\n"
+"function (kprobe and kretprobe, where the kernel allows them).\n"
+"\n"
+"  -m, --msecs           milliseconds\n"
+"  -u, --usecs           microseconds (nanoseconds by default)\n"
+"  -p, --pid PID         this process only\n"
+"  -i, --interval S      print and reset every S seconds\n"
+"  -d SECS               as -D\n"
+"      --json            the histogram as JSON\n"
+TOOL_HELP_DURATION TOOL_HELP_INSTANCE TOOL_HELP_COMMON
+"\n"
+"examples:\n"
+"  ftfunclat -u /lib/x86_64-linux-gnu/libc.so.6:malloc -p 1234\n"
+"  ftfunclat -m ./app:handle_request -- ./app --serve\n"
+"  ftfunclat -u vfs_read -D 10      # a kernel function (needs kprobes)\n";
+
+static void option(int opt, char *arg, void *ctx)
+{
+	struct fl *f = ctx;
+
+	switch (opt) {
+	case 'm': case 'u': f->unit = opt; break;
+	case 'p': f->pid = tool_pid(arg); break;
+	case 'i': f->interval = tool_seconds(arg); break;
+	case 'd': f->l.args->duration = tool_seconds(arg); break;
+	case 'J': f->json = 1; break;
+	}
+}
+
+static int on_record(void *ctx, const struct tep_record *rec)
+{
+	struct fl *f = ctx;
+	int is_ret, i = lat_func_of(f->funcs, f->nfuncs,
+				    tep_data_type(f->l.tep, (struct tep_record *)rec), &is_ret);
+	uint64_t ns;
+
+	if (i < 0)
+		return 0;
+	if (!is_ret)
+		ftk_pair_start(f->pair, lat_pid(rec), rec->ts, i);
+	else if (ftk_pair_end(f->pair, lat_pid(rec), rec->ts, &ns, NULL) == 1)
+		ftk_hist_add(f->hist, ns / f->div);
+	return 0;
+}
+
+static void print(void *ctx)
+{
+	struct fl *f = ctx;
+	struct ftk_hist_stats st;
+
+	ftk_hist_stats(f->hist, &st);
+	if (f->json) {
+		printf("{\"function\":");
+		ftk_json_str(stdout, f->funcs[0].spec, (size_t)-1);
+		printf(",\"latency\":");
+		ftk_hist_json(f->hist, stdout, f->uname);
+		printf(",\"lost\":%llu}\n", (unsigned long long)lat_lost(&f->l));
+	} else {
+		ftk_hist_print(f->hist, stdout, f->uname);
+		printf("\navg = %llu %s, total: %llu %s, count: %llu\n",
+		       (unsigned long long)(st.count ? st.sum / st.count : 0), f->uname,
+		       (unsigned long long)st.sum, f->uname, (unsigned long long)st.count);
+		lat_lost_print(&f->l, stdout);
+	}
+	ftk_hist_reset(f->hist);
+	lat_check_out(&f->l);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "msecs", no_argument, NULL, 'm' },	{ "usecs", no_argument, NULL, 'u' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "json", no_argument, NULL, 'J' },	{ }
+	};
+	static const struct tool_def def = {
+		.name = "ftfunclat", .usage = usage, .opts = "mup:i:d:",
+		.longopts = longopts, .option = option,
+		.common = TOOL_OPT_INSTANCE | TOOL_OPT_DURATION | TOOL_OPT_COMMAND,
+	};
+	struct tool_args args;
+	struct fl f = { .l.name = "funclat", .l.args = &args };
+	char **specs;
+	int code;
+
+	tool_parse(&def, argc, argv, &args, &f);
+	f.nfuncs = lat_func_args(&args, &specs, 0);
+	f.uname = lat_unit(f.unit, &f.div);
+	f.hist = ftk_hist_new();
+	f.pair = ftk_pair_new();
+	if (!f.hist || !f.pair)
+		tool_die("out of memory");
+	lat_open(&f.l, &args, f.pid);
+	f.funcs = lat_funcs(&f.l, specs, 1, 1);
+	lat_funcs_find(&f.l, f.funcs, 1);
+	if (ftk_log_level() >= FTK_LOG_WARN && !f.json)
+		fprintf(stderr, "Tracing 1 function for \"%s\"...\n", f.funcs[0].spec);
+	code = lat_run(&f.l, on_record, &f, print, f.interval);
+	print(&f);
+	lat_exit(&f.l, code);
+}

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ftfuncslower: each call of a function slower than a threshold, with its
+ * task and return value, as perf-tools' and bcc's funcslower: user
+ * functions (BINARY:SYMBOL) by uprobe and uretprobe pairs, also on a
+ * locked-down kernel; kernel functions by kprobes where allowed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "lat.h"
+
+struct fs {
+	struct lat		l;
+	struct lat_func		*funcs;
+	struct ftk_pair		*pair;
+	int			nfuncs, json, stamps, ms;
+	pid_t			pid;
+	uint64_t		min_ns, calls, shown;
+	unsigned long long	first_ts;
+};
+
+static const char usage[] =
+"usage: ftfuncslower [-mt] [-p PID] [-D SECS] [--json] [-B NAME]\n"
+"                    FUNCTION MIN [-- COMMAND [ARG...]]\n"
+"\n"
+"Print each call of FUNCTION that took MIN microseconds or more (MIN\n"
+"milliseconds with -m): BINARY:SYMBOL for a user function (uprobe and\n"
+"uretprobe, also on a locked-down kernel), SYMBOL for a kernel function\n"
+"(kprobes, where the kernel allows them).\n"
+"\n"
+"  -m, --msecs           MIN and latencies in milliseconds\n"
+"  -t, --timestamp       a time stamp column (seconds since the start)\n"
+"  -p, --pid PID         this process only\n"
+"  -d SECS               as -D\n"
+"      --json            one JSON object a line\n"
+TOOL_HELP_DURATION TOOL_HELP_INSTANCE TOOL_HELP_COMMON
+"\n"
+"examples:\n"
+"  ftfuncslower ./app:handle_request 10000 -- ./app --serve\n"
+"  ftfuncslower -m /lib/x86_64-linux-gnu/libc.so.6:fsync 5 -p 1234\n"
+"  ftfuncslower vfs_read 1000       # a kernel function (needs kprobes)\n";
+
+static void option(int opt, char *arg, void *ctx)
+{
+	struct fs *f = ctx;
+
+	switch (opt) {
+	case 'm': f->ms = 1; break;
+	case 't': f->stamps = 1; break;
+	case 'p': f->pid = tool_pid(arg); break;
+	case 'd': f->l.args->duration = tool_seconds(arg); break;
+	case 'J': f->json = 1; break;
+	}
+}
+
+static int on_record(void *ctx, const struct tep_record *rec)
+{
+	struct fs *f = ctx;
+	int is_ret, pid = lat_pid(rec), i = lat_func_of(f->funcs, f->nfuncs,
+			tep_data_type(f->l.tep, (struct tep_record *)rec), &is_ret);
+	double unit = f->ms ? 1e6 : 1e3;
+	char comm[32];
+	uint64_t ns;
+
+	if (!f->first_ts)
+		f->first_ts = rec->ts;
+	if (i < 0)
+		return 0;
+	if (!is_ret) {
+		ftk_pair_start(f->pair, pid, rec->ts, i);
+		return 0;
+	}
+	if (ftk_pair_end(f->pair, pid, rec->ts, &ns, NULL) != 1)
+		return 0;
+	f->calls++;
+	if (ns < f->min_ns)
+		return 0;
+	f->shown++;
+	lat_comm(&f->l, pid, comm, sizeof(comm));
+	if (f->json) {
+		printf("{\"time\":%.6f,\"comm\":", (rec->ts - f->first_ts) / 1e9);
+		ftk_json_str(stdout, comm, sizeof(comm));
+		printf(",\"pid\":%d,\"latency\":%.3f,\"unit\":\"%s\",\"ret\":%lld,\"function\":", pid,
+		       ns / unit, f->ms ? "msecs" : "usecs", lat_num(rec, f->funcs[i].f_ret));
+		ftk_json_str(stdout, f->funcs[i].spec, (size_t)-1);
+		printf("}\n");
+	} else {
+		if (f->stamps)
+			printf("%-12.6f ", (rec->ts - f->first_ts) / 1e9);
+		printf("%-16s %-7d %12.3f %18llx %s\n", comm, pid, ns / unit,
+		       (unsigned long long)lat_num(rec, f->funcs[i].f_ret), f->funcs[i].spec);
+	}
+	lat_check_out(&f->l);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "msecs", no_argument, NULL, 'm' },	{ "timestamp", no_argument, NULL, 't' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "json", no_argument, NULL, 'J' },	{ }
+	};
+	static const struct tool_def def = {
+		.name = "ftfuncslower", .usage = usage, .opts = "mtp:d:",
+		.longopts = longopts, .option = option,
+		.common = TOOL_OPT_INSTANCE | TOOL_OPT_DURATION | TOOL_OPT_COMMAND,
+	};
+	struct tool_args args;
+	struct fs f = { .l.name = "funcslower", .l.args = &args };
+	char **specs;
+	int code;
+
+	tool_parse(&def, argc, argv, &args, &f);
+	if (lat_func_args(&args, &specs, 1) != 2)
+		tool_usage_error("want FUNCTION MIN");
+	f.min_ns = tool_num(specs[1], "MIN", 0, 1LL << 40) * (f.ms ? 1000000 : 1000);
+	f.nfuncs = 1;
+	f.pair = ftk_pair_new();
+	if (!f.pair)
+		tool_die("out of memory");
+	lat_open(&f.l, &args, f.pid);
+	f.funcs = lat_funcs(&f.l, specs, 1, 1);
+	lat_funcs_find(&f.l, f.funcs, 1);
+	if (!f.json) {
+		if (ftk_log_level() >= FTK_LOG_WARN)
+			fprintf(stderr, "Tracing \"%s\" slower than %s %s...\n", specs[0], specs[1],
+				f.ms ? "ms" : "us");
+		printf("%s%-16s %-7s %12s %18s %s\n", f.stamps ? "TIME(s)      " : "", "COMM", "PID",
+		       f.ms ? "LAT(ms)" : "LAT(us)", "RVAL", "FUNC");
+	}
+	code = lat_run(&f.l, on_record, &f, NULL, 0);
+	if (!f.json)
+		lat_lost_print(&f.l, stdout);
+	lat_path(&f.l, "%llu calls, %llu shown", (unsigned long long)f.calls,
+		 (unsigned long long)f.shown);
+	lat_check_out(&f.l);
+	lat_exit(&f.l, code);
+}

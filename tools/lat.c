@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The latency tools' shared setup and read loop (see lat.h).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lat.h"
+
+/* Per CPU: room for bursts (an exec storm, a syscall loop) between two reads. */
+#define LAT_BUFFER_KB	"8192"
+/* Between reads of the live buffer. */
+#define LAT_PERIOD_NS	50000000L
+
+static void set_or_die(struct lat *l, const char *file, const char *val)
+{
+	if (ftk_tracefs_set(l->t, file, val))
+		tool_die_tracefs(l->t, NULL);
+}
+
+/* "TID TID ..." of every thread of @pid, as set_event_pid takes them. */
+static char *threads_of(pid_t pid)
+{
+	char path[64], *list = NULL;
+	size_t len = 0;
+	struct dirent *d;
+	FILE *f;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	if (!dir)
+		tool_die("no process %d: %s", (int)pid, strerror(errno));
+	f = open_memstream(&list, &len);
+	if (!f)
+		tool_die("out of memory");
+	while ((d = readdir(dir)))
+		if (d->d_name[0] >= '0' && d->d_name[0] <= '9')
+			fprintf(f, "%s ", d->d_name);
+	closedir(dir);
+	fclose(f);
+	return list;
+}
+
+void lat_open(struct lat *l, struct tool_args *args, pid_t pid)
+{
+	const char *inst = args->instance;
+	char buf[32], *list;
+
+	l->args = args;
+	l->verbose = ftk_log_level() >= FTK_LOG_INFO;
+	if (pid && args->argv)
+		tool_usage_error("-p and a COMMAND do not go together");
+	tool_signals();
+	signal(SIGPIPE, SIG_IGN);
+	/* formats libtraceevent cannot parse are of events these tools do not read */
+	tep_set_loglevel(TEP_LOG_CRITICAL);
+	if (!inst) {
+		if (ftk_instance_name(l->name, l->instance, sizeof(l->instance)) < 0)
+			tool_die("cannot name an instance: %s", strerror(errno));
+		inst = l->instance;
+	}
+	/*
+	 * The top level first: uprobes made there are removed after the
+	 * instance (restores run newest first), once nothing enables them.
+	 */
+	l->top = tool_tracefs(NULL, 0);
+	l->t = tool_tracefs(inst, FTK_TRACEFS_CREATE);
+	set_or_die(l, "tracing_on", "0");
+	/* A clock the reader reads too, so that it can keep time order (ftk_live_open()). */
+	set_or_die(l, "trace_clock", "mono");
+	set_or_die(l, "buffer_size_kb", LAT_BUFFER_KB);
+	if (args->argv) {
+		tool_cmd_fork(&l->cmd, args->argv, ftk_tracefs_instance(l->t));
+		l->has_cmd = 1;
+		l->pid = l->cmd.pid;
+		snprintf(buf, sizeof(buf), "%d", (int)l->pid);
+		set_or_die(l, "options/event-fork", "1");
+		set_or_die(l, "set_event_pid", buf);
+	} else if (pid) {
+		l->pid = pid;
+		list = threads_of(pid);
+		set_or_die(l, "set_event_pid", list);
+		free(list);
+	} else if (ftk_tracefs_exists(l->t, "set_event_notrace_pid")) {
+		/* system-wide: not the tool's own reads */
+		snprintf(buf, sizeof(buf), "%d", (int)getpid());
+		set_or_die(l, "set_event_notrace_pid", buf);
+	}
+}
+
+void lat_event(struct lat *l, const char *event, const char *filter)
+{
+	int ret;
+
+	if (filter && ftk_event_filter_set(l->t, event, filter))
+		tool_die_tracefs(l->t, event);
+	ret = ftk_event_enable(l->t, event, 1);
+	if (ret == -ENOENT)
+		tool_die("this kernel has no event %s", event);
+	if (ret)
+		tool_die_tracefs(l->t, event);
+}
+
+int lat_uprobe(struct lat *l, const char *spec, const char *name, char *why, size_t len)
+{
+	struct ftk_probe *p = ftk_probe_new();
+	char group[64], event[160];
+	int ret;
+
+	if (!p)
+		tool_die("out of memory");
+	ftk_probe_owner_group(group, sizeof(group));
+	{
+		FTK_OPTS(ftk_probe_opts, o, .group = group, .name = name,
+			 .pid = l->pid > 0 && !l->has_cmd ? l->pid : 0);
+
+		ret = ftk_probe_parse(p, spec, &o);
+	}
+	if (!ret)
+		ret = ftk_probe_create(p, l->top, FTK_PROBE_JOURNAL);
+	if (ret) {
+		if (why)
+			snprintf(why, len, "%s", ftk_probe_errmsg(p));
+		ftk_probe_free(p);
+		return ret;
+	}
+	snprintf(event, sizeof(event), "%s:%s", ftk_probe_group(p), ftk_probe_name(p));
+	ftk_probe_free(p);
+	lat_event(l, event, NULL);
+	return 0;
+}
+
+struct tep_handle *lat_tep(struct lat *l)
+{
+	int ret;
+
+	if (l->tep)
+		return l->tep;
+	ret = ftk_live_open(NULL, ftk_tracefs_instance(l->t), &l->live);
+	if (ret)
+		tool_die("%s", ftk_live_errmsg(l->live));
+	l->tep = ftk_live_tep(l->live);
+	return l->tep;
+}
+
+struct tep_event *lat_find(struct lat *l, const char *sys, const char *name)
+{
+	struct tep_event *ev = tep_find_event_by_name(lat_tep(l), sys, name);
+
+	if (!ev) {
+		tool_err("this kernel has no event %s:%s", sys, name);
+		lat_exit(l, EXIT_FAIL);
+	}
+	return ev;
+}
+
+struct tep_format_field *lat_field(struct lat *l, struct tep_event *ev, const char *name)
+{
+	struct tep_format_field *f = tep_find_any_field(ev, name);
+
+	if (!f) {
+		tool_err("event %s:%s has no field '%s'", ev->system, ev->name, name);
+		lat_exit(l, EXIT_FAIL);
+	}
+	return f;
+}
+
+long long lat_num(const struct tep_record *rec, const struct tep_format_field *f)
+{
+	unsigned long long v;
+
+	if ((unsigned int)f->offset + f->size > (unsigned int)rec->size ||
+	    tep_read_number_field((struct tep_format_field *)f, rec->data, &v))
+		return 0;
+	if (f->flags & TEP_FIELD_IS_SIGNED) {
+		switch (f->size) {
+		case 1: return (signed char)v;
+		case 2: return (short)v;
+		case 4: return (int)v;
+		}
+	}
+	return (long long)v;
+}
+
+const char *lat_str(const struct tep_record *rec, const struct tep_format_field *f, int *len)
+{
+	const char *data = rec->data;
+	unsigned int off = f->offset, n = f->size, loc;
+
+	*len = 0;
+	if ((unsigned int)f->offset + f->size > (unsigned int)rec->size)
+		return "";
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		memcpy(&loc, data + f->offset, sizeof(loc));
+		off = loc & 0xffff;
+		n = loc >> 16;
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += f->offset + f->size;
+		if (off + n > (unsigned int)rec->size)
+			return "";
+	}
+	*len = strnlen(data + off, n);
+	return data + off;
+}
+
+const char *lat_comm(struct lat *l, int pid, char *buf, size_t len)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	f = fopen(path, "r");
+	if (!f || !fgets(buf, len, f))
+		snprintf(buf, len, "%s", tep_data_comm_from_pid(lat_tep(l), pid));
+	buf[strcspn(buf, "\n")] = '\0';
+	if (f)
+		fclose(f);
+	return buf;
+}
+
+int lat_pid(const struct tep_record *rec)
+{
+	int pid;
+
+	if (rec->size < 8)
+		return -1;
+	memcpy(&pid, (const char *)rec->data + 4, sizeof(pid));
+	return pid;
+}
+
+static void read_or_die(struct lat *l, ftk_live_fn fn, void *ctx, unsigned int flags)
+{
+	int ret = ftk_live_read(l->live, fn, ctx, flags);
+
+	if (ret < 0) {
+		tool_err("%s", ftk_live_errmsg(l->live));
+		lat_exit(l, EXIT_FAIL);
+	}
+}
+
+void lat_exit(struct lat *l, int code)
+{
+	/* the instance cannot go while its trace_pipe_raw files are open */
+	ftk_live_close(l->live);
+	l->live = NULL;
+	tool_exit(code);
+}
+
+int lat_run(struct lat *l, ftk_live_fn fn, void *ctx, void (*tick)(void *ctx), double interval)
+{
+	struct timespec ts = { 0, LAT_PERIOD_NS };
+	double start, next, now;
+	struct ftk_live_stats st;
+
+	lat_tep(l);
+	ftk_live_stats(l->live, &st);
+	if (!st.ordered)
+		tool_warn("trace clock is not mono: records of two CPUs may come out of order");
+	set_or_die(l, "tracing_on", "1");
+	if (l->has_cmd && tool_cmd_start(&l->cmd))
+		lat_exit(l, tool_cmd_code(&l->cmd));
+	if (ftk_log_level() >= FTK_LOG_WARN && !l->has_cmd)
+		fprintf(stderr, "Tracing... Ctrl-C to end.\n");
+	start = tool_now();
+	next = start + interval;
+	while (!tool_stop) {
+		read_or_die(l, fn, ctx, 0);
+		if (l->has_cmd && tool_cmd_done(&l->cmd))
+			break;
+		now = tool_now();
+		if (l->args->duration && now - start >= l->args->duration)
+			break;
+		if (tick && interval > 0 && now >= next) {
+			tick(ctx);
+			next += interval;
+		}
+		nanosleep(&ts, NULL);
+	}
+	if (l->has_cmd && !tool_cmd_done(&l->cmd))
+		tool_cmd_kill(&l->cmd);
+	/* what the command did up to its end, or up to now */
+	read_or_die(l, fn, ctx, FTK_LIVE_FINAL);
+	ftk_tracefs_write(l->t, "tracing_on", "0");
+	return l->has_cmd ? tool_cmd_code(&l->cmd) : 0;
+}
+
+uint64_t lat_lost(struct lat *l)
+{
+	struct ftk_live_stats st;
+
+	if (!l->live)
+		return 0;
+	ftk_live_stats(l->live, &st);
+	return st.lost + st.lost_unknown;
+}
+
+void lat_lost_print(struct lat *l, FILE *f)
+{
+	struct ftk_live_stats st;
+
+	if (!l->live)
+		return;
+	ftk_live_stats(l->live, &st);
+	if (st.lost)
+		fprintf(f, "Lost %llu events: the counts above are short (a larger "
+			"buffer, or fewer events, helps)\n", (unsigned long long)st.lost);
+	if (st.lost_unknown)
+		fprintf(f, "Lost events in %llu sub-buffers, uncounted\n",
+			(unsigned long long)st.lost_unknown);
+}
+
+void lat_path(struct lat *l, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!l->verbose)
+		return;
+	fprintf(stderr, "%s: ", tool_name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+const char *lat_unit(int unit_opt, uint64_t *div)
+{
+	switch (unit_opt) {
+	case 'm':
+		*div = 1000000;
+		return "msecs";
+	case 'u':
+		*div = 1000;
+		return "usecs";
+	default:
+		*div = 1;
+		return "nsecs";
+	}
+}
+
+void lat_check_out(struct lat *l)
+{
+	if (fflush(stdout) || ferror(stdout))
+		lat_exit(l, EXIT_FAIL);
+}
+
+static void func_probe(struct lat *l, struct lat_func *f, int i, int ret)
+{
+	char spec[4096], name[32], why[512];
+	const struct ftk_cap *cap;
+	struct ftk_caps *caps;
+
+	snprintf(name, sizeof(name), ret ? "lat%d_ret" : "lat%d", i);
+	snprintf(spec, sizeof(spec), "%s%s", f->spec, ret ? "%return ret=$retval:s64" : "");
+	if (!lat_uprobe(l, spec, name, why, sizeof(why)))
+		return;
+	if (f->kernel && !ftk_caps_probe(l->top, &caps) && (cap = ftk_caps_get(caps, "kprobes")) &&
+	    !cap->usable)
+		/* the capability's own reason says why, better than the write's errno */
+		tool_err("cannot trace kernel function '%s': %s: %s", f->spec, cap->name, cap->reason);
+	else if (f->kernel)
+		tool_err("cannot trace kernel function '%s': %s", f->spec, why);
+	else
+		tool_err("cannot trace '%s': %s", f->spec, why);
+	lat_exit(l, EXIT_FAIL);
+}
+
+struct lat_func *lat_funcs(struct lat *l, char **specs, int n, int ret)
+{
+	struct lat_func *f = calloc(n, sizeof(*f));
+	int i;
+
+	if (!f)
+		tool_die("out of memory");
+	for (i = 0; i < n; i++) {
+		f[i].spec = specs[i];
+		f[i].kernel = !strchr(specs[i], ':');
+		f[i].ret_id = -1;
+		func_probe(l, &f[i], i, 0);
+		if (ret)
+			func_probe(l, &f[i], i, 1);
+	}
+	lat_path(l, "stream: %s probes on entry%s, paired by thread from the live buffer",
+		 f[0].kernel ? "kprobe" : "uprobe", ret ? " and return" : "");
+	return f;
+}
+
+int lat_func_args(struct tool_args *a, char ***funcs, int many)
+{
+	int n = 0;
+
+	if (!a->argv)
+		tool_usage_error("which function?");
+	*funcs = a->argv;
+	while (a->argv[n] && strcmp(a->argv[n], "--") && (many || !n))
+		n++;
+	if (!a->argv[n])
+		a->argv = NULL;
+	else if (!strcmp(a->argv[n], "--") && !a->argv[n + 1])
+		tool_usage_error("'--' and no COMMAND");
+	else
+		a->argv += n + !strcmp(a->argv[n], "--");
+	return n;
+}
+
+void lat_funcs_find(struct lat *l, struct lat_func *f, int n)
+{
+	char group[64], name[32];
+	struct tep_event *ev;
+	int i;
+
+	ftk_probe_owner_group(group, sizeof(group));
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "lat%d", i);
+		f[i].entry_id = lat_find(l, group, name)->id;
+		snprintf(name, sizeof(name), "lat%d_ret", i);
+		ev = tep_find_event_by_name(lat_tep(l), group, name);
+		if (ev) {
+			f[i].ret_id = ev->id;
+			f[i].f_ret = lat_field(l, ev, "ret");
+		}
+	}
+}
+
+int lat_func_of(const struct lat_func *f, int n, int type, int *is_ret)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (type == f[i].entry_id || type == f[i].ret_id) {
+			*is_ret = type == f[i].ret_id;
+			return i;
+		}
+	}
+	return -1;
+}

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What the latency tools (ftsyscount, ftexecsnoop, ftopensnoop,
+ * ftrunqlat, ftfunclat, ...) share: the private instance with the mono
+ * clock, the -p/COMMAND pid filter, the events and uprobes they enable,
+ * field access, and the loop that reads the live buffer in time order
+ * while COMMAND runs, for -D seconds or until Ctrl-C, with -i ticks.
+ *
+ *	struct lat l = { .name = "ftsyscount" };
+ *	lat_open(&l, &args, pid);		// instance, COMMAND forked
+ *	lat_event(&l, "raw_syscalls:sys_exit", NULL);
+ *	ev = lat_find(&l, "raw_syscalls", "sys_exit");
+ *	code = lat_run(&l, on_record, ctx, tick, interval);
+ *	... print, lat_lost(&l, stdout) ...
+ *	lat_exit(&l, code);
+ */
+#ifndef FTK_TOOL_LAT_H
+#define FTK_TOOL_LAT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include <traceevent/event-parse.h>
+
+#include "cmd.h"
+#include "tool.h"
+#include <ftkit/latency.h>
+#include <ftkit/live.h>
+
+struct lat {
+	const char		*name;		/* the tool, for the instance name */
+	struct tool_args	*args;
+	struct ftk_tracefs	*t;		/* the private instance */
+	struct ftk_tracefs	*top;		/* the top level, for uprobes; NULL until needed */
+	struct ftk_live		*live;
+	struct tep_handle	*tep;
+	struct tool_cmd		cmd;
+	int			has_cmd;
+	pid_t			pid;		/* -p, or COMMAND's */
+	int			verbose;	/* -v given */
+	char			instance[128];
+};
+
+/* Make the private instance (or -B's), mono clock, buffers; fork COMMAND; pid filter. */
+void lat_open(struct lat *l, struct tool_args *args, pid_t pid);
+/* Enable SYS:EVENT in the instance, with @filter if not NULL; dies with the reason. */
+void lat_event(struct lat *l, const char *event, const char *filter);
+/*
+ * A uprobe (or uretprobe with "%return") from an ftprobe-style spec
+ * ("BINARY:SYMBOL [ARGS]"), named @name in this run's group, made at the
+ * top level (removed on exit) and enabled in the instance. 0, or -errno
+ * with the reason in @why (if not NULL) when it cannot be made.
+ */
+int lat_uprobe(struct lat *l, const char *spec, const char *name, char *why, size_t len);
+/* A function traced by uprobe (BINARY:SYMBOL) or kprobe (SYMBOL) pairs. */
+struct lat_func {
+	const char		*spec;		/* as given */
+	int			kernel;		/* a kernel function (kprobes) */
+	int			entry_id;	/* tep event ids, after lat_funcs_find() */
+	int			ret_id;		/* -1 without a return probe */
+	struct tep_format_field	*f_ret;		/* the return probe's "ret" */
+};
+/*
+ * Probes on entry (and return, with @ret) of each function; dies with the
+ * kernel's reason where it forbids them ("kprobes: ... lockdown").
+ */
+struct lat_func *lat_funcs(struct lat *l, char **specs, int n, int ret);
+/* FUNCTION... [-- COMMAND]: the functions into *@funcs (their count returned), COMMAND into @a. */
+int lat_func_args(struct tool_args *a, char ***funcs, int many);
+/* Event ids and fields, once the formats are read. */
+void lat_funcs_find(struct lat *l, struct lat_func *f, int n);
+/* The function of event @type: its index, *@is_ret set; -1 if none. */
+int lat_func_of(const struct lat_func *f, int n, int type, int *is_ret);
+
+/* The event, after lat_run() began or lat_tep(); dies if the kernel has none. */
+struct tep_event *lat_find(struct lat *l, const char *sys, const char *name);
+/* The field of @ev; dies if missing. */
+struct tep_format_field *lat_field(struct lat *l, struct tep_event *ev, const char *name);
+/* Read the live buffer's formats now (done by lat_run() otherwise). */
+struct tep_handle *lat_tep(struct lat *l);
+
+/* A number field (signed ones sign-extended), 0 if out of the record. */
+long long lat_num(const struct tep_record *rec, const struct tep_format_field *f);
+/* A string field (fixed array or __data_loc), its length in *@len; "" if out of the record. */
+const char *lat_str(const struct tep_record *rec, const struct tep_format_field *f, int *len);
+/* The command name of @pid: /proc now, else the saved cmdlines, else "?"; into @buf. */
+const char *lat_comm(struct lat *l, int pid, char *buf, size_t len);
+/* common_pid of a record. */
+int lat_pid(const struct tep_record *rec);
+
+/*
+ * Start tracing (and COMMAND), hand records to @fn in time order until
+ * COMMAND ends, -D passes or a signal, calling @tick every @interval
+ * seconds (0: never); read what is left. Returns COMMAND's exit code as a
+ * shell reports it (0 without one).
+ */
+int lat_run(struct lat *l, ftk_live_fn fn, void *ctx, void (*tick)(void *ctx), double interval);
+/* Lost events and records, for the results: 0 if none. */
+uint64_t lat_lost(struct lat *l);
+/* "Lost N events" on @f if any were lost (said with the results, never silently). */
+void lat_lost_print(struct lat *l, FILE *f);
+/* -v: how the numbers were made ("stream: ..." or "kernel: ..."). */
+void lat_path(struct lat *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The unit chosen with -m/-u ("msecs", "usecs", "nsecs") and its divisor of nanoseconds. */
+const char *lat_unit(int unit_opt, uint64_t *div);
+/* Exit (restoring tracefs) if writing stdout failed, a closed pipe included. */
+void lat_check_out(struct lat *l);
+/* Close the reader, restore tracefs (the instance removed), exit with @code. */
+void lat_exit(struct lat *l, int code) __attribute__((noreturn));
+
+#endif
