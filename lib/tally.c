@@ -15,10 +15,7 @@
 #include <traceevent/event-parse.h>
 
 #include <ftkit/latency.h>
-#include <ftkit/merge.h>
-#include <ftkit/stream.h>
 #include <ftkit/tally.h>
-#include <ftkit/tracefile.h>
 
 #include "internal.h"
 
@@ -95,6 +92,9 @@ struct ftk_tally {
 	struct cpu		*cpus;
 	int			nr_cpus;
 	struct sysc		*sys;		/* by syscall number */
+	struct ftk_pair		*pending;	/* sys_enter by pid, waiting for sys_exit */
+	struct ftk_lattab	*lat;		/* latency by syscall number */
+	struct ftk_lattab	*plat;		/* latency by pid << 32 | syscall number */
 	struct ctr		total;
 	struct ctr		lost;
 	double			seconds;
@@ -146,7 +146,10 @@ FTK_API struct ftk_tally *ftk_tally_new(struct tep_handle *tep, int nr_cpus)
 	t->cpus = calloc(nr_cpus, sizeof(*t->cpus));
 	t->tasks = calloc(t->tasks_size, sizeof(*t->tasks));
 	t->sys = calloc(MAX_SYSCALL, sizeof(*t->sys));
-	if (!t->cpus || !t->tasks || !t->sys) {
+	t->pending = ftk_pair_new();
+	t->lat = ftk_lattab_new();
+	t->plat = ftk_lattab_new();
+	if (!t->cpus || !t->tasks || !t->sys || !t->pending || !t->lat || !t->plat) {
 		ftk_tally_free(t);
 		return ftk_err_ptr(-ENOMEM);
 	}
@@ -195,6 +198,9 @@ FTK_API void ftk_tally_free(struct ftk_tally *t)
 	free(t->tasks);
 	free(t->cpus);
 	free(t->sys);
+	ftk_pair_free(t->pending);
+	ftk_lattab_free(t->lat);
+	ftk_lattab_free(t->plat);
 	uhist_free(t->hist);
 	free(t);
 }
@@ -499,6 +505,12 @@ FTK_API void ftk_tally_add(struct ftk_tally *t, const struct tep_record *rec)
 		c->events.now++;
 		c->last_ts = rec->ts;
 	}
+	/* the first record of a sub-buffer carries the kernel's count of what it dropped */
+	if (rec->missed_events > 0) {
+		t->lost.now += rec->missed_events;
+		if (c)
+			c->lost.now += rec->missed_events;
+	}
 	if (rec->ts > t->max_ts)
 		t->max_ts = rec->ts;
 	id = tep_data_type(t->tep, r);
@@ -529,77 +541,25 @@ FTK_API void ftk_tally_add(struct ftk_tally *t, const struct tep_record *rec)
 	} else if (id == t->enter_id) {
 		uint64_t nr = num(rec, t->enter_nr);
 
-		if (nr < MAX_SYSCALL)
+		if (nr < MAX_SYSCALL) {
 			t->sys[nr].calls.now++;
+			ftk_pair_start(t->pending, (uint32_t)pid, rec->ts, nr);
+		}
 	} else if (id == t->exit_id) {
-		uint64_t nr = num(rec, t->exit_nr);
+		uint64_t nr = num(rec, t->exit_nr), lat, enr;
 		int64_t ret = (int64_t)num(rec, t->exit_ret);
 
 		if (t->exit_ret->size == 4)
 			ret = (int32_t)ret;
 		if (nr < MAX_SYSCALL && ret < 0)
 			t->sys[nr].errors.now++;
+		/* an exit pairs with its task's last enter of the same call */
+		if (ftk_pair_end(t->pending, (uint32_t)pid, rec->ts, &lat, &enr) == 1 &&
+		    enr == nr) {
+			ftk_lattab_add(t->lat, nr, lat, ret < 0);
+			ftk_lattab_add(t->plat, (uint64_t)(uint32_t)pid << 32 | nr, lat, ret < 0);
+		}
 	}
-}
-
-/**
- * ftk_tally_lost() - count events the kernel dropped
- * @t: the tally
- * @cpu: the CPU whose buffer dropped them
- * @n: how many
- */
-FTK_API void ftk_tally_lost(struct ftk_tally *t, int cpu, uint64_t n)
-{
-	t->lost.now += n;
-	if (cpu >= 0 && cpu < t->nr_cpus)
-		t->cpus[cpu].lost.now += n;
-}
-
-/**
- * ftk_tally_drain() - count every record now in a live buffer
- * @t: the tally
- * @tf: a live buffer (ftk_tracefile_open_live()) whose tep @t was made with
- * @cpus: CPU numbers ended by -1, or NULL for all
- *
- * Reads each CPU's trace_pipe_raw until it is empty, merged by time, then
- * adds the lost counts of the sub-buffers read. Reading CONSUMES the
- * events. Call it often enough that the buffers do not fill up.
- *
- * Return: the number of records read, or a negative errno with the reason
- * in ftk_tally_errmsg().
- */
-FTK_API long ftk_tally_drain(struct ftk_tally *t, struct ftk_tracefile *tf, const int *cpus)
-{
-	const struct tep_record *rec;
-	struct ftk_stream_stats st;
-	struct ftk_merge *m;
-	struct ftk_stream *s;
-	long n = 0;
-	int i;
-
-	m = ftk_tracefile_merge(tf, 0, cpus);
-	if (!m)
-		return ftk_err(ftk_errmsg_set(&t->err, 0, ftk_tracefile_path(tf), -errno,
-					      "cannot read: %s", strerror(errno)));
-	while ((rec = ftk_merge_peek(m, NULL))) {
-		ftk_tally_add(t, rec);
-		ftk_merge_consume(m);
-		n++;
-	}
-	for (i = 0; i < ftk_merge_count(m); i++) {
-		s = ftk_merge_stream(m, i);
-		ftk_stream_stats(s, &st);
-		ftk_tally_lost(t, ftk_stream_cpu(s), st.missed);
-	}
-	if ((s = ftk_merge_failed(m))) {
-		int ret = ftk_errmsg_set(&t->err, 0, NULL, ftk_stream_error(s), "%s",
-					 ftk_stream_errmsg(s));
-
-		ftk_merge_free(m);
-		return ftk_err(ret);
-	}
-	ftk_merge_free(m);
-	return n;
 }
 
 /**
@@ -688,6 +648,23 @@ static void comm_of(const struct ftk_tally *t, const struct task *k, char *buf, 
 	snprintf(buf, len, "<...>");
 }
 
+/* Count, mean, maximum and 99th percentile of a latency row, if there is one. */
+static void lat_fields(struct ftk_tally_row *r, const struct ftk_lat_row *l)
+{
+	struct ftk_hist_stats st;
+
+	if (!l || !l->hist)
+		return;
+	ftk_hist_stats(l->hist, &st);
+	r->lat_count = st.count;
+	r->lat_avg_ns = st.count ? st.sum / st.count : 0;
+	r->lat_max_ns = st.max;
+	r->lat_p99_ns = ftk_hist_percentile(l->hist, 99);
+	/* the percentile is a bucket's bound: never above the largest seen */
+	if (r->lat_p99_ns > r->lat_max_ns)
+		r->lat_p99_ns = r->lat_max_ns;
+}
+
 /**
  * ftk_tally_rows() - the rows of a view
  * @t: the tally
@@ -696,7 +673,9 @@ static void comm_of(const struct ftk_tally *t, const struct task *k, char *buf, 
  *
  * Rows with no record since the start are left out (for CPUs: every CPU
  * is listed). Deltas, rates and shares are those of the last
- * ftk_tally_mark(). The system call latency fields are 0 here.
+ * ftk_tally_mark(). System call latencies are in nanoseconds, from each
+ * task's sys_enter paired with its next sys_exit of the same number; the
+ * 99th percentile is within 1/16 of the value (ftk_hist_percentile()).
  *
  * Return: the number of rows, and in *@out an array to free with free();
  * or a negative errno.
@@ -704,21 +683,30 @@ static void comm_of(const struct ftk_tally *t, const struct task *k, char *buf, 
 FTK_API long ftk_tally_rows(const struct ftk_tally *t, enum ftk_tally_view view,
 			    struct ftk_tally_row **out)
 {
+	struct ftk_lat_row **prow = NULL;
 	struct ftk_tally_row *rows, *r;
 	size_t cap, n = 0, i;
+	long nl;
 
 	switch (view) {
 	case FTK_TALLY_EVENTS: cap = t->nr_events + 1; break;
 	case FTK_TALLY_TASKS: cap = t->nr_tasks; break;
 	case FTK_TALLY_CPUS: cap = t->nr_cpus; break;
 	case FTK_TALLY_SYSCALLS: cap = MAX_SYSCALL; break;
-	case FTK_TALLY_SYSCALLS_PID: cap = 0; break;
+	case FTK_TALLY_SYSCALLS_PID:
+		nl = ftk_lattab_rows(t->plat, FTK_LATTAB_BY_KEY, &prow);
+		if (nl < 0)
+			return ftk_err((int)nl);
+		cap = nl;
+		break;
 	case FTK_TALLY_HIST: cap = t->hist ? t->hist->size : 0; break;
 	default: return ftk_err(-EINVAL);
 	}
 	*out = rows = calloc(cap ? cap : 1, sizeof(*rows));
-	if (!rows)
+	if (!rows) {
+		free(prow);
 		return ftk_err(-ENOMEM);
+	}
 	for (i = 0; i < cap; i++) {
 		r = &rows[n];
 		r->pid = -1;
@@ -795,6 +783,27 @@ FTK_API long ftk_tally_rows(const struct ftk_tally *t, enum ftk_tally_view view,
 			r->total = s->calls.now;
 			r->delta = s->calls.delta;
 			r->errors = s->errors.now;
+			lat_fields(r, ftk_lattab_find(t->lat, i));
+			break;
+		}
+		case FTK_TALLY_SYSCALLS_PID: {
+			const struct ftk_lat_row *l = prow[i];
+			const char *name = ftk_syscall_name(l->key & 0xffffffff);
+			struct task *k;
+
+			r->pid = l->key >> 32;
+			r->id = r->pid;
+			if (name)
+				snprintf(r->name, sizeof(r->name), "%s", name);
+			else
+				snprintf(r->name, sizeof(r->name), "syscall_%llu",
+					 (unsigned long long)(l->key & 0xffffffff));
+			k = task_slot(t->tasks, t->tasks_size, r->pid);
+			if (k->used)
+				comm_of(t, k, r->comm, sizeof(r->comm));
+			r->errors = l->errors;
+			lat_fields(r, l);
+			r->total = r->lat_count;
 			break;
 		}
 		case FTK_TALLY_HIST: {
@@ -820,6 +829,7 @@ FTK_API long ftk_tally_rows(const struct ftk_tally *t, enum ftk_tally_view view,
 		r->rate = rate(t, r->delta);
 		n++;
 	}
+	free(prow);
 	return n;
 }
 
@@ -856,6 +866,8 @@ FTK_API void ftk_tally_reset(struct ftk_tally *t)
 
 	memset(t->events, 0, t->nr_events * sizeof(*t->events));
 	memset(t->sys, 0, MAX_SYSCALL * sizeof(*t->sys));
+	ftk_lattab_reset(t->lat);
+	ftk_lattab_reset(t->plat);
 	for (i = 0; i < t->tasks_size; i++) {
 		memset(&t->tasks[i].events, 0, sizeof(t->tasks[i].events));
 		memset(&t->tasks[i].run_ns, 0, sizeof(t->tasks[i].run_ns));
@@ -878,7 +890,7 @@ FTK_API void ftk_tally_reset(struct ftk_tally *t)
 }
 
 /**
- * ftk_tally_errmsg() - the last failure of ftk_tally_drain()
+ * ftk_tally_errmsg() - the last failure of ftk_tally_hist()
  * @t: the tally
  *
  * Return: the text, owned by @t; "" if none.

@@ -88,7 +88,7 @@ struct top {
 	char			status[256];
 	const char		*instance;
 	struct ftk_tracefs	*t;
-	struct ftk_tracefile	*tf;
+	struct ftk_live		*live;
 	struct ftk_tally	*tally;
 	/* the screen */
 	int			curses;
@@ -116,8 +116,8 @@ static void __attribute__((format(printf, 2, 3), noreturn)) fail(int code, const
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	screen_end();
-	ftk_tracefile_close(top.tf);
-	top.tf = NULL;
+	ftk_live_close(top.live);
+	top.live = NULL;
 	tool_err("%s", msg);
 	tool_exit(code);
 }
@@ -469,6 +469,26 @@ static int events_enable(struct top *o, const char *glob, const char *filter, in
 	return 0;
 }
 
+/* -C in the kernel too: the other CPUs record nothing (tracing_cpumask, 32-bit words). */
+static void set_cpumask(struct top *o)
+{
+	unsigned int words[2048] = { 0 };
+	char mask[2048 * 9 + 1];
+	int i, nw = 1, off = 0;
+
+	for (i = 0; o->cpus[i] >= 0; i++) {
+		if (o->cpus[i] >= 2048 * 32)
+			tool_usage_error("CPU %d out of range", o->cpus[i]);
+		words[o->cpus[i] / 32] |= 1u << (o->cpus[i] % 32);
+		if (o->cpus[i] / 32 + 1 > nw)
+			nw = o->cpus[i] / 32 + 1;
+	}
+	for (i = nw - 1; i >= 0; i--)
+		off += snprintf(mask + off, sizeof(mask) - off, i == nw - 1 ? "%x" : ",%08x",
+				words[i]);
+	set_or_die(o->t, "tracing_cpumask", mask);
+}
+
 static void start_tracing(struct top *o, struct tool_args *a)
 {
 	static struct evspec defaults[] = { { "sched", NULL }, { "irq", NULL },
@@ -535,11 +555,13 @@ static void start_tracing(struct top *o, struct tool_args *a)
 			tool_die("cannot add '%s' to %s: %s", o->hist_trigger, o->hist_event,
 				 ftk_tracefs_errmsg(o->t));
 	}
-	ret = ftk_tracefile_open_live(ftk_tracefs_root(o->t), a->instance, FTK_TRACEFILE_NO_PLUGINS,
-				      &o->tf);
-	if (ret)
-		tool_die("%s", o->tf ? ftk_tracefile_errmsg(o->tf) : strerror(-ret));
-	o->tally = ftk_tally_new(ftk_tracefile_tep(o->tf), ftk_tracefile_cpus(o->tf));
+	if (o->cpus)
+		set_cpumask(o);
+	/* a clock fttop can read too: records come in time order across reads */
+	set_or_die(o->t, "trace_clock", "mono");
+	if (ftk_live_open(ftk_tracefs_root(o->t), a->instance, &o->live))
+		fail(EXIT_FAIL, "%s", ftk_live_errmsg(o->live));
+	o->tally = ftk_tally_new(ftk_live_tep(o->live), sysconf(_SC_NPROCESSORS_CONF));
 	if (!o->tally)
 		fail(EXIT_FAIL, "out of memory");
 	if (o->hist_user && ftk_tally_hist(o->tally, o->hist_event, o->hist_trigger))
@@ -550,10 +572,25 @@ static void start_tracing(struct top *o, struct tool_args *a)
 		fprintf(stderr, "fttop: tracing in instance %s; Ctrl-C to end\n", o->instance);
 }
 
+static int add(void *ctx, const struct tep_record *rec)
+{
+	struct top *o = ctx;
+	int i;
+
+	if (o->cpus) {
+		for (i = 0; o->cpus[i] >= 0 && o->cpus[i] != rec->cpu; i++)
+			;
+		if (o->cpus[i] < 0)
+			return 0;
+	}
+	ftk_tally_add(o->tally, rec);
+	return 0;
+}
+
 static void drain(struct top *o)
 {
-	if (ftk_tally_drain(o->tally, o->tf, o->cpus) < 0)
-		fail(EXIT_FAIL, "%s", ftk_tally_errmsg(o->tally));
+	if (ftk_live_read(o->live, add, o, 0) < 0)
+		fail(EXIT_FAIL, "%s", ftk_live_errmsg(o->live));
 }
 
 /* ---------------------------------------------------------------- the screen */
@@ -924,6 +961,6 @@ int main(int argc, char **argv)
 	run(&top);
 	screen_end();
 	ftk_tally_free(top.tally);
-	ftk_tracefile_close(top.tf);
+	ftk_live_close(top.live);
 	tool_exit(EXIT_OK);
 }

@@ -3,16 +3,16 @@
  * tally: live totals and rates of a record stream, by event, by task, by
  * CPU and by system call, refreshed in intervals (fttop's data side).
  *
- *	struct ftk_tally *t = ftk_tally_new(tep, nr_cpus);
+ *	struct ftk_tally *t = ftk_tally_new(ftk_live_tep(l), nr_cpus);
  *	loop:
- *		ftk_tally_drain(t, tf, NULL);	// every record of a live buffer
+ *		ftk_live_read(l, add, t, 0);	// add() calls ftk_tally_add(t, rec)
  *		ftk_tally_mark(t, seconds);	// close an interval of @seconds
  *		n = ftk_tally_rows(t, FTK_TALLY_EVENTS, &rows);
  *		... print rows[0..n-1] ...; free(rows);
  *	ftk_tally_free(t);
  *
- * Records may also be given one by one with ftk_tally_add(), from a file
- * or any other source, in time order per CPU.
+ * Records come from any source (a live buffer through ftk_live_read(), a
+ * file through ftk_tracefile_merge()), in time order.
  *
  * Task CPU time and CPU idle time come from sched:sched_switch (who ran
  * from one switch to the next on each CPU); system call latency from
@@ -33,7 +33,6 @@ extern "C" {
 
 struct tep_handle;
 struct tep_record;
-struct ftk_tracefile;
 struct ftk_tally;
 
 enum ftk_tally_view {
@@ -81,17 +80,11 @@ struct ftk_tally_sum {
 
 FTK_API struct ftk_tally *ftk_tally_new(struct tep_handle *tep, int nr_cpus);
 FTK_API void ftk_tally_free(struct ftk_tally *t);
-/* Count one record (its CPU in rec->cpu). */
-FTK_API void ftk_tally_add(struct ftk_tally *t, const struct tep_record *rec);
-/* Count @n events the kernel dropped on @cpu. */
-FTK_API void ftk_tally_lost(struct ftk_tally *t, int cpu, uint64_t n);
 /*
- * Every record now in the live buffer of @tf (ftk_tracefile_open_live()),
- * of the CPUs in @cpus (ended by -1; NULL for all), merged by time, and
- * the lost counts of their sub-buffers. Returns the records read, or a
- * negative errno (the stream's reason in ftk_tally_errmsg()).
+ * Count one record (its CPU in rec->cpu; rec->missed_events, as streams set
+ * it on the first record of a sub-buffer, counts as lost on that CPU).
  */
-FTK_API long ftk_tally_drain(struct ftk_tally *t, struct ftk_tracefile *tf, const int *cpus);
+FTK_API void ftk_tally_add(struct ftk_tally *t, const struct tep_record *rec);
 /* Close an interval that lasted @seconds: deltas and rates are taken here. */
 FTK_API void ftk_tally_mark(struct ftk_tally *t, double seconds);
 /* The rows of @view, unsorted, in *@out (free() it); their number or a negative errno. */
@@ -106,7 +99,7 @@ FTK_API void ftk_tally_sum(const struct ftk_tally *t, struct ftk_tally_sum *sum)
 FTK_API int ftk_tally_hist(struct ftk_tally *t, const char *event, const char *trigger);
 /* Forget every count (the names of tasks stay). */
 FTK_API void ftk_tally_reset(struct ftk_tally *t);
-/* The last failure of ftk_tally_drain(), "" if none. */
+/* The last failure of ftk_tally_hist(), "" if none. */
 FTK_API const char *ftk_tally_errmsg(const struct ftk_tally *t);
 
 #ifdef __cplusplus

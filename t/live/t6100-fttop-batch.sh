@@ -105,6 +105,10 @@ for name in sys.argv[1:]:
 row='[r for r in f["rows"] if r["name"] == "getppid"]'
 is "$(json "$tmp/sys" "$row[0]['total'] if $row else 0")" "$N" "syscalls view: $N getppid calls"
 is "$(json "$tmp/sys" "$row[0]['errors'] if $row else -1")" 0 "syscalls view: no getppid failed"
+is "$(json "$tmp/sys" "$row[0]['lat_count'] if $row else 0")" "$N" \
+	"syscalls view: $N getppid enter/exit pairs"
+is "$(json "$tmp/sys" "(lambda r: 0 < r['lat_avg_ns'] <= r['lat_max_ns'] and 0 < r['lat_p99_ns'] <= r['lat_max_ns'] or r)($row[0]) if $row else 0")" True \
+	"syscalls view: average and p99 above 0, not above the maximum"
 is "$(json "$tmp/sys" 'f["lost"]')" 0 "no event lost"
 
 task="[r for r in f['rows'] if r['id'] == $wpid]"
