@@ -600,6 +600,7 @@ enum { C_HEAD = 1, C_COLS, C_SEL, C_NOTE };
 static void screen_end(void)
 {
 	if (top.curses) {
+		curs_set(1);
 		endwin();
 		top.curses = 0;
 	}
@@ -707,24 +708,43 @@ static void draw(struct top *o, struct ftk_tally_row *rows, long n)
 	refresh();
 }
 
-/* A line typed at the bottom of the screen; 0 when given, -1 when cancelled. */
+/*
+ * A line typed at the bottom of the screen; 0 when given (Enter), -1 when
+ * cancelled (Escape, or a signal). The buffers are drained while the user
+ * types: a blocking getnstr() would let them overflow.
+ */
 static int prompt(struct top *o, const char *what, char *buf, size_t len)
 {
-	int h, w, ret;
+	size_t n = 0;
+	int ch;
 
-	getmaxyx(stdscr, h, w);
-	(void)w;
-	nodelay(stdscr, FALSE);
-	echo();
+	buf[0] = '\0';
 	curs_set(1);
-	mvprintw(h - 1, 0, "%s", what);
-	clrtoeol();
-	ret = getnstr(buf, len - 1);
-	noecho();
+	for (;;) {
+		mvprintw(LINES - 1, 0, "%s%s", what, buf);
+		clrtoeol();
+		refresh();
+		drain(o);
+		if (tool_stop) {
+			ch = 27;
+		} else {
+			timeout(100);
+			ch = getch();
+			nodelay(stdscr, TRUE);
+		}
+		if (ch == ERR)
+			continue;
+		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER || ch == 27)
+			break;
+		if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n)
+			buf[--n] = '\0';
+		else if (ch >= ' ' && ch < 127 && n + 1 < len) {
+			buf[n++] = ch;
+			buf[n] = '\0';
+		}
+	}
 	curs_set(0);
-	nodelay(stdscr, TRUE);
-	(void)o;
-	return ret == ERR || tool_stop ? -1 : 0;
+	return ch == 27 ? -1 : 0;
 }
 
 static void key_events(struct top *o)
