@@ -73,6 +73,7 @@ struct top {
 	int			pid;
 	int			*cpus;		/* ended by -1, or NULL */
 	double			interval;
+	long			buffer_kb;	/* per CPU */
 	int			batch;
 	long			frames;		/* -n; 0: until stopped */
 	int			json;
@@ -99,7 +100,7 @@ struct top {
 	long			nrows;		/* rows of the last frame */
 };
 
-static struct top top = { .interval = 1, .pid = -1, .view = V_EVENTS };
+static struct top top = { .interval = 1, .pid = -1, .view = V_EVENTS, .buffer_kb = 8192 };
 
 static void screen_end(void);
 
@@ -153,6 +154,7 @@ static void option(int opt, char *arg, void *ctx)
 		break;
 	}
 	case 'd': o->interval = tool_seconds(arg); break;
+	case 'k': o->buffer_kb = tool_num(arg, "buffer size", 4, 1L << 22); break;
 	case 'b': o->batch = 1; break;
 	case 'n': o->frames = tool_num(arg, "frame count", 1, 1000000000); break;
 	case 'j': o->json = 1; break;
@@ -557,6 +559,12 @@ static void start_tracing(struct top *o, struct tool_args *a)
 	}
 	if (o->cpus)
 		set_cpumask(o);
+	/*
+	 * Room for the time between two reads: at 1M events/s the kernel's
+	 * default of about 1.4 MB per CPU fills in a few tens of ms.
+	 */
+	snprintf(buf, sizeof(buf), "%ld", o->buffer_kb);
+	set_or_die(o->t, "buffer_size_kb", buf);
 	/* a clock fttop can read too: records come in time order across reads */
 	set_or_die(o->t, "trace_clock", "mono");
 	if (ftk_live_open(ftk_tracefs_root(o->t), a->instance, &o->live))
@@ -821,8 +829,8 @@ static int key(struct top *o, int ch, int page)
 /* ---------------------------------------------------------------- the loop */
 
 /*
- * Wait up to @s seconds for the terminal, draining the buffers every tenth
- * of a second so that they do not fill. 1 when a key can be read.
+ * Wait up to @s seconds for the terminal, draining the buffers every 50 ms
+ * so that they do not fill. 1 when a key can be read.
  */
 static int wait_frame(struct top *o, double s)
 {
@@ -831,7 +839,7 @@ static int wait_frame(struct top *o, double s)
 	int r;
 
 	while (!tool_stop && (left = end - tool_now()) > 0) {
-		r = poll(&p, o->curses, (int)((left < 0.1 ? left : 0.1) * 1000) + 1);
+		r = poll(&p, o->curses, (int)((left < 0.05 ? left : 0.05) * 1000) + 1);
 		drain(o);
 		if (r > 0 && (p.revents & (POLLHUP | POLLERR | POLLNVAL))) {
 			tool_stop = SIGHUP;	/* the terminal is gone */
@@ -907,6 +915,7 @@ static const char usage[] =
 "      --view V          events, tasks, cpus, syscalls, psyscalls or hist\n"
 "      --sort COL        the column to sort by (its title: TOTAL, CPU%, ...)\n"
 "  -H, --hist EV:TRIG    a hist trigger on EV in fttrigger's syntax, shown in view 5\n"
+"      --buffer-kb KB    per-CPU ring buffer size (default 8192)\n"
 TOOL_HELP_INSTANCE
 TOOL_HELP_COMMON
 "\n"
@@ -960,6 +969,7 @@ int main(int argc, char **argv)
 		{ "sort",	required_argument,	NULL, 's' },
 		{ "hist",	required_argument,	NULL, 'H' },
 		{ "profile-hz",	required_argument,	NULL, 'p' },
+		{ "buffer-kb",	required_argument,	NULL, 'k' },
 		{ NULL, 0, NULL, 0 }
 	};
 	static const struct tool_def def = {
