@@ -142,7 +142,7 @@ static void option(int opt, char *arg, void *ctx)
 		break;
 	case 'P': o->pid = tool_pid(arg); break;
 	case 'C': {
-		size_t nr, i;
+		size_t nr;
 		int *c;
 
 		tool_cpus(arg, &c, &nr);
@@ -150,7 +150,6 @@ static void option(int opt, char *arg, void *ctx)
 		if (!o->cpus)
 			tool_die("out of memory");
 		o->cpus[nr] = -1;
-		(void)i;
 		break;
 	}
 	case 'd': o->interval = tool_seconds(arg); break;

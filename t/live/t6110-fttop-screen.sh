@@ -74,6 +74,10 @@ tm send-keys -t top / sched_switch Enter
 ok "/: the filter is shown" screen_has 'filter sched_switch'
 ok "/: only matching rows" bash -c "sed -n '5,\$p' '$tmp/screen' | grep -v '^\$' | grep -v -q -v sched_switch && exit 1 || exit 0"
 ok "/: the matching row stays" grep -q '^sched:sched_switch ' "$tmp/screen"
+tm send-keys -t top / Enter e -raw_syscalls Enter
+ok "e: events removed by glob, and said so" screen_has 'disabled raw_syscalls'
+ok "e: raw_syscalls is off in the instance" \
+	bash -c "! grep -q '^raw_syscalls:' '$T/instances/$inst/set_event'"
 tm send-keys -t top p
 ok "p: paused" screen_has '\[paused\]'
 tm send-keys -t top p
