@@ -26,6 +26,7 @@
 #include <ftkit/stacks.h>
 #include <ftkit/stream.h>
 #include <ftkit/symbols.h>
+#include <ftkit/tally.h>
 #include <ftkit/tracefile.h>
 #include <ftkit/tracewrite.h>
 #include <ftkit/trigger.h>

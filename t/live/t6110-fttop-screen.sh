@@ -1,0 +1,123 @@
+#!/bin/bash
+# fttop's screen, driven through tmux: it draws the views, switches them
+# with 1-4, shows the help, sorts with s, filters with /, pauses with p,
+# follows a resize of the pane, and q, SIGTERM, SIGHUP and killing the
+# pane all end it with the terminal out of curses mode (no alternate
+# screen, keypad off, cursor on; stty sane after q) and its instance gone.
+. "$top_srcdir/t/tap.sh"
+. "$top_srcdir/t/lib/tracefs-snap.sh"
+lane live
+need_root
+need instances raw_buffers
+command -v tmux > /dev/null || skip_all "tmux not installed (contrib/install-deps.sh --test)"
+T=$(tracefs_dir)
+tmp=$(mktemp -d /tmp/ftk-t6110-XXXXXX)
+inst="ftkit-t6110-$$"
+# a server per session: a new session never meets a server still exiting
+nsock=0
+sock="ftk-t6110-$$-$nsock"
+tm() { tmux -L "$sock" -f /dev/null "$@"; }
+cleanup() {
+	local i
+	for i in $(seq 0 $nsock); do tmux -L "ftk-t6110-$$-$i" kill-server 2>/dev/null; done
+	rmdir_instance "$inst" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# screen_has PATTERN: until the pane shows a line matching PATTERN (at most a minute).
+screen_has() {
+	local i
+	for i in $(seq 1 300); do
+		tm capture-pane -p -t top > "$tmp/screen" 2>/dev/null
+		grep -q -- "$1" "$tmp/screen" && return 0
+		sleep 0.2
+	done
+	diag "screen:" "$(cat "$tmp/screen")"
+	return 1
+}
+# start CMD: a fresh 120x40 session "top" running CMD.
+start() {
+	tm kill-server 2>/dev/null
+	nsock=$((nsock + 1))
+	sock="ftk-t6110-$$-$nsock"
+	tm new-session -d -x 120 -y 40 -s top "$1" \; set-option -t top remain-on-exit on
+	screen_has "instance $inst" || return 1
+}
+# restored: the pane's terminal is out of curses mode.
+restored() {
+	is "$(tm display -p -t top '#{alternate_on} #{keypad_flag} #{cursor_flag}')" "0 0 1" "$1"
+}
+
+snap_before=$(tracefs_snap "$T")
+fttop="$(command -v fttop)"
+start "env TERM=xterm-256color $fttop -B $inst -d 0.3; echo rc=\$?; stty -a > $tmp/stty; sleep 600" ||
+	bail_out "fttop did not start in tmux"
+ok "events view: its columns" screen_has 'EVENT  *EV/s  *TOTAL'
+ok "events view: sched_switch counted" screen_has '^sched:sched_switch '
+tm send-keys -t top 2
+ok "2: the tasks view" screen_has 'PID COMM  *CPU%  *CPU-TIME'
+tm send-keys -t top 3
+ok "3: the CPUs view" screen_has 'CPU  *EV/s  *EVENTS  *IDLE%'
+ok "3: a row for cpu 0" screen_has '^ *0  '
+tm send-keys -t top 4
+ok "4: the syscalls view" screen_has 'SYSCALL  *CALLS/s  *CALLS  *ERRORS'
+tm send-keys -t top 4
+ok "4 again: syscalls by task" screen_has '4 syscalls by task'
+tm send-keys -t top h
+ok "h: the help" screen_has '^fttop keys'
+tm send-keys -t top x 1
+ok "a key leaves the help" screen_has 'EVENT  *EV/s'
+tm send-keys -t top s
+ok "s: sort by the next column" screen_has 'sort TOTAL'
+tm send-keys -t top / sched_switch Enter
+ok "/: the filter is shown" screen_has 'filter sched_switch'
+ok "/: only matching rows" bash -c "sed -n '5,\$p' '$tmp/screen' | grep -v '^\$' | grep -v -q -v sched_switch && exit 1 || exit 0"
+ok "/: the matching row stays" grep -q '^sched:sched_switch ' "$tmp/screen"
+tm send-keys -t top / Enter e -raw_syscalls Enter
+ok "e: events removed by glob, and said so" screen_has 'disabled raw_syscalls'
+ok "e: raw_syscalls is off in the instance" \
+	bash -c "! grep -q '^raw_syscalls:' '$T/instances/$inst/set_event'"
+tm send-keys -t top p
+ok "p: paused" screen_has '\[paused\]'
+tm send-keys -t top p
+tm resize-window -t top -x 70 -y 20
+ok "the pane is resized" test "$(tm display -p -t top '#{pane_width}x#{pane_height}')" = 70x20
+ok "the screen follows the resize" screen_has 'EVENT  *EV/s'
+ok "  no line wider than the pane" bash -c "! awk 'length > 70' '$tmp/screen' | grep -q ."
+tm send-keys -t top q
+ok "q ends fttop" screen_has '^rc=0'
+restored "q: the terminal is out of curses mode"
+ok "q: stty is sane again (icanon, echo)" \
+	bash -c "grep -qw icanon '$tmp/stty' && grep -qw echo '$tmp/stty'"
+ok "q: the instance is gone" test ! -d "$T/instances/$inst"
+
+for sig in TERM HUP; do
+	start "env TERM=xterm-256color $fttop -B $inst -d 0.3; echo rc=\$?; sleep 600" ||
+		bail_out "fttop did not start"
+	# fttop is the pane shell's child
+	pid=$(pgrep -P "$(tm display -p -t top '#{pane_pid}')")
+	kill -$sig "$pid"
+	ok "SIG$sig ends fttop with status 0" screen_has '^rc=0'
+	restored "SIG$sig: the terminal is out of curses mode"
+	ok "SIG$sig: the instance is gone" test ! -d "$T/instances/$inst"
+done
+
+start "exec env TERM=xterm-256color $fttop -B $inst -d 0.3" || bail_out "fttop did not start"
+pid=$(tm display -p -t top '#{pane_pid}')
+tm kill-pane -t top
+for i in $(seq 1 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+ok "a killed pane ends fttop" bash -c "! kill -0 $pid 2>/dev/null"
+ok "a killed pane: the instance is gone" test ! -d "$T/instances/$inst"
+
+start "env TERM=xterm-256color NO_COLOR=1 $fttop -B $inst -d 0.3; echo rc=\$?; sleep 600" || bail_out "fttop did not start"
+ok "NO_COLOR: the screen is drawn" screen_has 'EVENT  *EV/s'
+tm send-keys -t top q
+screen_has '^rc=0' > /dev/null
+tm kill-server
+TERM=dumb timeout 60 fttop -B "$inst" -d 0.2 -n 1 > "$tmp/dumb" 2>&1 < /dev/null
+ok "TERM=dumb: plain text frames" grep -q '^EVENT  *EV/s' "$tmp/dumb"
+ok "  without escape sequences" bash -c "! grep -q $'\e' '$tmp/dumb'"
+snap_is "$(tracefs_snap "$T")" "$snap_before" "the top level is as before"
+ok "no instance left" test ! -d "$T/instances/$inst"
+done_testing

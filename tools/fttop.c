@@ -1,0 +1,995 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * fttop: a live view of what the kernel is doing, from the binary record
+ * stream of a private instance: events, tasks, CPUs, system calls and hist
+ * triggers, on an ncurses screen or as plain-text or JSON frames (-b).
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <curses.h>
+#include <term.h>
+
+#include <traceevent/event-parse.h>
+
+#include "cmd.h"
+#include "tool.h"
+#include <ftkit/tally.h>
+
+enum view { V_EVENTS, V_TASKS, V_CPUS, V_SYSCALLS, V_PSYSCALLS, V_HIST, NR_VIEWS };
+static const char *const view_names[NR_VIEWS] = {
+	"events", "tasks", "cpus", "syscalls", "psyscalls", "hist",
+};
+static const char *const view_titles[NR_VIEWS] = {
+	"1 events", "2 tasks", "3 cpus", "4 syscalls", "4 syscalls by task", "5 hist",
+};
+
+enum fld { F_NAME, F_ID, F_COMM, F_RATE, F_TOTAL, F_SHARE, F_TIME, F_LOST, F_LOSTD, F_ERR,
+	   F_LCOUNT, F_LAVG, F_LMAX, F_LP99 };
+
+struct col {
+	const char	*title;
+	enum fld	fld;
+	int		width;		/* negative: left-aligned */
+};
+
+#define NCOL 8
+static const struct col view_cols[NR_VIEWS][NCOL] = {
+	[V_EVENTS] = { { "EVENT", F_NAME, -40 }, { "EV/s", F_RATE, 12 }, { "TOTAL", F_TOTAL, 14 } },
+	[V_TASKS] = { { "PID", F_ID, 8 }, { "COMM", F_COMM, -16 }, { "CPU%", F_SHARE, 7 },
+		      { "CPU-TIME", F_TIME, 10 }, { "EV/s", F_RATE, 11 },
+		      { "EVENTS", F_TOTAL, 12 } },
+	[V_CPUS] = { { "CPU", F_ID, 5 }, { "EV/s", F_RATE, 12 }, { "EVENTS", F_TOTAL, 14 },
+		     { "IDLE%", F_SHARE, 7 }, { "LOST/i", F_LOSTD, 9 }, { "LOST", F_LOST, 11 } },
+	[V_SYSCALLS] = { { "SYSCALL", F_NAME, -22 }, { "CALLS/s", F_RATE, 11 },
+			 { "CALLS", F_TOTAL, 12 }, { "ERRORS", F_ERR, 9 },
+			 { "PAIRS", F_LCOUNT, 12 }, { "AVG-us", F_LAVG, 10 },
+			 { "MAX-us", F_LMAX, 10 }, { "P99-us", F_LP99, 10 } },
+	[V_PSYSCALLS] = { { "PID", F_ID, 8 }, { "COMM", F_COMM, -16 }, { "SYSCALL", F_NAME, -20 },
+			  { "PAIRS", F_LCOUNT, 10 }, { "ERRORS", F_ERR, 8 },
+			  { "AVG-us", F_LAVG, 10 }, { "MAX-us", F_LMAX, 10 },
+			  { "P99-us", F_LP99, 10 } },
+	[V_HIST] = { { "HITCOUNT", F_TOTAL, 12 }, { "HITS/s", F_RATE, 10 },
+		     { "ENTRY", F_NAME, -60 } },
+};
+/* The column each view sorts by at the start. */
+static const int view_sort[NR_VIEWS] = { 1, 2, 0, 1, 3, 0 };
+
+struct evspec {
+	const char	*spec;
+	const char	*filter;
+};
+
+struct top {
+	struct evspec		*ev;
+	int			nev;
+	int			pid;
+	int			*cpus;		/* ended by -1, or NULL */
+	double			interval;
+	long			buffer_kb;	/* per CPU */
+	int			batch;
+	long			frames;		/* -n; 0: until stopped */
+	int			json;
+	enum view		view;
+	int			sort[NR_VIEWS];
+	int			reverse;
+	char			filter[64];
+	const char		*sort_arg;	/* --sort */
+	const char		*hist;		/* -H EVENT:hist:... */
+	char			*hist_event;
+	const char		*hist_trigger;
+	int			hist_user;	/* computed from the stream */
+	char			status[256];
+	const char		*instance;
+	struct ftk_tracefs	*t;
+	struct ftk_live		*live;
+	struct ftk_tally	*tally;
+	/* the screen */
+	int			curses;
+	int			color;
+	int			paused;
+	int			help;
+	long			scroll;
+	long			nrows;		/* rows of the last frame */
+};
+
+static struct top top = { .interval = 1, .pid = -1, .view = V_EVENTS, .buffer_kb = 8192 };
+
+static void screen_end(void);
+
+/*
+ * Once the live buffer is open, its trace_pipe_raw fds keep the instance
+ * busy: close them and the screen, then restore tracefs and exit @code.
+ */
+static void __attribute__((format(printf, 2, 3), noreturn)) fail(int code, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	screen_end();
+	ftk_live_close(top.live);
+	top.live = NULL;
+	tool_err("%s", msg);
+	tool_exit(code);
+}
+
+static void option(int opt, char *arg, void *ctx)
+{
+	struct top *o = ctx;
+	int v;
+
+	switch (opt) {
+	case 'e':
+		o->ev = realloc(o->ev, (o->nev + 1) * sizeof(*o->ev));
+		if (!o->ev)
+			tool_die("out of memory");
+		o->ev[o->nev++] = (struct evspec){ arg, NULL };
+		break;
+	case 'f':
+		if (!o->nev)
+			tool_usage_error("-f must follow the -e it filters");
+		o->ev[o->nev - 1].filter = arg;
+		break;
+	case 'P': o->pid = tool_pid(arg); break;
+	case 'C': {
+		size_t nr;
+		int *c;
+
+		tool_cpus(arg, &c, &nr);
+		o->cpus = realloc(c, (nr + 1) * sizeof(int));
+		if (!o->cpus)
+			tool_die("out of memory");
+		o->cpus[nr] = -1;
+		break;
+	}
+	case 'd': o->interval = tool_seconds(arg); break;
+	case 'k': o->buffer_kb = tool_num(arg, "buffer size", 4, 1L << 22); break;
+	case 'b': o->batch = 1; break;
+	case 'n': o->frames = tool_num(arg, "frame count", 1, 1000000000); break;
+	case 'j': o->json = 1; break;
+	case 'H': o->hist = arg; break;
+	case 'p':
+		tool_usage_error("--profile-hz: the profile view is not built yet (no sampling module)");
+	case 'w':
+		for (v = 0; v < NR_VIEWS; v++)
+			if (!strcmp(arg, view_names[v]))
+				break;
+		if (v == NR_VIEWS)
+			tool_usage_error("unknown view '%s' (events, tasks, cpus, syscalls, psyscalls, hist)",
+					 arg);
+		o->view = v;
+		break;
+	case 's': o->sort_arg = arg; break;
+	}
+}
+
+/* ---------------------------------------------------------------- rows */
+
+static double fld_val(const struct ftk_tally_row *r, enum fld f)
+{
+	switch (f) {
+	case F_ID: return r->id;
+	case F_RATE: return r->rate;
+	case F_TOTAL: return r->total;
+	case F_SHARE: return r->share;
+	case F_TIME: return r->time_ns;
+	case F_LOST: return r->lost;
+	case F_LOSTD: return r->lost_delta;
+	case F_ERR: return r->errors;
+	case F_LCOUNT: return r->lat_count;
+	case F_LAVG: return r->lat_avg_ns;
+	case F_LMAX: return r->lat_max_ns;
+	case F_LP99: return r->lat_p99_ns;
+	default: return 0;
+	}
+}
+
+static void fld_fmt(char *buf, size_t len, const struct ftk_tally_row *r, enum fld f)
+{
+	switch (f) {
+	case F_NAME: snprintf(buf, len, "%s", r->name); break;
+	case F_COMM: snprintf(buf, len, "%s", r->comm); break;
+	case F_ID: snprintf(buf, len, "%lld", (long long)r->id); break;
+	case F_RATE: snprintf(buf, len, "%.1f", r->rate); break;
+	case F_SHARE:
+		if (r->share < 0)
+			snprintf(buf, len, "-");
+		else
+			snprintf(buf, len, "%.1f", r->share * 100);
+		break;
+	case F_TIME: snprintf(buf, len, "%.3f", r->time_ns / 1e9); break;
+	case F_LAVG: case F_LMAX: case F_LP99:
+		if (!r->lat_count)
+			snprintf(buf, len, "-");
+		else
+			snprintf(buf, len, "%.1f", fld_val(r, f) / 1e3);
+		break;
+	default: snprintf(buf, len, "%llu", (unsigned long long)fld_val(r, f)); break;
+	}
+}
+
+static const struct col *sort_col;
+static int sort_rev;
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct ftk_tally_row *x = a, *y = b;
+	int asc = sort_col->fld == F_ID || sort_col->fld == F_NAME || sort_col->fld == F_COMM;
+	double dx, dy;
+	int c;
+
+	if (sort_col->fld == F_NAME)
+		c = strcmp(x->name, y->name);
+	else if (sort_col->fld == F_COMM)
+		c = strcmp(x->comm, y->comm);
+	else {
+		dx = fld_val(x, sort_col->fld);
+		dy = fld_val(y, sort_col->fld);
+		c = dx < dy ? -1 : dx > dy;
+	}
+	if (!asc)
+		c = -c;
+	if (!c)
+		c = x->id < y->id ? -1 : x->id > y->id;
+	return sort_rev ? -c : c;
+}
+
+static int row_matches(const struct ftk_tally_row *r, const char *filter)
+{
+	char id[24];
+
+	if (!*filter)
+		return 1;
+	snprintf(id, sizeof(id), "%lld", (long long)r->id);
+	return strstr(r->name, filter) || strstr(r->comm, filter) || !strcmp(id, filter);
+}
+
+/*
+ * The rows of a hist trigger: each entry line of the kernel's hist file
+ * ("{ key: value } hitcount: N ...") is one row, its hitcount the total.
+ */
+static long hist_rows(struct top *o, struct ftk_tally_row **out)
+{
+	struct ftk_tally_row *rows = NULL;
+	char *text, *line, *save, *h;
+	long n = 0, cap = 0;
+
+	*out = NULL;
+	if (ftk_trigger_hist(o->t, o->hist_event, &text)) {
+		snprintf(o->status, sizeof(o->status), "hist: %s", ftk_tracefs_errmsg(o->t));
+		return 0;
+	}
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (*line != '{')
+			continue;
+		if (n == cap) {
+			struct ftk_tally_row *nr;
+
+			cap = cap ? cap * 2 : 64;
+			nr = realloc(rows, cap * sizeof(*rows));
+			if (!nr)
+				break;
+			rows = nr;
+		}
+		memset(&rows[n], 0, sizeof(rows[n]));
+		rows[n].id = n;
+		h = strstr(line, "hitcount:");
+		if (h)
+			rows[n].total = strtoull(h + 9, NULL, 10);
+		/* the entry without the braces' padding */
+		while (h && h > line && h[-1] == ' ')
+			h--;
+		snprintf(rows[n].name, sizeof(rows[n].name), "%.*s",
+			 h ? (int)(h - line) : (int)strlen(line), line);
+		n++;
+	}
+	free(text);
+	*out = rows;
+	return n;
+}
+
+/* The rows of the current view, filtered and sorted. */
+static long frame_rows(struct top *o, struct ftk_tally_row **out)
+{
+	static const enum ftk_tally_view tv[NR_VIEWS] = {
+		FTK_TALLY_EVENTS, FTK_TALLY_TASKS, FTK_TALLY_CPUS, FTK_TALLY_SYSCALLS,
+		FTK_TALLY_SYSCALLS_PID, 0,
+	};
+	struct ftk_tally_row *rows;
+	long n, i, k = 0;
+
+	if (o->view == V_HIST) {
+		if (!o->hist) {
+			snprintf(o->status, sizeof(o->status), "hist: no trigger (give -H EVENT:hist:keys=...)");
+			*out = NULL;
+			return 0;
+		}
+		n = o->hist_user ? ftk_tally_rows(o->tally, FTK_TALLY_HIST, &rows) :
+		    hist_rows(o, &rows);
+	} else {
+		n = ftk_tally_rows(o->tally, tv[o->view], &rows);
+	}
+	if (n < 0)
+		fail(EXIT_FAIL, "out of memory");
+	for (i = 0; i < n; i++)
+		if (row_matches(&rows[i], o->filter))
+			rows[k++] = rows[i];
+	sort_col = &view_cols[o->view][o->sort[o->view]];
+	sort_rev = o->reverse;
+	qsort(rows, k, sizeof(*rows), cmp_rows);
+	*out = rows;
+	return k;
+}
+
+/* ---------------------------------------------------------------- text and JSON frames */
+
+static void header_text(struct top *o, char *buf, size_t len)
+{
+	struct ftk_tally_sum s;
+	char tbuf[32];
+	time_t now = time(NULL);
+
+	ftk_tally_sum(o->tally, &s);
+	strftime(tbuf, sizeof(tbuf), "%H:%M:%S", localtime(&now));
+	snprintf(buf, len, "fttop %s  %.0f ev/s  events %llu  lost %llu  cpus %d  instance %s%s",
+		 tbuf, s.rate, (unsigned long long)s.total, (unsigned long long)s.lost, s.nr_cpus,
+		 o->instance, o->paused ? "  [paused]" : "");
+}
+
+static void row_text(const struct top *o, const struct ftk_tally_row *r, char *buf, size_t len)
+{
+	const struct col *c = view_cols[o->view];
+	size_t off = 0;
+	char cell[128];
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < NCOL && c[i].title && off < len; i++) {
+		if (r)
+			fld_fmt(cell, sizeof(cell), r, c[i].fld);
+		off += snprintf(buf + off, len - off, "%s%*.*s", i ? " " : "", c[i].width,
+				abs(c[i].width) > 40 ? 64 : abs(c[i].width),
+				r ? cell : c[i].title);
+	}
+}
+
+static void print_text(struct top *o, struct ftk_tally_row *rows, long n)
+{
+	char buf[512];
+	long i;
+
+	header_text(o, buf, sizeof(buf));
+	printf("%s\nview %s\n", buf, view_names[o->view]);
+	if (o->status[0])
+		printf("note: %s\n", o->status);
+	row_text(o, NULL, buf, sizeof(buf));
+	printf("%s\n", buf);
+	for (i = 0; i < n; i++) {
+		row_text(o, &rows[i], buf, sizeof(buf));
+		printf("%s\n", buf);
+	}
+	printf("\n");
+}
+
+/* @s as a JSON string. */
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", (unsigned char)*s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
+
+static void print_json(struct top *o, struct ftk_tally_row *rows, long n)
+{
+	struct ftk_tally_sum s;
+	long i;
+
+	ftk_tally_sum(o->tally, &s);
+	printf("{\"time\":%ld,\"view\":\"%s\",\"interval\":%.6f,\"elapsed\":%.6f,"
+	       "\"events_per_s\":%.3f,\"events\":%llu,\"events_delta\":%llu,\"lost\":%llu,"
+	       "\"cpus\":%d,\"instance\":", (long)time(NULL), view_names[o->view], s.seconds,
+	       s.elapsed, s.rate, (unsigned long long)s.total, (unsigned long long)s.delta,
+	       (unsigned long long)s.lost, s.nr_cpus);
+	json_str(o->instance);
+	if (o->status[0]) {
+		printf(",\"note\":");
+		json_str(o->status);
+	}
+	printf(",\"rows\":[");
+	for (i = 0; i < n; i++) {
+		const struct ftk_tally_row *r = &rows[i];
+
+		printf("%s{\"id\":%lld,\"name\":", i ? "," : "", (long long)r->id);
+		json_str(r->name);
+		if (r->comm[0]) {
+			printf(",\"comm\":");
+			json_str(r->comm);
+		}
+		if (r->pid >= 0)
+			printf(",\"pid\":%d", r->pid);
+		printf(",\"total\":%llu,\"delta\":%llu,\"rate\":%.3f",
+		       (unsigned long long)r->total, (unsigned long long)r->delta, r->rate);
+		if (o->view == V_TASKS || o->view == V_CPUS)
+			printf(",\"time_ns\":%llu,\"time_delta_ns\":%llu,\"share\":%.6f",
+			       (unsigned long long)r->time_ns,
+			       (unsigned long long)r->time_delta_ns, r->share);
+		if (o->view == V_CPUS)
+			printf(",\"lost\":%llu,\"lost_delta\":%llu", (unsigned long long)r->lost,
+			       (unsigned long long)r->lost_delta);
+		if (o->view == V_SYSCALLS || o->view == V_PSYSCALLS)
+			printf(",\"errors\":%llu,\"lat_count\":%llu,\"lat_avg_ns\":%llu,"
+			       "\"lat_max_ns\":%llu,\"lat_p99_ns\":%llu",
+			       (unsigned long long)r->errors, (unsigned long long)r->lat_count,
+			       (unsigned long long)r->lat_avg_ns, (unsigned long long)r->lat_max_ns,
+			       (unsigned long long)r->lat_p99_ns);
+		printf("}");
+	}
+	printf("]}\n");
+}
+
+/* ---------------------------------------------------------------- tracing */
+
+static void set_or_die(struct ftk_tracefs *t, const char *file, const char *val)
+{
+	if (ftk_tracefs_set(t, file, val))
+		tool_die("cannot write '%s': %s", file, ftk_tracefs_errmsg(t));
+}
+
+/* Enable @glob (or disable it); a kernel that forbids one says so in the status line. */
+static int events_enable(struct top *o, const char *glob, const char *filter, int on)
+{
+	int ret = ftk_event_enable(o->t, glob, on);
+
+	if (ret == -FTK_E_NOEVENT) {
+		snprintf(o->status, sizeof(o->status), "no event matches '%s'", glob);
+		return ret;
+	}
+	if (ret) {
+		snprintf(o->status, sizeof(o->status), "%s: %s", glob, ftk_tracefs_errmsg(o->t));
+		return ret;
+	}
+	if (filter && on && ftk_event_filter_set(o->t, glob, filter))
+		tool_die("bad filter '%s' for '%s': %s", filter, glob, ftk_tracefs_errmsg(o->t));
+	return 0;
+}
+
+/* -C in the kernel too: the other CPUs record nothing (tracing_cpumask, 32-bit words). */
+static void set_cpumask(struct top *o)
+{
+	unsigned int words[2048] = { 0 };
+	char mask[2048 * 9 + 1];
+	int i, nw = 1, off = 0;
+
+	for (i = 0; o->cpus[i] >= 0; i++) {
+		if (o->cpus[i] >= 2048 * 32)
+			tool_usage_error("CPU %d out of range", o->cpus[i]);
+		words[o->cpus[i] / 32] |= 1u << (o->cpus[i] % 32);
+		if (o->cpus[i] / 32 + 1 > nw)
+			nw = o->cpus[i] / 32 + 1;
+	}
+	for (i = nw - 1; i >= 0; i--)
+		off += snprintf(mask + off, sizeof(mask) - off, i == nw - 1 ? "%x" : ",%08x",
+				words[i]);
+	set_or_die(o->t, "tracing_cpumask", mask);
+}
+
+static void start_tracing(struct top *o, struct tool_args *a)
+{
+	static struct evspec defaults[] = { { "sched", NULL }, { "irq", NULL },
+					    { "raw_syscalls", NULL } };
+	static char name[64];
+	char buf[64], file[300];
+	const char *h;
+	int i, ok = 0, ret;
+
+	if (!a->instance) {
+		snprintf(name, sizeof(name), "ftkit-top-%d", (int)getpid());
+		a->instance = name;
+	}
+	o->instance = a->instance;
+	o->t = tool_tracefs(a->instance, FTK_TRACEFS_CREATE);
+	set_or_die(o->t, "tracing_on", "0");
+	if (!o->nev) {
+		o->ev = defaults;
+		o->nev = 3;
+	}
+	for (i = 0; i < o->nev; i++)
+		ok += !events_enable(o, o->ev[i].spec, o->ev[i].filter, 1);
+	if (!ok)
+		tool_die("no event could be enabled: %s", o->status);
+	/* what runs where: the tasks' CPU time and the CPUs' idle share */
+	if (ftk_event_enable(o->t, "sched:sched_switch", 1))
+		snprintf(o->status, sizeof(o->status), "sched_switch: %s: no CPU time",
+			 ftk_tracefs_errmsg(o->t));
+	if (o->pid > 0) {
+		snprintf(buf, sizeof(buf), "%d", o->pid);
+		ret = ftk_event_pid_set(o->t, buf, 0);
+	} else {
+		/* fttop's own reads are not what the user wants to see */
+		snprintf(buf, sizeof(buf), "%d", (int)getpid());
+		ret = ftk_event_pid_set(o->t, buf, 1);
+	}
+	if (ret)
+		tool_die("cannot set the event pid list: %s", ftk_tracefs_errmsg(o->t));
+	if (o->hist) {
+		h = strstr(o->hist, ":hist");
+
+		if (!h)
+			tool_usage_error("-H wants EVENT:hist:keys=...: '%s'", o->hist);
+		o->hist_event = strndup(o->hist, h - o->hist);
+		o->hist_trigger = h + 1;
+		if (!o->hist_event)
+			tool_die("out of memory");
+		snprintf(file, sizeof(file), "events/%s/hist", o->hist_event);
+		if ((h = strchr(file + 7, ':')))
+			*(char *)h = '/';
+		if (ftk_tracefs_exists(o->t, file)) {
+			ret = ftk_trigger_add(o->t, o->hist_event, o->hist_trigger);
+		} else {
+			/* no hist triggers here: the same keys, counted from the stream */
+			o->hist_user = 1;
+			snprintf(o->status, sizeof(o->status),
+				 "hist: computed in user space (this kernel has no hist triggers)");
+			if (ftk_event_enable(o->t, o->hist_event, 1))
+				tool_die("cannot enable %s: %s", o->hist_event,
+					 ftk_tracefs_errmsg(o->t));
+			ret = 0;
+		}
+		if (ret)
+			tool_die("cannot add '%s' to %s: %s", o->hist_trigger, o->hist_event,
+				 ftk_tracefs_errmsg(o->t));
+	}
+	if (o->cpus)
+		set_cpumask(o);
+	/*
+	 * Room for the time between two reads: at 1M events/s the kernel's
+	 * default of about 1.4 MB per CPU fills in a few tens of ms.
+	 */
+	snprintf(buf, sizeof(buf), "%ld", o->buffer_kb);
+	set_or_die(o->t, "buffer_size_kb", buf);
+	/* a clock fttop can read too: records come in time order across reads */
+	set_or_die(o->t, "trace_clock", "mono");
+	if (ftk_live_open(ftk_tracefs_root(o->t), a->instance, &o->live))
+		fail(EXIT_FAIL, "%s", ftk_live_errmsg(o->live));
+	o->tally = ftk_tally_new(ftk_live_tep(o->live), sysconf(_SC_NPROCESSORS_CONF));
+	if (!o->tally)
+		fail(EXIT_FAIL, "out of memory");
+	if (o->hist_user && ftk_tally_hist(o->tally, o->hist_event, o->hist_trigger))
+		fail(EXIT_USAGE, "-H %s: %s", o->hist, ftk_tally_errmsg(o->tally));
+	if (ftk_tracefs_set(o->t, "tracing_on", "1"))
+		fail(EXIT_FAIL, "cannot write 'tracing_on': %s", ftk_tracefs_errmsg(o->t));
+	if (o->batch)
+		fprintf(stderr, "fttop: tracing in instance %s; Ctrl-C to end\n", o->instance);
+}
+
+static int add(void *ctx, const struct tep_record *rec)
+{
+	struct top *o = ctx;
+	int i;
+
+	if (o->cpus) {
+		for (i = 0; o->cpus[i] >= 0 && o->cpus[i] != rec->cpu; i++)
+			;
+		if (o->cpus[i] < 0)
+			return 0;
+	}
+	ftk_tally_add(o->tally, rec);
+	return 0;
+}
+
+static void drain(struct top *o)
+{
+	if (ftk_live_read(o->live, add, o, 0) < 0)
+		fail(EXIT_FAIL, "%s", ftk_live_errmsg(o->live));
+}
+
+/* ---------------------------------------------------------------- the screen */
+
+enum { C_HEAD = 1, C_COLS, C_SEL, C_NOTE };
+
+static void screen_end(void)
+{
+	if (top.curses) {
+		curs_set(1);
+		endwin();
+		top.curses = 0;
+	}
+}
+
+static void screen_start(struct top *o)
+{
+	if (!newterm(NULL, stdout, stdin))
+		fail(EXIT_FAIL, "cannot use the terminal '%s'", getenv("TERM") ? getenv("TERM") : "");
+	o->curses = 1;
+	atexit(screen_end);
+	cbreak();
+	noecho();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	curs_set(0);
+	o->color = has_colors() && !getenv("NO_COLOR");
+	if (o->color) {
+		start_color();
+		use_default_colors();
+		init_pair(C_HEAD, COLOR_CYAN, -1);
+		init_pair(C_COLS, COLOR_BLACK, COLOR_GREEN);
+		init_pair(C_SEL, COLOR_BLACK, COLOR_CYAN);
+		init_pair(C_NOTE, COLOR_YELLOW, -1);
+	}
+}
+
+static void attr(struct top *o, int pair, int on)
+{
+	int a = o->color ? COLOR_PAIR(pair) : (pair == C_COLS ? A_REVERSE : A_BOLD);
+
+	if (on)
+		attron(a);
+	else
+		attroff(a);
+}
+
+static const char help_text[] =
+"fttop keys\n"
+"\n"
+"  1 2 3 4 5      views: events, tasks, cpus, syscalls (4 again: by task), hist\n"
+"  s, F6, > <     sort by the next (previous) column;  r  reverse the order\n"
+"  /              filter rows by text (empty: all)\n"
+"  e              add events by glob ('-glob' removes them)\n"
+"  p, space       pause / go on\n"
+"  + -            refresh interval up / down\n"
+"  arrows PgUp PgDn Home End   scroll\n"
+"  c              clear the counts\n"
+"  h ?            this help (any key leaves it)\n"
+"  q              quit\n";
+
+static void draw(struct top *o, struct ftk_tally_row *rows, long n)
+{
+	char buf[512];
+	int y = 0, v, x, h, w;
+	long i;
+
+	getmaxyx(stdscr, h, w);
+	erase();
+	header_text(o, buf, sizeof(buf));
+	attr(o, C_HEAD, 1);
+	mvaddnstr(y++, 0, buf, w);
+	attr(o, C_HEAD, 0);
+	move(y, 0);
+	for (v = 0, x = 0; v < NR_VIEWS; v++) {
+		if (v == V_PSYSCALLS)
+			continue;
+		if (v == (int)o->view || (v == V_SYSCALLS && o->view == V_PSYSCALLS))
+			attron(A_REVERSE);
+		snprintf(buf, sizeof(buf), " %s ", view_titles[v == V_SYSCALLS ? o->view == V_PSYSCALLS
+							    ? V_PSYSCALLS : v : v]);
+		mvaddnstr(y, x, buf, w - x > 0 ? w - x : 0);
+		x += strlen(buf);
+		attroff(A_REVERSE);
+	}
+	snprintf(buf, sizeof(buf), "  refresh %.1fs  sort %s%s%s%s", o->interval,
+		 view_cols[o->view][o->sort[o->view]].title, o->reverse ? " (rev)" : "",
+		 o->filter[0] ? "  filter " : "", o->filter);
+	if (x < w)
+		mvaddnstr(y, x, buf, w - x);
+	y++;
+	attr(o, C_NOTE, 1);
+	mvaddnstr(y++, 0, o->status, w);
+	attr(o, C_NOTE, 0);
+	if (o->help) {
+		mvaddnstr(y, 0, help_text, -1);
+		refresh();
+		return;
+	}
+	row_text(o, NULL, buf, sizeof(buf));
+	attr(o, C_COLS, 1);
+	mvaddnstr(y, 0, buf, w);
+	for (x = strlen(buf); x < w; x++)
+		addch(' ');
+	attr(o, C_COLS, 0);
+	y++;
+	if (o->scroll > n - (h - y))
+		o->scroll = n - (h - y);
+	if (o->scroll < 0)
+		o->scroll = 0;
+	for (i = o->scroll; i < n && y < h; i++, y++) {
+		row_text(o, &rows[i], buf, sizeof(buf));
+		mvaddnstr(y, 0, buf, w);
+	}
+	refresh();
+}
+
+/*
+ * A line typed at the bottom of the screen; 0 when given (Enter), -1 when
+ * cancelled (Escape, or a signal). The buffers are drained while the user
+ * types: a blocking getnstr() would let them overflow.
+ */
+static int prompt(struct top *o, const char *what, char *buf, size_t len)
+{
+	size_t n = 0;
+	int ch;
+
+	buf[0] = '\0';
+	curs_set(1);
+	for (;;) {
+		mvprintw(LINES - 1, 0, "%s%s", what, buf);
+		clrtoeol();
+		refresh();
+		drain(o);
+		if (tool_stop) {
+			ch = 27;
+		} else {
+			timeout(100);
+			ch = getch();
+			nodelay(stdscr, TRUE);
+		}
+		if (ch == ERR)
+			continue;
+		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER || ch == 27)
+			break;
+		if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n)
+			buf[--n] = '\0';
+		else if (ch >= ' ' && ch < 127 && n + 1 < len) {
+			buf[n++] = ch;
+			buf[n] = '\0';
+		}
+	}
+	curs_set(0);
+	return ch == 27 ? -1 : 0;
+}
+
+static void key_events(struct top *o)
+{
+	char glob[128];
+	int on = 1;
+
+	if (prompt(o, "events (glob, -glob removes): ", glob, sizeof(glob)) || !glob[0])
+		return;
+	if (glob[0] == '-')
+		on = 0;
+	if (!events_enable(o, glob + !on, NULL, on))
+		snprintf(o->status, sizeof(o->status), "%s %s", on ? "enabled" : "disabled",
+			 glob + !on);
+}
+
+/* One key: 1 if the frame should be drawn again now. */
+static int key(struct top *o, int ch, int page)
+{
+	int nc;
+
+	if (o->help && ch != ERR && ch != KEY_RESIZE) {
+		o->help = 0;
+		return 1;
+	}
+	for (nc = 0; nc < NCOL && view_cols[o->view][nc].title; nc++)
+		;
+	switch (ch) {
+	case 'q': case 'Q': tool_stop = -1; return 0;
+	case 'h': case '?': case KEY_F(1): o->help = 1; return 1;
+	case '1': case '2': case '3': case '5':
+		o->view = ch == '5' ? V_HIST : (enum view)(ch - '1');
+		o->scroll = 0;
+		return 1;
+	case '4':
+		o->view = o->view == V_SYSCALLS ? V_PSYSCALLS : V_SYSCALLS;
+		o->scroll = 0;
+		return 1;
+	case 's': case KEY_F(6): case '>':
+		o->sort[o->view] = (o->sort[o->view] + 1) % nc;
+		return 1;
+	case '<':
+		o->sort[o->view] = (o->sort[o->view] + nc - 1) % nc;
+		return 1;
+	case 'r': o->reverse = !o->reverse; return 1;
+	case '/':
+		if (prompt(o, "filter: ", o->filter, sizeof(o->filter)))
+			o->filter[0] = '\0';
+		o->scroll = 0;
+		return 1;
+	case 'e': key_events(o); return 1;
+	case 'p': case ' ':
+		o->paused = !o->paused;
+		return 1;
+	case '+': case '=':
+		o->interval = o->interval < 1 ? o->interval + 0.1 : o->interval + 1;
+		return 1;
+	case '-':
+		o->interval = o->interval > 1 ? o->interval - 1 : o->interval > 0.15 ?
+			      o->interval - 0.1 : o->interval;
+		return 1;
+	case 'c': ftk_tally_reset(o->tally); return 1;
+	case KEY_UP: o->scroll--; return 1;
+	case KEY_DOWN: o->scroll++; return 1;
+	case KEY_PPAGE: o->scroll -= page; return 1;
+	case KEY_NPAGE: o->scroll += page; return 1;
+	case KEY_HOME: o->scroll = 0; return 1;
+	case KEY_END: o->scroll = 1L << 30; return 1;
+	case KEY_RESIZE: return 1;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- the loop */
+
+/*
+ * Wait up to @s seconds for the terminal, draining the buffers every 50 ms
+ * so that they do not fill. 1 when a key can be read.
+ */
+static int wait_frame(struct top *o, double s)
+{
+	double end = tool_now() + s, left;
+	struct pollfd p = { .fd = 0, .events = POLLIN };
+	int r;
+
+	while (!tool_stop && (left = end - tool_now()) > 0) {
+		r = poll(&p, o->curses, (int)((left < 0.05 ? left : 0.05) * 1000) + 1);
+		drain(o);
+		if (r > 0 && (p.revents & (POLLHUP | POLLERR | POLLNVAL))) {
+			tool_stop = SIGHUP;	/* the terminal is gone */
+			return 0;
+		}
+		if (r > 0)
+			return 1;
+	}
+	return 0;
+}
+
+static void run(struct top *o)
+{
+	struct ftk_tally_row *rows = NULL;
+	double last = tool_now(), now;
+	long frame = 0, n = 0;
+	int ch, redraw;
+
+	while (!tool_stop) {
+		if (wait_frame(o, last + o->interval - tool_now())) {
+			redraw = 0;
+			while ((ch = getch()) != ERR)
+				redraw |= key(o, ch, LINES - 5);
+			if (redraw && !tool_stop) {
+				free(rows);
+				n = frame_rows(o, &rows);
+				draw(o, rows, n);
+			}
+			continue;
+		}
+		if (tool_stop)
+			break;
+		now = tool_now();
+		if (o->paused) {
+			last = now;
+			continue;
+		}
+		ftk_tally_mark(o->tally, now - last);
+		last = now;
+		free(rows);
+		n = frame_rows(o, &rows);
+		if (o->curses)
+			draw(o, rows, n);
+		else if (o->json)
+			print_json(o, rows, n);
+		else
+			print_text(o, rows, n);
+		if (!o->curses && fflush(stdout))
+			fail(EXIT_FAIL, "cannot write the output: %s", strerror(errno));
+		if (o->frames && ++frame >= o->frames)
+			break;
+	}
+	free(rows);
+}
+
+static const char usage[] =
+"usage: fttop [-b [-n N] [--json]] [-d S] [-e event [-f filter]]... [-P pid] [-C cpus]\n"
+"             [-H EVENT:hist:keys=K[:vals=V]] [--view V] [--sort COL] [-B instance]\n"
+"\n"
+"A live view of what the kernel is doing, read from the binary ring buffer of a\n"
+"private instance (removed again on exit): events, tasks, CPUs, system calls\n"
+"and hist triggers. Keys as in top: h for help, q to quit.\n"
+"\n"
+"  -e, --event EV        system:event, system or event, globs work; repeatable\n"
+"                        (default: sched, irq and raw_syscalls)\n"
+"  -f, --filter F        filter for the -e before it ('prev_pid != 0')\n"
+"  -P, --pid PID         only events of PID\n"
+"  -C, --cpus LIST       only these CPUs (0,2-3)\n"
+"  -d, --delay S         refresh every S seconds (default 1)\n"
+"  -b, --batch           print frames as plain text, no screen (as top -b)\n"
+"  -n, --frames N        stop after N frames\n"
+"      --json            with -b: one JSON object per frame\n"
+"      --view V          events, tasks, cpus, syscalls, psyscalls or hist\n"
+"      --sort COL        the column to sort by (its title: TOTAL, CPU%, ...)\n"
+"  -H, --hist EV:TRIG    a hist trigger on EV in fttrigger's syntax, shown in view 5\n"
+"      --buffer-kb KB    per-CPU ring buffer size (default 8192)\n"
+TOOL_HELP_INSTANCE
+TOOL_HELP_COMMON
+"\n"
+"examples:\n"
+"  fttop                                  # the screen: 1-5 switch views\n"
+"  fttop -b -n 3 --view syscalls -P 1234  # three frames of one process's syscalls\n"
+"  fttop -b -n 1 -d 5 --json --view tasks # who ran, as JSON, over 5 seconds\n"
+"  fttop -e sched:sched_switch -H 'sched:sched_switch:hist:keys=next_comm'\n";
+
+static void check_args(struct top *o, struct tool_args *a)
+{
+	const struct col *c = view_cols[o->view];
+	const char *term = getenv("TERM");
+	int v;
+
+	if (a->nrest)
+		tool_usage_error("unexpected argument '%s'", a->rest[0]);
+	if (o->json && !o->batch)
+		tool_usage_error("--json needs -b");
+	if (o->view == V_HIST && !o->hist)
+		tool_usage_error("the hist view needs -H");
+	for (v = 0; v < NR_VIEWS; v++)
+		o->sort[v] = view_sort[v];
+	if (o->sort_arg) {
+		for (v = 0; v < NCOL && c[v].title; v++)
+			if (!strcasecmp(o->sort_arg, c[v].title))
+				break;
+		if (v == NCOL || !c[v].title)
+			tool_usage_error("view %s has no column '%s'", view_names[o->view],
+					 o->sort_arg);
+		o->sort[o->view] = v;
+	}
+	/* A terminal that cannot place the cursor gets frames of text. */
+	if (!o->batch && (!isatty(1) || !term || !strcmp(term, "dumb")))
+		o->batch = 1;
+}
+
+int main(int argc, char **argv)
+{
+	enum { OPT_JSON = 256, OPT_VIEW, OPT_SORT, OPT_PROFILE };
+	static const struct option longopts[] = {
+		{ "event",	required_argument,	NULL, 'e' },
+		{ "filter",	required_argument,	NULL, 'f' },
+		{ "pid",	required_argument,	NULL, 'P' },
+		{ "cpus",	required_argument,	NULL, 'C' },
+		{ "delay",	required_argument,	NULL, 'd' },
+		{ "batch",	no_argument,		NULL, 'b' },
+		{ "frames",	required_argument,	NULL, 'n' },
+		{ "json",	no_argument,		NULL, 'j' },
+		{ "view",	required_argument,	NULL, 'w' },
+		{ "sort",	required_argument,	NULL, 's' },
+		{ "hist",	required_argument,	NULL, 'H' },
+		{ "profile-hz",	required_argument,	NULL, 'p' },
+		{ "buffer-kb",	required_argument,	NULL, 'k' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static const struct tool_def def = {
+		.name = "fttop", .usage = usage, .opts = "e:f:P:C:d:bn:H:", .longopts = longopts,
+		.common = TOOL_OPT_INSTANCE, .option = option,
+	};
+	struct tool_args a;
+
+	tool_parse(&def, argc, argv, &a, &top);
+	check_args(&top, &a);
+	tool_signals();
+	/* a closed pipe ends the frames through a failed write, restoring tracefs */
+	signal(SIGPIPE, SIG_IGN);
+	/* formats libtraceevent cannot parse leave their events unnamed, quietly */
+	tep_set_loglevel(TEP_LOG_CRITICAL);
+	start_tracing(&top, &a);
+	if (!top.batch)
+		screen_start(&top);
+	run(&top);
+	screen_end();
+	ftk_tally_free(top.tally);
+	ftk_live_close(top.live);
+	tool_exit(EXIT_OK);
+}
