@@ -621,21 +621,9 @@ static const struct tool_def ftstat = {
 	.option		= option,
 };
 
-int main(int argc, char **argv)
+/* The options' combinations; the separator and the locale they imply. */
+static void check_options(void)
 {
-	struct tool_args args;
-	unsigned int run;
-	double elapsed;
-	struct rusage ru;
-	int code = EXIT_OK;
-
-	/* Ctrl-C ends the counting and the counts so far are printed: caught from the start. */
-	tool_signals();
-	signal(SIGPIPE, SIG_IGN);
-	if (ftk_perf_new(NULL, NULL, &cfg.perf))
-		tool_die("out of memory");
-	tool_parse(&ftstat, argc, argv, &args, NULL);
-	cfg.argv = args.argv;
 	if (!!cfg.pid_list + !!cfg.tid_list + !!cfg.system_wide > 1)
 		tool_usage_error("-p, -t and -a/-C exclude each other");
 	if (!cfg.argv && !cfg.pid_list && !cfg.tid_list && !cfg.system_wide)
@@ -654,7 +642,43 @@ int main(int argc, char **argv)
 		cfg.big_num = 0;
 	if (cfg.big_num)
 		setlocale(LC_NUMERIC, "");
+}
 
+/* The whole count (the means with -r), unless -I printed it interval by interval. */
+static void print_report(const struct rusage *ru)
+{
+	unsigned int runs;
+	double elapsed;
+
+	runs = ftk_perf_stat_elapsed(cfg.stat, &elapsed, NULL);
+	if (cfg.runs > 1)	/* fewer after a Ctrl-C */
+		cfg.runs = runs;
+	if (!cfg.interval_ms && cfg.mode == OUT_STD)
+		print_header();
+	if (!cfg.interval_ms)
+		print_rows(FTK_PERF_STAT_MEAN, elapsed, 0, 0);
+	if (!cfg.interval_ms && cfg.mode == OUT_STD)
+		print_footer(cfg.argv && !cfg.system_wide && !cfg.tids && cfg.runs == 1 ? ru : NULL);
+	if (fflush(cfg.out) || ferror(cfg.out) || (cfg.output && fclose(cfg.out)))
+		tool_die("cannot write '%s': %s", cfg.output ? cfg.output : "stderr",
+			 strerror(errno));
+}
+
+int main(int argc, char **argv)
+{
+	struct tool_args args;
+	struct rusage ru;
+	unsigned int run;
+	int code = EXIT_OK;
+
+	/* Ctrl-C ends the counting and the counts so far are printed: caught from the start. */
+	tool_signals();
+	signal(SIGPIPE, SIG_IGN);
+	if (ftk_perf_new(NULL, NULL, &cfg.perf))
+		tool_die("out of memory");
+	tool_parse(&ftstat, argc, argv, &args, NULL);
+	cfg.argv = args.argv;
+	check_options();
 	if (cfg.system_wide)
 		add_cpus();
 	if (cfg.pid_list)
@@ -668,18 +692,7 @@ int main(int argc, char **argv)
 		if (tool_stop)
 			break;
 	}
-	run = ftk_perf_stat_elapsed(cfg.stat, &elapsed, NULL);
-	if (cfg.runs > 1)	/* fewer after a Ctrl-C */
-		cfg.runs = run;
-	if (!cfg.interval_ms && cfg.mode == OUT_STD)
-		print_header();
-	if (!cfg.interval_ms)
-		print_rows(FTK_PERF_STAT_MEAN, elapsed, 0, 0);
-	if (!cfg.interval_ms && cfg.mode == OUT_STD)
-		print_footer(cfg.argv && !cfg.system_wide && !cfg.tids && cfg.runs == 1 ? &ru : NULL);
-	if (fflush(cfg.out) || ferror(cfg.out) || (cfg.output && fclose(cfg.out)))
-		tool_die("cannot write '%s': %s", cfg.output ? cfg.output : "stderr",
-			 strerror(errno));
+	print_report(&ru);
 	ftk_perf_stat_free(cfg.stat);
 	ftk_perf_free(cfg.perf);
 	free(cfg.tids);
