@@ -388,8 +388,7 @@ static void open_counters(struct tool_cmd *cmd)
 	for (ev = 0; ev < n && ftk_log_level() >= FTK_LOG_INFO; ev++)
 		if (ftk_perf_why(cfg.perf, ev, buf, sizeof(buf)))
 			tool_warn("%s: %s", ftk_perf_name(cfg.perf, ev), buf);
-	if ((cfg.system_wide || cfg.tids) && ftk_perf_enable(cfg.perf))
-		tool_die("%s", ftk_perf_errmsg(cfg.perf));
+	fflush(stderr);		/* before the command's own output */
 }
 
 /*
@@ -433,7 +432,10 @@ static int run_once(struct rusage *ru)
 		tool_cmd_fork(&cmd, cfg.argv, NULL);
 	if (!cfg.null_run)
 		open_counters(&cmd);
+	/* The elapsed time spans the counting: CPUs utilized stays <= 1 a CPU. */
 	start = last = tool_now();
+	if (!cfg.null_run && (cfg.system_wide || cfg.tids) && ftk_perf_enable(cfg.perf))
+		tool_die("%s", ftk_perf_errmsg(cfg.perf));
 	if (cfg.argv && tool_cmd_start(&cmd))
 		tool_exit(tool_cmd_code(&cmd));
 	if (cfg.interval_ms)
@@ -451,9 +453,9 @@ static int run_once(struct rusage *ru)
 			break;
 		next += cfg.interval_ms / 1e3;
 	}
-	t = tool_now();
 	if (!cfg.null_run)
 		ftk_perf_disable(cfg.perf);
+	t = tool_now();
 	if (cfg.argv && !ended) {
 		/* --interval-count ended it: stop the command, as perf does. */
 		tool_cmd_kill(&cmd);
@@ -543,11 +545,15 @@ static void add_events(void)
 
 static void open_output(void)
 {
+	static char buf[BUFSIZ];
 	time_t now = time(NULL);
 
 	cfg.out = stderr;
-	if (!cfg.output)
+	if (!cfg.output) {
+		/* One write for the report, not one per fprintf; -I flushes each interval. */
+		setvbuf(stderr, buf, _IOFBF, sizeof(buf));
 		return;
+	}
 	cfg.out = fopen(cfg.output, cfg.append ? "a" : "w");
 	if (!cfg.out)
 		tool_die("cannot write '%s': %s", cfg.output, strerror(errno));
