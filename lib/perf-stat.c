@@ -576,6 +576,45 @@ FTK_API int ftk_perf_stat_metric(const struct ftk_perf_stat *s, size_t ev, size_
 }
 
 /**
+ * ftk_perf_stat_unit() - how perf stat shows an event's count
+ * @s: the session
+ * @ev: the event's index
+ * @u: the unit, the divisor and the number of decimals
+ *
+ * task-clock and cpu-clock count nanoseconds and show as msec with two
+ * decimals; an event whose PMU gives a sysfs unit shows with it (two
+ * decimals when sysfs scales it too, as power/energy-pkg/ in Joules);
+ * others show whole, without a unit. The value shown is the count's
+ * val / u->div; u->unit is owned by the handle.
+ *
+ * Return: 0, or -EINVAL for a bad index.
+ */
+FTK_API int ftk_perf_stat_unit(const struct ftk_perf_stat *s, size_t ev,
+			       struct ftk_perf_stat_unit *u)
+{
+	const struct perf_event_attr *a = ftk_perf_attr(s->perf, ev);
+	const char *unit;
+	double scale;
+
+	memset(u, 0, sizeof(*u));
+	u->unit = "";
+	u->div = 1;
+	if (!a)
+		return ftk_err(-EINVAL);
+	unit = ftk_perf_unit(s->perf, ev, &scale);
+	if (is_clock(a)) {
+		u->unit = "msec";
+		u->div = 1e6;
+		u->decimals = 2;
+		return 0;
+	}
+	if (unit)
+		u->unit = unit;
+	u->decimals = scale != 1 ? 2 : 0;
+	return 0;
+}
+
+/**
  * ftk_perf_stat_elapsed() - the wall-clock time of the ended runs
  * @s: the session
  * @mean_ns: their mean, or NULL

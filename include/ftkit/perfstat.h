@@ -67,6 +67,13 @@ struct ftk_perf_stat_metric {
 	double		val;
 };
 
+/* How perf stat shows an event's count: clocks in msec, sysfs-scaled events with their unit. */
+struct ftk_perf_stat_unit {
+	const char	*unit;		/* "msec", the PMU's sysfs unit ("Joules"), or "" */
+	double		div;		/* show val / div: 1e6 for the clocks (ns), else 1 */
+	int		decimals;	/* 2 for the clocks and sysfs-scaled events, else 0 */
+};
+
 /* Event names perf list shows, by kind. */
 enum ftk_perf_kind {
 	FTK_PERF_KIND_HARDWARE,		/* "cpu-cycles OR cycles", ... */
@@ -93,6 +100,8 @@ FTK_API int ftk_perf_stat_count(const struct ftk_perf_stat *s, size_t ev, size_t
 FTK_API int ftk_perf_stat_metric(const struct ftk_perf_stat *s, size_t ev, size_t row,
 				 enum ftk_perf_stat_span span, double elapsed_ns,
 				 struct ftk_perf_stat_metric *m);
+FTK_API int ftk_perf_stat_unit(const struct ftk_perf_stat *s, size_t ev,
+			       struct ftk_perf_stat_unit *u);
 FTK_API unsigned int ftk_perf_stat_elapsed(const struct ftk_perf_stat *s, double *mean_ns,
 					   double *stddev_ns);
 

@@ -213,6 +213,30 @@ static void metrics(void)
 	ftk_perf_free(p);
 }
 
+/* Units against the fake PMU tree: fakepmu/energy/ scales by 2^-32 into Joules. */
+static void units(void)
+{
+	struct ftk_perf *p = events("task-clock,cpu-clock,cs,fakepmu/energy/,fakepmu/ev1/", 1);
+	struct ftk_perf_stat_unit u;
+	struct ftk_perf_stat *s;
+
+	ftk_perf_stat_new(p, 0, &s);
+	ok(!ftk_perf_stat_unit(s, 0, &u) && !strcmp(u.unit, "msec") && u.div == 1e6 &&
+	   u.decimals == 2, "task-clock shows in msec with 2 decimals");
+	ok(!ftk_perf_stat_unit(s, 1, &u) && !strcmp(u.unit, "msec") && u.div == 1e6,
+	   "so does cpu-clock");
+	ok(!ftk_perf_stat_unit(s, 2, &u) && !strcmp(u.unit, "") && u.div == 1 && !u.decimals,
+	   "cs shows whole, without a unit");
+	ok(!ftk_perf_stat_unit(s, 3, &u) && !strcmp(u.unit, "Joules") && u.div == 1 &&
+	   u.decimals == 2, "a sysfs-scaled event: its unit, 2 decimals");
+	ok(!ftk_perf_stat_unit(s, 4, &u) && !strcmp(u.unit, "") && !u.decimals,
+	   "a PMU alias without .unit and .scale shows whole");
+	ok(ftk_perf_stat_unit(s, 5, &u) == -EINVAL && !strcmp(u.unit, ""),
+	   "a bad index: EINVAL, and an empty unit");
+	ftk_perf_stat_free(s);
+	ftk_perf_free(p);
+}
+
 static int has(char **list, const char *s)
 {
 	for (; list && *list; list++)
@@ -340,6 +364,7 @@ int main(void)
 	deltas();
 	runs();
 	metrics();
+	units();
 	lists();
 	why();
 	targets();
