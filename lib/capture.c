@@ -122,21 +122,10 @@ static int read_stats(struct ftk_capture *c, int cpu, char **out)
 	return ftk_tracefs_read(c->t, file, out);
 }
 
+/* Spools are anonymous files: nothing to follow, nothing left behind. */
 static int open_spool(struct ftk_capture *c)
 {
-	char path[PATH_MAX];
-	int fd;
-
-	fd = open(c->spool_dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
-		return fd < 0 ? -errno : fd;
-	/* No O_TMPFILE on this file system: a named file, unlinked at once. */
-	snprintf(path, sizeof(path), "%s/.ftkit-spool-XXXXXX", c->spool_dir);
-	fd = mkostemp(path, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	unlink(path);
-	return fd;
+	return ftk_file_tmp(c->spool_dir);
 }
 
 /* ------------------------------------------------------------ threads */

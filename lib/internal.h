@@ -68,6 +68,9 @@ int ftk_read_file(const char *path, char **out, size_t *lenp);
 /* Write @len bytes of @buf to @path opened with @oflags; returns 0 or -errno. */
 int ftk_write_file(const char *path, int oflags, const void *buf, size_t len);
 
+/* An unlinked file in @dir for scratch data (O_TMPFILE, or O_EXCL and unlink): fd or -errno. */
+int ftk_file_tmp(const char *dir);
+
 /*
  * rmdir(2) of an instance, retried for a moment on EBUSY: another process
  * reading one of its files (a dump of all instances) holds it briefly.
