@@ -333,11 +333,7 @@ int main(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	tep = ftk_tracefile_tep(tf);
-	if (outpath) {
-		out = fopen(outpath, "w");
-		if (!out)
-			tool_die("cannot write '%s': %s", outpath, strerror(errno));
-	}
+	out = tool_output(outpath, 0, stdout);
 	setvbuf(out, obuf, _IOFBF, sizeof(obuf));
 
 	if (nfilters) {
@@ -419,7 +415,7 @@ int main(int argc, char **argv)
 			if (id >= 0 && id < nr_ids)
 				per_event[id]++;
 		} else if (keep && ftk_printer_print(p, rec, tag) < 0) {
-			tool_err("cannot write output: %s", strerror(errno));
+			tool_output_error(errno);
 			exit_code = EXIT_FAIL;
 			if (take)
 				ftk_record_put((struct tep_record *)rec);
@@ -433,10 +429,11 @@ int main(int argc, char **argv)
 	if (stat)
 		print_stat(out, tf, m, per_event, nr_ids, total, first, last);
 	else if (ftk_printer_end(p) < 0 && exit_code == EXIT_OK) {
-		tool_err("cannot write output: %s", strerror(errno));
+		tool_output_error(errno);
 		exit_code = EXIT_FAIL;
 	}
-	fflush(out);
+	if (tool_output_flush(out))
+		exit_code = EXIT_FAIL;
 	if (ftk_merge_failed(m)) {
 		tool_err("%s", ftk_stream_errmsg(ftk_merge_failed(m)));
 		exit_code = EXIT_FAIL;
@@ -446,10 +443,8 @@ int main(int argc, char **argv)
 done:
 	if (filter)
 		tep_filter_free(filter);
-	if (fflush(out) || (out != stdout && fclose(out))) {
-		tool_err("cannot write '%s': %s", outpath ? outpath : "stdout", strerror(errno));
+	if (tool_output_close(out, 1))
 		exit_code = EXIT_FAIL;
-	}
 	ftk_tracefile_close(tf);
 	free(per_event);
 	free(last_printed);

@@ -1042,9 +1042,7 @@ static FILE *open_output(const char *path, int append)
 
 	if (!path)
 		return stderr;
-	f = fopen(path, append ? "a" : "w");
-	if (!f)
-		tool_die("cannot write '%s': %s", path, strerror(errno));
+	f = tool_output(path, append ? FTK_FILE_APPEND : 0, stderr);
 	/* perf's first line in a file; not in JSON, where it would break the parsers. */
 	if (cfg.mode != OUT_JSON) {
 		time_t now = time(NULL);
@@ -1257,10 +1255,8 @@ int main(int argc, char **argv)
 			print_footer(&elapsed, &res.ru, cfg.argv && !cfg.system_wide && !cfg.tids &&
 				     cfg.runs == 1);
 	}
-	if (fflush(cfg.out) || ferror(cfg.out))
-		tool_die("cannot write '%s': %s", output ? output : "stderr", strerror(errno));
-	if (output)
-		fclose(cfg.out);
+	if (tool_output_close(cfg.out, 1))
+		code = EXIT_FAIL;
 	free(res.rows);
 	free(sum);
 	free(st);
