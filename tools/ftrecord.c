@@ -355,6 +355,18 @@ static void kill_child(void)
 }
 
 /* The file, with the command's name for its pid (saved_cmdlines may lack it). */
+/* A failure of the output's file system: the recording stops, what was stored is kept. */
+static int disk_full(int err)
+{
+	return err == -ENOSPC || err == -EDQUOT || err == -EIO;
+}
+
+/* From a CPU thread: end the wait as Ctrl-C would; main() says why after ftk_capture_stop(). */
+static void capture_failed(void *arg, int err)
+{
+	kill(getpid(), SIGTERM);
+}
+
 static int save(struct ftk_tracefs *t, const char *output, const struct ftk_tracewrite_opts *wopts,
 		const char *cmd)
 {
@@ -372,7 +384,9 @@ static int save(struct ftk_tracefs *t, const char *output, const struct ftk_trac
 		ret = ftk_tracewrite_comm(w, child_pid, strrchr(cmd, '/') ? strrchr(cmd, '/') + 1 : cmd);
 	if (!ret)
 		ret = ftk_tracewrite_save(w, output);
-	if (ret && ftk_tracewrite_errmsg(w)[0])
+	if (ret && disk_full(ret) && ftk_capture_failed(cap))
+		;	/* said once by the caller, which tries again with less */
+	else if (ret && ftk_tracewrite_errmsg(w)[0])
 		tool_err("%s", ftk_tracewrite_errmsg(w));
 	else if (ret)
 		tool_err("cannot write '%s': %s", output, ftk_strerror(ret, buf, sizeof(buf)));
@@ -434,7 +448,8 @@ int main(int argc, char **argv)
 	int copy_marker = 0, rt = 1;
 	char name[64], *s, *outdir, *outcopy;
 	struct ftk_tracefs *t;
-	int opt, i, cpu, ret, mainpid;
+	int opt, i, cpu, ret, mainpid, full, sret = 0;
+	uint64_t dropped;
 	uint64_t total = 0;
 
 	tool_init("ftrecord");
@@ -518,6 +533,7 @@ int main(int argc, char **argv)
 	copts.max_kb = max_kb;
 	copts.rt_priority = rt;
 	copts.flags = self ? FTK_CAPTURE_TRACE_SELF : 0;
+	copts.on_failure = capture_failed;
 	copts.notrace_pids = &mainpid;
 	copts.nr_notrace_pids = 1;
 
@@ -609,13 +625,28 @@ int main(int argc, char **argv)
 	if (copy_marker)
 		ftk_tracefs_write(t, "options/copy_trace_marker", "0");
 	ret = ftk_capture_stop(cap);
-	if (ret)
+	full = disk_full(ftk_capture_failed(cap));
+	if (ret && full)
+		tool_err("cannot write '%s': %s: recording stopped (%s)", output, strerror(-ret),
+			 ftk_capture_errmsg(cap));
+	else if (ret)
 		tool_err("recording failed: %s", ftk_capture_errmsg(cap));
 	wopts.version = version;
 	wopts.compression = compression;
 	wopts.flags = noksyms ? FTK_TRACEWRITE_NO_KALLSYMS : 0;
-	if (!ret)
-		ret = save(t, output, &wopts, optind < argc ? argv[optind] : NULL);
+	if (!ret || full) {
+		/* What was stored stays readable: drop the newest half until the file fits. */
+		while (disk_full(sret = save(t, output, &wopts, optind < argc ? argv[optind] : NULL)) &&
+		       full && (dropped = ftk_capture_shrink(cap)) > 0)
+			tool_warn("'%s': no room for all of it; dropping the newest %llu KiB",
+				  output, (unsigned long long)dropped / 1024);
+		if (sret && full)
+			tool_err("cannot write '%s': %s", output, strerror(-sret));
+		else if (!sret && full)
+			tool_warn("wrote what fit into '%s': the recording is cut short", output);
+		if (!ret)
+			ret = sret;
+	}
 	for (cpu = 0; cpu < ftk_capture_cpus(cap); cpu++) {
 		struct ftk_capture_cpu ci;
 		uint64_t kb;
@@ -629,7 +660,7 @@ int main(int argc, char **argv)
 				"%.3f s CPU\n", cpu, (unsigned long long)ci.pages,
 				(unsigned long long)ci.bytes / 1024,
 				(unsigned long long)ci.wakeups, ci.cpu_ns / 1e9);
-		if (ci.lost) {
+		if (ci.lost && !full) {
 			ftk_capture_suggest_kb(cap, cpu, &kb);
 			fprintf(stderr, "ftrecord: cpu%d: %llu events lost\n", cpu,
 				(unsigned long long)ci.lost);
@@ -640,7 +671,7 @@ int main(int argc, char **argv)
 		}
 	}
 	ftk_capture_free(cap);
-	if (!ret && !quiet) {
+	if ((!ret || (full && !sret)) && !quiet) {
 		struct rusage ru;
 
 		getrusage(RUSAGE_SELF, &ru);
