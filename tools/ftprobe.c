@@ -209,7 +209,7 @@ static __attribute__((noreturn)) void do_trace(struct ftk_probe_opts *o, char **
 						char **cmd)
 {
 	struct ftk_tracefs *top, *inst;
-	char group[40], name[64], file[200], **deleted, *trace, *line, *next;
+	char group[64], name[96], file[200], **deleted, *trace, *line, *next;
 	struct ftk_probe *probes[64];
 	long hits[64] = { 0 };
 	int i;

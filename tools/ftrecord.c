@@ -516,7 +516,8 @@ int main(int argc, char **argv)
 	tool_signals();
 	mainpid = getpid();
 	if (!instance) {
-		snprintf(name, sizeof(name), "ftkit-rec-%d", mainpid);
+		if (ftk_instance_name("rec", name, sizeof(name)))
+			tool_die("cannot name an instance");
 		instance = name;
 	}
 	t = tool_tracefs(instance, FTK_TRACEFS_CREATE);

@@ -256,12 +256,34 @@ void tool_register(struct ftk_tracefs *t)
 	handles[nr_handles++] = t;
 }
 
+/*
+ * Before the first instance this process creates: remove the instances and
+ * probes of ftkit runs that are gone (killed with SIGKILL, say), and say so.
+ */
+static void reap(void)
+{
+	static int done;
+	struct ftk_tracefs *top;
+	char **removed = NULL, **p;
+
+	if (done++ || ftk_tracefs_open(NULL, NULL, 0, &top))
+		return;
+	if (ftk_instance_reap(top, &removed))
+		tool_warn("cannot remove what a dead run left: %s", ftk_tracefs_errmsg(top));
+	for (p = removed; p && *p; p++)
+		tool_warn("removed '%s', left behind by a run that is gone", *p);
+	ftk_list_free(removed);
+	ftk_tracefs_close(top);
+}
+
 struct ftk_tracefs *tool_tracefs(const char *instance, unsigned int flags)
 {
 	struct ftk_tracefs *t;
 	char buf[128];
 	int ret;
 
+	if (instance && (flags & FTK_TRACEFS_CREATE))
+		reap();
 	ret = ftk_tracefs_open(NULL, instance, flags, &t);
 	if (ret == -ENODEV)
 		tool_die("cannot find tracefs: is it mounted, and are you root?");
