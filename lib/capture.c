@@ -70,6 +70,7 @@ struct ftk_capture {
 	struct cap_cpu		*cpus;
 	int			*notrace;
 	char			*spool_dir;
+	char			*set_event;	/* the events on at start, to see a change under us */
 	uint64_t		t_start;
 	uint64_t		t_stop;
 	uint64_t		buffer_kb;
@@ -539,6 +540,7 @@ FTK_API void ftk_capture_free(struct ftk_capture *c)
 	free(c->cpus);
 	free(c->notrace);
 	free(c->spool_dir);
+	free(c->set_event);
 	free(c);
 }
 
@@ -627,6 +629,8 @@ FTK_API int ftk_capture_start(struct ftk_capture *c)
 		}
 	}
 	c->t_start = now_ns(CLOCK_MONOTONIC);
+	if (ftk_tracefs_read(c->t, "set_event", &c->set_event))
+		c->set_event = NULL;
 	if (!(c->o.flags & FTK_CAPTURE_NO_ONOFF)) {
 		ret = ftk_tracefs_write(c->t, "tracing_on", "1");
 		if (ret) {
@@ -641,6 +645,31 @@ error:
 	return ftk_err(ret);
 }
 
+/*
+ * Another program (ftreset, a person) switched tracing off or turned the
+ * events off in our buffer while we recorded: what we hold is not what was
+ * asked for. -ECANCELED with the reason; the data is still saved.
+ */
+static int changed_under_us(struct ftk_capture *c)
+{
+	const char *where = ftk_tracefs_instance(c->t) ? ftk_tracefs_instance(c->t) : "top level";
+	char *on = NULL, *ev = NULL;
+	int ret = 0;
+
+	if (!(c->o.flags & FTK_CAPTURE_NO_ONOFF) && !ftk_tracefs_read(c->t, "tracing_on", &on) &&
+	    atoi(on) == 0)
+		ret = ftk_errmsg_set(&c->err, 0, NULL, -ECANCELED, "%s: tracing was switched off "
+				     "by another program while recording", where);
+	if (!ret && c->set_event && *ftk_strstrip(c->set_event) &&
+	    !ftk_tracefs_read(c->t, "set_event", &ev) &&
+	    strcmp(ftk_strstrip(ev), c->set_event))
+		ret = ftk_errmsg_set(&c->err, 0, NULL, -ECANCELED, "%s: events were %s by another "
+				     "program while recording", where, *ev ? "changed" : "disabled");
+	free(on);
+	free(ev);
+	return ret;
+}
+
 /**
  * ftk_capture_stop() - switch tracing off, drain every CPU and join
  * @c: the capture
@@ -650,7 +679,10 @@ error:
  * stats file) are final.
  *
  * Return: 0, or the first failure's negative errno, its text in
- * ftk_capture_errmsg().
+ * ftk_capture_errmsg(): -ECANCELED when another program switched tracing
+ * off or changed the events of the buffer while it recorded (what was
+ * stored can still be saved), the errno of a failed thread (see
+ * ftk_capture_failed()).
  */
 FTK_API int ftk_capture_stop(struct ftk_capture *c)
 {
@@ -661,10 +693,12 @@ FTK_API int ftk_capture_stop(struct ftk_capture *c)
 	if (!c->started || c->stopped)
 		return 0;
 	c->stopped = true;
+	ret = changed_under_us(c);
 	if (!(c->o.flags & FTK_CAPTURE_NO_ONOFF)) {
-		ret = ftk_tracefs_write(c->t, "tracing_on", "0");
-		if (ret)
-			cap_fail_tracefs(c, ret);
+		int r = ftk_tracefs_write(c->t, "tracing_on", "0");
+
+		if (r && !ret)
+			ret = cap_fail_tracefs(c, r);
 	}
 	c->t_stop = now_ns(CLOCK_MONOTONIC);
 	if (write(c->stop_fd, &one, sizeof(one)) < 0 && !ret)

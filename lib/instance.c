@@ -99,6 +99,22 @@ int ftk_owner_state(const char *tag, pid_t *pidp)
 	return FTK_INSTANCE_LIVE;
 }
 
+int ftk_owner_busy(const char *tag, char *why, size_t len)
+{
+	char path[64], *comm = NULL;
+	pid_t pid = 0;
+
+	if (ftk_owner_state(tag, &pid) != FTK_INSTANCE_LIVE || pid == getpid())
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	if (!ftk_read_file(path, &comm, NULL))
+		ftk_strstrip(comm);
+	snprintf(why, len, "in use by PID %d%s%s%s", (int)pid, comm ? " (" : "", comm ? comm : "",
+		 comm ? ")" : " (in another PID namespace)");
+	free(comm);
+	return 1;
+}
+
 /**
  * ftk_instance_name() - the name for an instance this process creates
  * @tool: the tool or program name ("ftevent"); letters, digits, '_' only

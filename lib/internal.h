@@ -76,6 +76,8 @@ int ftk_write_file(const char *path, int oflags, const void *buf, size_t len);
  */
 int ftk_owner_tag(char *buf, size_t len);
 int ftk_owner_state(const char *tag, pid_t *pid);
+/* 1 and "in use by PID 123 (ftrecord)" in @why when @tag's owner runs and is not us. */
+int ftk_owner_busy(const char *tag, char *why, size_t len);
 
 /* An unlinked file in @dir for scratch data (O_TMPFILE, or O_EXCL and unlink): fd or -errno. */
 int ftk_file_tmp(const char *dir);

@@ -630,12 +630,14 @@ int main(int argc, char **argv)
 	if (ret && full)
 		tool_err("cannot write '%s': %s: recording stopped (%s)", output, strerror(-ret),
 			 ftk_capture_errmsg(cap));
+	else if (ret == -ECANCELED)	/* taken from under us: say so, keep what came before */
+		tool_err("%s", ftk_capture_errmsg(cap));
 	else if (ret)
 		tool_err("recording failed: %s", ftk_capture_errmsg(cap));
 	wopts.version = version;
 	wopts.compression = compression;
 	wopts.flags = noksyms ? FTK_TRACEWRITE_NO_KALLSYMS : 0;
-	if (!ret || full) {
+	if (!ret || full || ret == -ECANCELED) {
 		/* What was stored stays readable: drop the newest half until the file fits. */
 		while (disk_full(sret = save(t, output, &wopts, optind < argc ? argv[optind] : NULL)) &&
 		       full && (dropped = ftk_capture_shrink(cap)) > 0)
@@ -672,7 +674,7 @@ int main(int argc, char **argv)
 		}
 	}
 	ftk_capture_free(cap);
-	if ((!ret || (full && !sret)) && !quiet) {
+	if ((!ret || ((full || ret == -ECANCELED) && !sret)) && !quiet) {
 		struct rusage ru;
 
 		getrusage(RUSAGE_SELF, &ru);

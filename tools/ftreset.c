@@ -16,13 +16,15 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: ftreset [-ainq] [-B NAME]\n"
+"usage: ftreset [-afinq] [-B NAME]\n"
 "\n"
 "Put tracing back to the kernel's defaults and print each change:\n"
 "triggers removed, tracer nop, tracing_on 1, events off, filters, PID lists\n"
 "and function filters cleared, snapshot freed, trace cleared, clock, buffer\n"
 "size and options as a fresh instance has them; ftkit's dynamic events\n"
-"(groups ftkit*) removed.\n"
+"(groups ftkit*) removed. What a running ftkit tool owns (its instance\n"
+"ftkit-TOOL-PID_NS_START, its probe group ftkit_PID_NS_START) is named with\n"
+"its owner and left alone unless --force.\n"
 "\n"
 "  -B, --instance NAME   reset instance NAME only (with -i: and remove it)\n"
 "  -i, --instances       also remove the instances ftkit tools left behind\n"
@@ -30,6 +32,7 @@ static void usage(FILE *f)
 "                        instance\n"
 "  -a, --all             every dynamic event, not only ftkit's; with -i, every\n"
 "                        instance\n"
+"  -f, --force           also reset and remove what running ftkit tools own\n"
 "  -n, --dry-run         print what would change, change nothing\n"
 "  -q, --quiet           print nothing but errors\n"
 "  -v, --verbose         more messages\n"
@@ -58,6 +61,7 @@ int main(int argc, char **argv)
 		{ "instances",	no_argument,		NULL, 'i' },
 		{ "all",	no_argument,		NULL, 'a' },
 		{ "dry-run",	no_argument,		NULL, 'n' },
+		{ "force",	no_argument,		NULL, 'f' },
 		{ "quiet",	no_argument,		NULL, 'q' },
 		{ "verbose",	no_argument,		NULL, 'v' },
 		{ "help",	no_argument,		NULL, 'h' },
@@ -71,12 +75,13 @@ int main(int argc, char **argv)
 	void *dry;
 
 	tool_init("ftreset");
-	while ((opt = getopt_long(argc, argv, "B:ianqvh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "B:ianfqvh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'B': instance = optarg; break;
 		case 'i': instances = 1; break;
 		case 'a': all = 1; break;
 		case 'n': flags |= FTK_RESET_DRY_RUN; break;
+		case 'f': flags |= FTK_RESET_FORCE; break;
 		case 'q': quiet = 1; tool_verbose(-1); break;
 		case 'v': tool_verbose(1); break;
 		case 'h': usage(stdout); return EXIT_OK;
@@ -95,13 +100,24 @@ int main(int argc, char **argv)
 
 	if (instance) {
 		t = tool_tracefs(instance, 0);
-		if (ftk_reset(t, flags, report, dry))
+		rc = ftk_reset(t, flags, report, dry);
+		if (rc == -EBUSY && ftk_tracefs_errmsg(t)[0]) {
+			/* A running ftkit tool's instance: neither reset nor removed. */
+			tool_err("%s (--force to reset it anyway)", ftk_tracefs_errmsg(t));
+			tool_exit(EXIT_FAIL);
+		}
+		if (rc)
 			ret = EXIT_FAIL;
-		if (instances) {
+		if (instances && dry) {
 			report(dry, "instances", instance, "(removed)");
-			if (!dry && ftk_instance_remove(top, instance)) {
+		} else if (instances) {
+			/* Said only once done: rmdir fails with EBUSY while a reader holds it. */
+			tool_keep(t);
+			if (ftk_instance_remove(top, instance)) {
 				tool_err("%s", ftk_tracefs_errmsg(top));
 				ret = EXIT_FAIL;
+			} else {
+				report(NULL, "instances", instance, "(removed)");
 			}
 		}
 		if (!quiet && !changes)
@@ -119,13 +135,23 @@ int main(int argc, char **argv)
 		enum ftk_instance_owner own = ftk_instance_owner(*p, NULL);
 
 		if (instances && (all || own == FTK_INSTANCE_STALE)) {
-			report(dry, "instances", *p, "(removed)");
-			if (dry)
-				continue;
 			/* Reset first: rmdir alone leaves what it referred to busy. */
-			if (!ftk_tracefs_open(NULL, *p, 0, &h)) {
-				ftk_reset(h, flags, NULL, NULL);
+			rc = ftk_tracefs_open(NULL, *p, 0, &h);
+			if (!rc) {
+				/* Refused before any change when a running ftkit tool owns it. */
+				rc = ftk_reset(h, flags, NULL, NULL);
+				if (rc == -EBUSY && ftk_tracefs_errmsg(h)[0]) {
+					/* A running ftkit tool's: named with its owner. */
+					if (!quiet)
+						printf("%s\n", ftk_tracefs_errmsg(h));
+					ftk_tracefs_close(h);
+					continue;
+				}
 				ftk_tracefs_close(h);
+			}
+			if (dry) {
+				report(dry, "instances", *p, "(removed)");
+				continue;
 			}
 			rc = ftk_instance_remove(top, *p);
 			if (rc == -EBUSY && !all) {
@@ -134,6 +160,8 @@ int main(int argc, char **argv)
 			} else if (rc) {
 				tool_err("%s", ftk_tracefs_errmsg(top));
 				ret = EXIT_FAIL;
+			} else {
+				report(NULL, "instances", *p, "(removed)");
 			}
 		}
 	}
