@@ -169,13 +169,19 @@ int ftk_elf_uprobe_offset(const char *path, const char *symbol, uint64_t add, ui
 	struct stat st;
 	void *map;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO without a writer must not hang open(); it is refused below. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
 		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(-ret));
 		return ret;
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < EI_NIDENT) {
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		snprintf(err, errlen, "'%s' is not a regular file: an ELF file is needed", path);
+		return -ENOEXEC;
+	}
+	if (st.st_size < EI_NIDENT) {
 		close(fd);
 		snprintf(err, errlen, "'%s' is not an ELF file", path);
 		return -ENOEXEC;
