@@ -351,8 +351,11 @@ FTK_API int ftk_event_filter_set(struct ftk_tracefs *t, const char *glob, const 
 
 	if (!filter || !*filter)
 		filter = "0";
-	if (strchr(filter, '\n'))
+	if (strchr(filter, '\n')) {
+		snprintf(t->errmsg, sizeof(t->errmsg),
+			 "bad filter for '%.200s': one line only (it has a newline)", glob);
 		return ftk_err(-EINVAL);
+	}
 	ret = select_events(t, glob, &events);
 	if (ret)
 		return ftk_err(ret);

@@ -292,8 +292,11 @@ FTK_API int ftk_trigger_remove(struct ftk_tracefs *t, const char *event, const c
 	if (ret)
 		return ftk_err(ret);
 	ret = ftk_trigger_removal(trigger, &undo);
-	if (ret)
-		return ret;
+	if (ret) {
+		snprintf(t->errmsg, sizeof(t->errmsg), "bad trigger to remove '%.200s': give it as "
+			 "listed or as written, without '!'", trigger);
+		return ftk_err(ret);
+	}
 	ret = ftk_tracefs_append(t, file, undo);
 	free(undo);
 	return ftk_err(ret);

@@ -223,20 +223,28 @@ void tool_cmd_report(const struct tool_cmd *c)
 
 void tool_sleep(double seconds)
 {
-	double end = seconds > 0 ? tool_now() + seconds : 0;
+	double end = seconds > 0 ? tool_now() + seconds : 0, left;
 	struct timespec ts;
+	sigset_t stop, old;
 
+	/*
+	 * The stop signals stay blocked but inside ppoll(): one that comes
+	 * between the check of tool_stop and the wait is not lost.
+	 */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stop, &old);
 	while (!tool_stop) {
-		if (!end) {
-			pause();
-			continue;
+		if (end) {
+			left = end - tool_now();
+			if (left <= 0)
+				break;
+			ts.tv_sec = (time_t)left;
+			ts.tv_nsec = (long)((left - ts.tv_sec) * 1e9);
 		}
-		double left = end - tool_now();
-
-		if (left <= 0)
-			return;
-		ts.tv_sec = (time_t)left;
-		ts.tv_nsec = (long)((left - ts.tv_sec) * 1e9);
-		nanosleep(&ts, NULL);
+		ppoll(NULL, 0, end ? &ts : NULL, &old);
 	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }

@@ -4,7 +4,6 @@
  * them, in a private instance by default (see run.h for the two modes).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +12,7 @@
 
 #include "run.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f,
+static const char usage[] =
 "usage: ftevent -l [GLOB...]\n"
 "       ftevent --format EVENT...\n"
 "       ftevent -s [-B NAME | -T]\n"
@@ -37,12 +34,10 @@ static void usage(FILE *f)
 "  -p, --pid PIDS        trace events of these PIDs only (set_event_pid)\n"
 "  -P, --notrace-pid PIDS  never trace events of these PIDs\n"
 "  -F, --follow          trace only COMMAND and its children\n"
-"  -D, --duration S      trace for S seconds, print, put back\n"
-"  -B, --instance NAME   work in instance NAME (created if missing)\n"
-"  -T, --top             work at the top level\n"
-"  -q, --quiet           fewer messages\n"
-"  -v, --verbose         more messages\n"
-"  -h, --help            this text\n"
+TOOL_HELP_DURATION
+TOOL_HELP_INSTANCE
+RUN_HELP
+TOOL_HELP_COMMON
 "\n"
 "examples:\n"
 "  ftevent -l 'sched:*wak*'                 # events matching a glob\n"
@@ -50,8 +45,7 @@ static void usage(FILE *f)
 "  ftevent -e sched:sched_process_exec -- make   # trace a command\n"
 "  ftevent -e sched:sched_switch -f 'prev_pid == 1' -D 5\n"
 "  ftevent -B mytrace -e sched -e irq       # enable, and keep, in instance mytrace\n"
-"  ftevent -B mytrace -d sched              # disable again\n");
-}
+"  ftevent -B mytrace -d sched              # disable again\n";
 
 enum { OPT_FORMAT = 256, OPT_CLEAR_FILTER };
 
@@ -162,136 +156,148 @@ static int do_show(struct ftk_tracefs *t)
 	return EXIT_OK;
 }
 
-int main(int argc, char **argv)
+struct opts {
+	struct run	r;
+	int		list, format, show, nacts;
+	const char	*pids, *nopids, *last_enable;
+	struct act	*acts;
+};
+
+static void option(int opt, char *arg, void *ctx)
 {
-	static const struct option longopts[] = {
-		{ "list",	no_argument,		NULL, 'l' },
-		{ "format",	no_argument,		NULL, OPT_FORMAT },
-		{ "show",	no_argument,		NULL, 's' },
-		{ "enable",	required_argument,	NULL, 'e' },
-		{ "disable",	required_argument,	NULL, 'd' },
-		{ "filter",	required_argument,	NULL, 'f' },
-		{ "clear-filter", required_argument,	NULL, OPT_CLEAR_FILTER },
-		{ "pid",	required_argument,	NULL, 'p' },
-		{ "notrace-pid", required_argument,	NULL, 'P' },
-		{ "follow",	no_argument,		NULL, 'F' },
-		{ "duration",	required_argument,	NULL, 'D' },
-		{ "instance",	required_argument,	NULL, 'B' },
-		{ "top",	no_argument,		NULL, 'T' },
-		{ "quiet",	no_argument,		NULL, 'q' },
-		{ "verbose",	no_argument,		NULL, 'v' },
-		{ "help",	no_argument,		NULL, 'h' },
-		{ }
-	};
-	const char *pids = NULL, *nopids = NULL, *last_enable = NULL;
-	int opt, list = 0, format = 0, show = 0, nacts = 0, i, pass, ret = 0;
-	struct run r = { 0 };
-	struct act *acts;
-	char what[64];
+	struct opts *o = ctx;
 
-	tool_init("ftevent");
-	acts = calloc(argc, sizeof(*acts));
-	if (!acts)
-		tool_die("out of memory");
-	while ((opt = getopt_long(argc, argv, "+lse:d:f:p:P:FD:B:Tqvh", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'l': list = 1; break;
-		case OPT_FORMAT: format = 1; break;
-		case 's': show = 1; break;
-		case 'e':
-			acts[nacts++] = (struct act){ ACT_ENABLE, optarg, NULL };
-			last_enable = optarg;
-			break;
-		case 'd': acts[nacts++] = (struct act){ ACT_DISABLE, optarg, NULL }; break;
-		case 'f':
-			if (!last_enable)
-				tool_usage_error("-f FILTER applies to the events of an -e before it");
-			acts[nacts++] = (struct act){ ACT_FILTER, last_enable, optarg };
-			break;
-		case OPT_CLEAR_FILTER:
-			acts[nacts++] = (struct act){ ACT_CLEAR, optarg, NULL };
-			break;
-		case 'p': pids = optarg; break;
-		case 'P': nopids = optarg; break;
-		case 'F': r.follow = 1; break;
-		case 'D': r.duration = tool_seconds(optarg); break;
-		case 'B': r.instance = optarg; break;
-		case 'T': r.top = 1; break;
-		case 'q': tool_verbose(-1); break;
-		case 'v': tool_verbose(1); break;
-		case 'h': usage(stdout); return EXIT_OK;
-		default: usage(stderr); return EXIT_USAGE;
-		}
+	if (run_option(&o->r, opt))
+		return;
+	switch (opt) {
+	case 'l': o->list = 1; break;
+	case OPT_FORMAT: o->format = 1; break;
+	case 's': o->show = 1; break;
+	case 'e':
+		o->acts[o->nacts++] = (struct act){ ACT_ENABLE, arg, NULL };
+		o->last_enable = arg;
+		break;
+	case 'd': o->acts[o->nacts++] = (struct act){ ACT_DISABLE, arg, NULL }; break;
+	case 'f':
+		if (!o->last_enable)
+			tool_usage_error("-f FILTER applies to the events of an -e before it");
+		o->acts[o->nacts++] = (struct act){ ACT_FILTER, o->last_enable, arg };
+		break;
+	case OPT_CLEAR_FILTER: o->acts[o->nacts++] = (struct act){ ACT_CLEAR, arg, NULL }; break;
+	case 'p': o->pids = tool_pid_list(arg); break;
+	case 'P': o->nopids = tool_pid_list(arg); break;
+	case 'F': o->r.follow = 1; break;
 	}
-	if (list + format + show > 1)
+}
+
+static const struct option longopts[] = {
+	{ "list",	no_argument,		NULL, 'l' },
+	{ "format",	no_argument,		NULL, OPT_FORMAT },
+	{ "show",	no_argument,		NULL, 's' },
+	{ "enable",	required_argument,	NULL, 'e' },
+	{ "disable",	required_argument,	NULL, 'd' },
+	{ "filter",	required_argument,	NULL, 'f' },
+	{ "clear-filter", required_argument,	NULL, OPT_CLEAR_FILTER },
+	{ "pid",	required_argument,	NULL, 'p' },
+	{ "notrace-pid", required_argument,	NULL, 'P' },
+	{ "follow",	no_argument,		NULL, 'F' },
+	RUN_LONGOPTS,
+	{ }
+};
+
+static const struct tool_def def = {
+	.name = "ftevent", .usage = usage, .opts = "lse:d:f:p:P:FT", .longopts = longopts,
+	.common = TOOL_OPT_INSTANCE | TOOL_OPT_DURATION | TOOL_OPT_COMMAND, .option = option,
+};
+
+/* -l, --format, -s: read only, in the instance of -B or at the top level. */
+static void __attribute__((noreturn)) do_read(struct opts *o, struct tool_args *a)
+{
+	struct ftk_tracefs *t;
+
+	if (o->list + o->format + o->show > 1)
 		tool_usage_error("-l, --format and -s exclude each other");
-	if ((list || format || show) && (nacts || pids || nopids || r.duration || r.follow))
+	if (o->nacts || o->pids || o->nopids || a->duration || o->r.follow)
 		tool_usage_error("-l, --format and -s only read: no changes with them");
-	if (list || format) {
-		struct ftk_tracefs *t = tool_tracefs(r.instance, 0);
+	if (o->format && !a->nrest)
+		tool_usage_error("--format wants an EVENT");
+	if (o->show && a->nrest)
+		tool_usage_error("unexpected argument '%s'", a->rest[0]);
+	t = tool_tracefs(a->instance, 0);
+	if (o->show)
+		tool_exit(do_show(t));
+	tool_exit(o->list ? do_list(t, a->rest, a->nrest) : do_format(t, a->rest, a->nrest));
+}
 
-		if (format && optind == argc)
-			tool_usage_error("--format wants an EVENT");
-		ret = list ? do_list(t, argv + optind, argc - optind) :
-			     do_format(t, argv + optind, argc - optind);
-		tool_exit(ret);
-	}
-	if (show) {
-		if (optind < argc)
-			tool_usage_error("unexpected argument '%s'", argv[optind]);
-		tool_exit(do_show(tool_tracefs(r.instance, 0)));
-	}
-	if (optind < argc)
-		r.argv = argv + optind;
-	if (!nacts && !pids && !nopids)
-		tool_usage_error("nothing to do: give -l, --format, -s, -e, -d or a filter");
+/* The PID lists, the COMMAND's with -F, and ftevent's own left out unless --trace-self. */
+static void set_pids(struct opts *o)
+{
+	struct run *r = &o->r;
+	char buf[4096];
 
-	run_open(&r);
-	run_fork(&r);
-	/*
-	 * PIDs first, then filters, then enables: an event is never enabled
-	 * before what limits it is in place.
-	 */
-	if (r.follow) {
-		char pid[32];
-
-		snprintf(pid, sizeof(pid), "%d", (int)r.child);
-		if (ftk_tracefs_set(r.t, "options/event-fork", "1") ||
-		    ftk_event_pid_set(r.t, pid, 0))
-			tool_die_tracefs(r.t, NULL);
+	if (r->follow) {
+		snprintf(buf, sizeof(buf), "%d", (int)r->cmd.pid);
+		if (ftk_tracefs_set(r->t, "options/event-fork", "1") ||
+		    ftk_event_pid_set(r->t, buf, 0))
+			tool_die_tracefs(r->t, NULL);
 	}
-	if ((pids && ftk_event_pid_set(r.t, pids, 0)) ||
-	    (nopids && ftk_event_pid_set(r.t, nopids, 1)))
-		tool_die_tracefs(r.t, NULL);
+	if (o->pids && ftk_event_pid_set(r->t, o->pids, 0))
+		tool_die_tracefs(r->t, NULL);
+	if (!o->nopids)
+		return;
+	if (snprintf(buf, sizeof(buf), "%s %s", o->nopids, r->self) >= (int)sizeof(buf))
+		tool_usage_error("PID list too long: '%s'", o->nopids);
+	if (ftk_event_pid_set(r->t, buf, 1))
+		tool_die_tracefs(r->t, NULL);
+}
+
+/* Filters first, then enables: an event is never enabled before what limits it is in place. */
+static int apply(struct opts *o)
+{
+	int pass, i, ret = 0;
+
 	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; i < nacts; i++) {
-			struct act *a = &acts[i];
-			int enabling = a->kind == ACT_ENABLE || a->kind == ACT_DISABLE;
+		for (i = 0; i < o->nacts; i++) {
+			struct act *a = &o->acts[i];
 
-			if (enabling != pass)
+			if ((a->kind == ACT_ENABLE || a->kind == ACT_DISABLE) != pass)
 				continue;
-			switch (a->kind) {
-			case ACT_ENABLE:
-			case ACT_DISABLE:
-				ret = ftk_event_enable(r.t, a->glob, a->kind == ACT_ENABLE);
-				break;
-			case ACT_FILTER:
-				ret = ftk_event_filter_set(r.t, a->glob, a->arg);
-				break;
-			case ACT_CLEAR:
-				ret = ftk_event_filter_set(r.t, a->glob, NULL);
-				break;
-			}
+			if (a->kind == ACT_ENABLE || a->kind == ACT_DISABLE)
+				ret = ftk_event_enable(o->r.t, a->glob, a->kind == ACT_ENABLE);
+			else
+				ret = ftk_event_filter_set(o->r.t, a->glob,
+							   a->kind == ACT_FILTER ? a->arg : NULL);
 			if (ret)
-				tool_die_tracefs(r.t, NULL);
+				tool_die_tracefs(o->r.t, NULL);
 			run_check_stop();
 		}
 	}
+	return o->nacts + !!o->pids + !!o->nopids;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .acts = calloc(argc, sizeof(struct act)) };
+	struct tool_args a;
+	char what[64];
+	int n;
+
+	if (!o.acts)
+		return EXIT_FAIL;
+	tool_parse(&def, argc, argv, &a, &o);
+	if (o.list || o.format || o.show)
+		do_read(&o, &a);
+	if (!o.nacts && !o.pids && !o.nopids)
+		tool_usage_error("nothing to do: give -l, --format, -s, -e, -d or a filter");
+	run_args(&o.r, &a);
+	run_open(&o.r);
+	run_fork(&o.r);
+	set_pids(&o);
+	n = apply(&o);
 	run_check_stop();
-	if (!r.persist && run_trace(&r))
+	if (!o.r.persist && run_trace(&o.r))
 		tool_exit(EXIT_FAIL);
-	snprintf(what, sizeof(what), "%d change%s made", nacts + !!pids + !!nopids,
-		 nacts + !!pids + !!nopids == 1 ? "" : "s");
-	free(acts);
-	run_finish(&r, what);
+	snprintf(what, sizeof(what), "%d change%s made", n, n == 1 ? "" : "s");
+	free(o.acts);
+	run_finish(&o.r, what);
 }

@@ -4,7 +4,7 @@
  * where the kernel allows it (see run.h for the two modes).
  */
 #include <errno.h>
-#include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +13,7 @@
 
 #include "run.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f,
+static const char usage[] =
 "usage: ftfunc [-g] [-B NAME | -T] [-D S] [-f GLOB]... [-n GLOB]... [-G FUNC]...\n"
 "              [-N FUNC]... [-p PID]... [-P PID]... [-d DEPTH] [-t USECS] [-s]\n"
 "              [-o OPTION[=0|1]]... [-- COMMAND [ARG...]]\n"
@@ -43,17 +41,16 @@ static void usage(FILE *f)
 "  -o, --option NAME[=V] set a trace option, e.g. funcgraph-proc, funcgraph-tail=0\n"
 "      --show            print the tracer, function lists and options in force\n"
 "      --stop            set the tracer back to nop\n"
-"  -D, --duration S      trace for S seconds, print, put back\n"
-"  -B, --instance NAME   work in instance NAME (created if missing)\n"
-"  -T, --top             work at the top level\n"
-"  -q, -v, -h            quieter, more verbose, this text\n"
+TOOL_HELP_DURATION
+TOOL_HELP_INSTANCE
+RUN_HELP
+TOOL_HELP_COMMON
 "\n"
 "examples:\n"
 "  ftfunc -f 'vfs_*' -D 1                   # which vfs_ functions run\n"
 "  ftfunc -g -G do_sys_openat2 -- cat /etc/hostname\n"
 "  ftfunc -g -t 100 -D 5                    # calls slower than 100 us\n"
-"  ftfunc -T -f 'tcp_*' -s                  # start, with stacks; ftfunc -T --stop\n");
-}
+"  ftfunc -T -f 'tcp_*' -s                  # start, with stacks; ftfunc -T --stop\n";
 
 enum { OPT_SHOW = 256, OPT_STOP };
 
@@ -119,163 +116,178 @@ static int do_show(struct ftk_tracefs *t)
 	return EXIT_OK;
 }
 
-int main(int argc, char **argv)
+struct opts {
+	struct run	r;
+	struct list	lists[FTK_FTRACE_NOTRACE_PID + 1], opts;
+	long		depth, thresh;
+	int		graph, stack, show, stop;
+};
+
+static void option(int opt, char *arg, void *ctx)
 {
-	static const struct option longopts[] = {
-		{ "graph",	no_argument,		NULL, 'g' },
-		{ "filter",	required_argument,	NULL, 'f' },
-		{ "notrace",	required_argument,	NULL, 'n' },
-		{ "graph-func",	required_argument,	NULL, 'G' },
-		{ "graph-notrace", required_argument,	NULL, 'N' },
-		{ "pid",	required_argument,	NULL, 'p' },
-		{ "notrace-pid", required_argument,	NULL, 'P' },
-		{ "depth",	required_argument,	NULL, 'd' },
-		{ "thresh",	required_argument,	NULL, 't' },
-		{ "stack",	no_argument,		NULL, 's' },
-		{ "option",	required_argument,	NULL, 'o' },
-		{ "show",	no_argument,		NULL, OPT_SHOW },
-		{ "stop",	no_argument,		NULL, OPT_STOP },
-		{ "duration",	required_argument,	NULL, 'D' },
-		{ "instance",	required_argument,	NULL, 'B' },
-		{ "top",	no_argument,		NULL, 'T' },
-		{ "quiet",	no_argument,		NULL, 'q' },
-		{ "verbose",	no_argument,		NULL, 'v' },
-		{ "help",	no_argument,		NULL, 'h' },
-		{ }
-	};
-	struct list lists[FTK_FTRACE_NOTRACE_PID + 1] = { 0 }, opts = { 0 };
-	long depth = -1, thresh = -1;
-	int opt, graph = 0, stack = 0, show = 0, stop = 0, ret;
-	const char *tracer;
-	struct run r = { 0 };
-	struct ftk_tracefs *top;
-	char *end, what[96];
+	struct opts *o = ctx;
+
+	if (run_option(&o->r, opt))
+		return;
+	switch (opt) {
+	case 'g': o->graph = 1; break;
+	case 'f': add(&o->lists[FTK_FTRACE_FILTER], arg); break;
+	case 'n': add(&o->lists[FTK_FTRACE_NOTRACE], arg); break;
+	case 'G': add(&o->lists[FTK_FTRACE_GRAPH], arg); break;
+	case 'N': add(&o->lists[FTK_FTRACE_GRAPH_NOTRACE], arg); break;
+	case 'p': tool_num(arg, "PID", 0, INT_MAX), add(&o->lists[FTK_FTRACE_PID], arg); break;
+	case 'P': tool_num(arg, "PID", 0, INT_MAX), add(&o->lists[FTK_FTRACE_NOTRACE_PID], arg); break;
+	case 'd': o->depth = tool_num(arg, "depth", 0, INT_MAX); break;
+	case 't': o->thresh = tool_num(arg, "threshold", 0, INT_MAX); break;
+	case 's': o->stack = 1; break;
+	case 'o': add(&o->opts, arg); break;
+	case OPT_SHOW: o->show = 1; break;
+	case OPT_STOP: o->stop = 1; break;
+	}
+}
+
+static const struct option longopts[] = {
+	{ "graph",	no_argument,		NULL, 'g' },
+	{ "filter",	required_argument,	NULL, 'f' },
+	{ "notrace",	required_argument,	NULL, 'n' },
+	{ "graph-func",	required_argument,	NULL, 'G' },
+	{ "graph-notrace", required_argument,	NULL, 'N' },
+	{ "pid",	required_argument,	NULL, 'p' },
+	{ "notrace-pid", required_argument,	NULL, 'P' },
+	{ "depth",	required_argument,	NULL, 'd' },
+	{ "thresh",	required_argument,	NULL, 't' },
+	{ "stack",	no_argument,		NULL, 's' },
+	{ "option",	required_argument,	NULL, 'o' },
+	{ "show",	no_argument,		NULL, OPT_SHOW },
+	{ "stop",	no_argument,		NULL, OPT_STOP },
+	RUN_LONGOPTS,
+	{ }
+};
+
+static const struct tool_def def = {
+	.name = "ftfunc", .usage = usage, .opts = "gf:n:G:N:p:P:d:t:so:T", .longopts = longopts,
+	.common = TOOL_OPT_INSTANCE | TOOL_OPT_DURATION | TOOL_OPT_COMMAND, .option = option,
+};
+
+/* --show and --stop: in the instance of -B, or at the top level. */
+static void __attribute__((noreturn)) show_or_stop(struct opts *o)
+{
+	struct ftk_tracefs *t;
+
+	if (o->show && o->stop)
+		tool_usage_error("--show and --stop exclude each other");
+	if (o->r.argv || o->r.duration)
+		tool_usage_error("--show and --stop take no COMMAND or -D");
+	t = tool_tracefs(o->r.instance, 0);
+	if (o->show)
+		tool_exit(do_show(t));
+	if (ftk_tracefs_write(t, "current_tracer", "nop"))
+		fail(t, NULL);
+	tool_exit(EXIT_OK);
+}
+
+/* Where @tracer runs: the instance, or the top level where instances may not run it. */
+static struct ftk_tracefs *tracer_home(struct run *r, const char *tracer)
+{
+	struct ftk_tracefs *top = run_top(r);
+
+	if (ftk_ftrace_has_tracer(r->t, tracer) > 0)
+		return r->t;
+	/* Instances may not run it (function_graph before Linux 6.9): try the top. */
+	if (r->t == top || r->instance || ftk_ftrace_has_tracer(top, tracer) <= 0)
+		fail(r->t == top || r->instance ? r->t : top, tracer);
+	tool_warn("%s cannot run in an instance on this kernel: using the top level", tracer);
+	return top;
+}
+
+/* The function and PID lists: with a COMMAND, only it (and what it forks) is traced. */
+static void set_lists(struct opts *o, const char *tracer)
+{
+	struct run *r = &o->r;
+	char pid[32], *p = pid;
 	size_t i;
 
-	tool_init("ftfunc");
-	while ((opt = getopt_long(argc, argv, "+gf:n:G:N:p:P:d:t:so:D:B:Tqvh", longopts,
-				  NULL)) != -1) {
-		switch (opt) {
-		case 'g': graph = 1; break;
-		case 'f': add(&lists[FTK_FTRACE_FILTER], optarg); break;
-		case 'n': add(&lists[FTK_FTRACE_NOTRACE], optarg); break;
-		case 'G': add(&lists[FTK_FTRACE_GRAPH], optarg); break;
-		case 'N': add(&lists[FTK_FTRACE_GRAPH_NOTRACE], optarg); break;
-		case 'p':
-		case 'P':
-			strtol(optarg, &end, 10);
-			if (*end || !*optarg)
-				tool_usage_error("bad PID '%s'", optarg);
-			add(&lists[opt == 'p' ? FTK_FTRACE_PID : FTK_FTRACE_NOTRACE_PID], optarg);
-			break;
-		case 'd':
-		case 't': {
-			long v = strtol(optarg, &end, 10);
-
-			if (*end || !*optarg || v < 0)
-				tool_usage_error("bad number '%s'", optarg);
-			*(opt == 'd' ? &depth : &thresh) = v;
-			break;
-		}
-		case 's': stack = 1; break;
-		case 'o': add(&opts, optarg); break;
-		case OPT_SHOW: show = 1; break;
-		case OPT_STOP: stop = 1; break;
-		case 'D': r.duration = tool_seconds(optarg); break;
-		case 'B': r.instance = optarg; break;
-		case 'T': r.top = 1; break;
-		case 'q': tool_verbose(-1); break;
-		case 'v': tool_verbose(1); break;
-		case 'h': usage(stdout); return EXIT_OK;
-		default: usage(stderr); return EXIT_USAGE;
-		}
-	}
-	if (optind < argc)
-		r.argv = argv + optind;
-	if (r.top && r.instance)
-		tool_usage_error("-B and -T exclude each other");
-	if (!graph && (lists[FTK_FTRACE_GRAPH].n || lists[FTK_FTRACE_GRAPH_NOTRACE].n ||
-		       depth >= 0))
-		tool_usage_error("-G, -N and -d are for function_graph: add -g");
-	if (show || stop) {
-		struct ftk_tracefs *t;
-
-		if (show && stop)
-			tool_usage_error("--show and --stop exclude each other");
-		if (r.argv || r.duration)
-			tool_usage_error("--show and --stop take no COMMAND or -D");
-		t = tool_tracefs(r.instance, 0);
-		if (show)
-			tool_exit(do_show(t));
-		if (ftk_tracefs_write(t, "current_tracer", "nop"))
-			fail(t, NULL);
-		tool_exit(EXIT_OK);
-	}
-	tracer = graph ? "function_graph" : "function";
-
-	run_open(&r);
-	top = run_top(&r);
-	if (ftk_ftrace_has_tracer(r.t, tracer) <= 0) {
-		/* Instances may not run it (function_graph before Linux 6.9): try the top. */
-		if (r.t == top || r.instance || ftk_ftrace_has_tracer(top, tracer) <= 0)
-			fail(r.t == top || r.instance ? r.t : top, tracer);
-		tool_warn("%s cannot run in an instance on this kernel: using the top level",
-			  tracer);
-		r.t = top;
-	}
-	run_fork(&r);
+	if (*r->self && ftk_tracefs_exists(r->t, "set_ftrace_notrace_pid"))
+		add(&o->lists[FTK_FTRACE_NOTRACE_PID], r->self);
 	for (i = 0; i <= FTK_FTRACE_NOTRACE_PID; i++) {
-		if (!lists[i].n)
-			continue;
-		if (ftk_ftrace_list_set(r.t, i, lists[i].v, lists[i].n))
-			fail(r.t, tracer);
+		if (o->lists[i].n && ftk_ftrace_list_set(r->t, i, o->lists[i].v, o->lists[i].n))
+			fail(r->t, tracer);
 		run_check_stop();
 	}
-	if (r.child > 0 && !lists[FTK_FTRACE_PID].n) {
-		char pid[32], *p = pid;
-
-		/* With a COMMAND, trace it (and what it forks) only. */
-		snprintf(pid, sizeof(pid), "%d", (int)r.child);
-		if (ftk_ftrace_list_set(r.t, FTK_FTRACE_PID, &p, 1) ||
-		    ftk_ftrace_option_set(r.t, "function-fork", 1))
-			fail(r.t, tracer);
+	if (r->argv && !o->lists[FTK_FTRACE_PID].n) {
+		snprintf(pid, sizeof(pid), "%d", (int)r->cmd.pid);
+		if (ftk_ftrace_list_set(r->t, FTK_FTRACE_PID, &p, 1) ||
+		    ftk_ftrace_option_set(r->t, "function-fork", 1))
+			fail(r->t, tracer);
 	}
-	if (depth >= 0 || thresh >= 0) {
-		if (r.t != top)
+}
+
+/* -d, -t (top level only), -s and -o. */
+static void set_options(struct opts *o, const char *tracer)
+{
+	struct ftk_tracefs *t = o->r.t, *top = run_top(&o->r);
+	char *name, *eq;
+	size_t i;
+	int ret;
+
+	if (o->depth >= 0 || o->thresh >= 0) {
+		if (t != top)
 			tool_warn("max_graph_depth and tracing_thresh exist at the top level only: "
 				  "set there");
-		if ((depth >= 0 && ftk_ftrace_value_set(top, "max_graph_depth", depth)) ||
-		    (thresh >= 0 && ftk_ftrace_value_set(top, "tracing_thresh", thresh)))
+		if ((o->depth >= 0 && ftk_ftrace_value_set(top, "max_graph_depth", o->depth)) ||
+		    (o->thresh >= 0 && ftk_ftrace_value_set(top, "tracing_thresh", o->thresh)))
 			fail(top, tracer);
 	}
-	if (stack && ftk_ftrace_option_set(r.t, "func_stack_trace", 1))
-		fail(r.t, tracer);
-	for (i = 0; i < opts.n; i++) {
-		char *name = strdup(opts.v[i]), *eq;
-		int on = 1;
-
+	if (o->stack && ftk_ftrace_option_set(t, "func_stack_trace", 1))
+		fail(t, tracer);
+	for (i = 0; i < o->opts.n; i++) {
+		name = strdup(o->opts.v[i]);
 		if (!name)
 			tool_die("out of memory");
 		eq = strchr(name, '=');
-		if (eq) {
+		if (eq && strcmp(eq + 1, "0") && strcmp(eq + 1, "1"))
+			tool_usage_error("bad option value '%s': 0 or 1", o->opts.v[i]);
+		if (eq)
 			*eq++ = '\0';
-			if (strcmp(eq, "0") && strcmp(eq, "1"))
-				tool_usage_error("bad option value '%s': 0 or 1", opts.v[i]);
-			on = *eq == '1';
-		}
-		ret = ftk_ftrace_option_set(r.t, name, on);
+		ret = ftk_ftrace_option_set(t, name, !eq || *eq == '1');
 		free(name);
 		if (ret)
-			fail(r.t, tracer);
+			fail(t, tracer);
 	}
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .depth = -1, .thresh = -1 };
+	const char *tracer;
+	struct tool_args a;
+	char what[96];
+	size_t i;
+
+	tool_parse(&def, argc, argv, &a, &o);
+	run_args(&o.r, &a);
+	if (o.r.top && o.r.instance)
+		tool_usage_error("-B and -T exclude each other");
+	if (!o.graph && (o.lists[FTK_FTRACE_GRAPH].n || o.lists[FTK_FTRACE_GRAPH_NOTRACE].n ||
+			 o.depth >= 0))
+		tool_usage_error("-G, -N and -d are for function_graph: add -g");
+	if (o.show || o.stop)
+		show_or_stop(&o);
+	tracer = o.graph ? "function_graph" : "function";
+
+	run_open(&o.r);
+	o.r.t = tracer_home(&o.r, tracer);
+	run_fork(&o.r);
+	set_lists(&o, tracer);
+	set_options(&o, tracer);
 	run_check_stop();
-	if (ftk_ftrace_tracer_set(r.t, tracer))
-		fail(r.t, tracer);
-	if (!r.persist && run_trace(&r))
+	if (ftk_ftrace_tracer_set(o.r.t, tracer))
+		fail(o.r.t, tracer);
+	if (!o.r.persist && run_trace(&o.r))
 		tool_exit(EXIT_FAIL);
 	snprintf(what, sizeof(what), "%s tracer started", tracer);
-	free(opts.v);
+	free(o.opts.v);
 	for (i = 0; i <= FTK_FTRACE_NOTRACE_PID; i++)
-		free(lists[i].v);
-	run_finish(&r, what);
+		free(o.lists[i].v);
+	run_finish(&o.r, what);
 }

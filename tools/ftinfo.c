@@ -3,16 +3,13 @@
  * ftinfo: what this kernel and tracefs allow, and why not where not.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tool.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f,
+static const char usage[] =
 "usage: ftinfo [-qv] [--json] [--need CAP...]\n"
 "\n"
 "Probe what the running kernel's tracing allows, by trying it, and print\n"
@@ -28,8 +25,7 @@ static void usage(FILE *f)
 "examples:\n"
 "  ftinfo                     # the table\n"
 "  ftinfo --json | jq .caps.kprobes\n"
-"  ftinfo --need kprobes function || echo \"needs a full kernel\"\n");
-}
+"  ftinfo --need kprobes function || echo \"needs a full kernel\"\n";
 
 static void json_str(const char *s)
 {
@@ -104,66 +100,77 @@ static void print_table(const struct ftk_caps *caps)
 	}
 }
 
-int main(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "json",	no_argument,	NULL, 'j' },
-		{ "need",	no_argument,	NULL, 'n' },
-		{ "quiet",	no_argument,	NULL, 'q' },
-		{ "verbose",	no_argument,	NULL, 'v' },
-		{ "version",	no_argument,	NULL, 'V' },
-		{ "help",	no_argument,	NULL, 'h' },
-		{ }
-	};
-	int opt, json = 0, need = 0, ret = EXIT_OK, i;
-	struct ftk_caps *caps;
-	struct ftk_tracefs *t;
-	char buf[128];
+struct opts {
+	int	json, need;
+};
 
-	tool_init("ftinfo");
-	/* Probing changes tracefs for a moment: a signal must not cut it short. */
-	tool_signals();
-	while ((opt = getopt_long(argc, argv, "jnqvVh", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'j': json = 1; break;
-		case 'n': need = 1; break;
-		case 'q': tool_verbose(-1); break;
-		case 'v': tool_verbose(1); break;
-		case 'V': printf("ftinfo (ftkit) %s\n", FTK_VERSION_STRING); return EXIT_OK;
-		case 'h': usage(stdout); return EXIT_OK;
-		default: usage(stderr); return EXIT_USAGE;
+static void option(int opt, char *arg, void *ctx)
+{
+	struct opts *o = ctx;
+
+	if (opt == 'j')
+		o->json = 1;
+	else if (opt == 'n')
+		o->need = 1;
+}
+
+static const struct option longopts[] = {
+	{ "json",	no_argument,	NULL, 'j' },
+	{ "need",	no_argument,	NULL, 'n' },
+	{ }
+};
+
+static const struct tool_def def = {
+	.name = "ftinfo", .usage = usage, .opts = "jn", .longopts = longopts, .option = option,
+};
+
+/* --need: 0 if every capability named is usable; else why not, and EXIT_FAIL. */
+static int need(struct ftk_caps *caps, char **names, int n)
+{
+	int i, ret = EXIT_OK;
+
+	for (i = 0; i < n; i++) {
+		const struct ftk_cap *c = ftk_caps_get(caps, names[i]);
+
+		if (!c) {
+			ftk_caps_free(caps);
+			tool_usage_error("unknown capability '%s' (see ftinfo --json)", names[i]);
+		}
+		if (!c->usable) {
+			printf("%s: %s\n", c->name, c->reason);
+			ret = EXIT_FAIL;
 		}
 	}
-	if (need && optind == argc)
-		tool_usage_error("--need wants at least one capability name");
-	if (!need && optind < argc)
-		tool_usage_error("unexpected argument '%s'", argv[optind]);
+	return ret;
+}
 
+int main(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	struct ftk_caps *caps;
+	struct ftk_tracefs *t;
+	int ret = EXIT_OK;
+	struct tool_args a;
+	char buf[128];
+
+	tool_parse(&def, argc, argv, &a, &o);
+	if (o.need && !a.nrest)
+		tool_usage_error("--need wants at least one capability name");
+	if (!o.need && a.nrest)
+		tool_usage_error("unexpected argument '%s'", a.rest[0]);
+	/* Probing changes tracefs for a moment: a signal must not cut it short. */
+	tool_signals();
 	t = tool_tracefs(NULL, 0);
 	ret = ftk_caps_probe(t, &caps);
 	if (ret)
 		tool_die("cannot probe %s: %s", ftk_tracefs_root(t),
 			 ftk_strerror(ret, buf, sizeof(buf)));
-
-	if (need) {
-		for (i = optind; i < argc; i++) {
-			const struct ftk_cap *c = ftk_caps_get(caps, argv[i]);
-
-			if (!c) {
-				ftk_caps_free(caps);
-				tool_usage_error("unknown capability '%s' (see ftinfo --json)",
-						 argv[i]);
-			}
-			if (!c->usable) {
-				printf("%s: %s\n", c->name, c->reason);
-				ret = EXIT_FAIL;
-			}
-		}
-	} else if (json) {
+	if (o.need)
+		ret = need(caps, a.rest, a.nrest);
+	else if (o.json)
 		print_json(caps);
-	} else {
+	else
 		print_table(caps);
-	}
 	ftk_caps_free(caps);
 	if (tool_stop)
 		ret = 128 + tool_stop;

@@ -8,23 +8,19 @@
  * runs a command or waits for Ctrl-C, prints the hits and removes it all.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "cmd.h"
 #include "tool.h"
 
 enum mode { M_ADD, M_TRACE, M_DELETE, M_DELETE_GROUP, M_LIST, M_GC, M_DRY };
 
-static void usage(FILE *f)
-{
-	fputs(
+static const char usage[] =
 "usage: ftprobe [-qv] [-g GROUP] [-x PATH] [-p PID] [-a] SPEC...\n"
-"       ftprobe [-qv] [-B instance] [-x PATH] [-p PID] [-s SECONDS] -t SPEC... [-- COMMAND...]\n"
+"       ftprobe [-qv] [-B instance] [-x PATH] [-p PID] [-D SECONDS] -t SPEC... [-- COMMAND...]\n"
 "       ftprobe [-qv] [-g GROUP] [--all] -d EVENT...\n"
 "       ftprobe [-qv] [-g GROUP | --all] -D | -l | --gc\n"
 "       ftprobe [-x PATH] [-p PID] -n SPEC...\n"
@@ -41,9 +37,10 @@ static void usage(FILE *f)
 "  -a, --add            define the probes and keep them (the default)\n"
 "  -t, --trace          define, enable in a private instance, run COMMAND or wait\n"
 "                       for Ctrl-C, print the hits, remove everything\n"
-"  -s, --duration S     with -t and no COMMAND: stop after S seconds\n"
+"  -D, --duration S     with -t and no COMMAND: stop after S seconds (-s S too)\n"
 "  -d, --delete         remove the EVENTs (GROUP:NAME, GROUP/NAME or NAME)\n"
-"  -D, --delete-group   remove every probe of GROUP and those stale runs left\n"
+"  -D, --delete-group   without a number after it: remove every probe of GROUP\n"
+"                       and those stale runs left\n"
 "  -l, --list           list the probes (of GROUP with -g; default all)\n"
 "      --gc             remove the probes and instances of dead ftprobe runs\n"
 "  -n, --dry-run        print the definitions, write nothing\n"
@@ -53,17 +50,13 @@ static void usage(FILE *f)
 "  -p, --pid PID        uprobes: find PATH (\"libc\") in /proc/PID/maps; with -t,\n"
 "                       record only that process's threads\n"
 "  -B, --instance NAME  -t: the instance to trace in (default: a private one)\n"
-"  -q, --quiet          fewer messages\n"
-"  -v, --verbose        more messages\n"
-"  -h, --help           this text\n"
+TOOL_HELP_COMMON
 "\n"
 "examples:\n"
 "  ftprobe -t '/bin/bash:readline%return line=$retval:ustring'   # Ctrl-C to end\n"
 "  ftprobe -t 'do_sys_openat2 file=+0($arg2):ustring' -- cat /etc/hostname\n"
-"  ftprobe -t -p 1234 'libc:malloc size=$arg1:u64' -s 5\n"
-"  ftprobe -a 'r:myret do_sys_openat2 ret=$retval:s32'; ftprobe -l; ftprobe -D\n",
-	      f);
-}
+"  ftprobe -t -p 1234 'libc:malloc size=$arg1:u64' -D 5\n"
+"  ftprobe -a 'r:myret do_sys_openat2 ret=$retval:s32'; ftprobe -l; ftprobe -D\n";
 
 static const char *kind_name(const char *line)
 {
@@ -144,65 +137,6 @@ static struct ftk_probe *parse_spec(const char *spec, const struct ftk_probe_opt
 	return p;
 }
 
-static void sleep_until_stop(double secs)
-{
-	struct timespec end, now;
-
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	end.tv_sec += (time_t)secs;
-	end.tv_nsec += (long)((secs - (time_t)secs) * 1e9);
-	if (end.tv_nsec >= 1000000000L) {
-		end.tv_sec++;
-		end.tv_nsec -= 1000000000L;
-	}
-	while (!tool_stop) {
-		if (secs > 0) {
-			clock_gettime(CLOCK_MONOTONIC, &now);
-			if (now.tv_sec > end.tv_sec ||
-			    (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec))
-				break;
-			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &end, NULL);
-		} else {
-			pause();
-		}
-	}
-}
-
-static int run_command(char **cmd)
-{
-	int status, forwarded = 0;
-	pid_t pid, w;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		tool_die("cannot fork: %s", strerror(errno));
-	if (pid == 0) {
-		execvp(cmd[0], cmd);
-		fprintf(stderr, "%s: cannot run '%s': %s\n", tool_name, cmd[0], strerror(errno));
-		_exit(127);
-	}
-	for (;;) {
-		w = waitpid(pid, &status, 0);
-		if (w == pid)
-			break;
-		if (w < 0 && errno != EINTR)
-			tool_die("cannot wait for '%s': %s", cmd[0], strerror(errno));
-		/* Ctrl-C reaches the command too; SIGTERM to us is passed on. */
-		if (tool_stop && !forwarded) {
-			kill(pid, tool_stop == SIGINT ? SIGINT : SIGTERM);
-			forwarded = 1;
-		}
-	}
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-		return -1;
-	if (WIFEXITED(status) && WEXITSTATUS(status))
-		tool_warn("'%s' exited with status %d", cmd[0], WEXITSTATUS(status));
-	else if (WIFSIGNALED(status) && !tool_stop)
-		tool_warn("'%s' was killed by signal %d", cmd[0], WTERMSIG(status));
-	return 0;
-}
-
 static __attribute__((noreturn)) void do_trace(struct ftk_probe_opts *o, char **specs,
 						int nspecs, const char *instance, double secs,
 						char **cmd)
@@ -211,6 +145,7 @@ static __attribute__((noreturn)) void do_trace(struct ftk_probe_opts *o, char **
 	char group[64], name[96], file[200], **deleted, *trace, *line, *next;
 	struct ftk_probe *probes[64];
 	long hits[64] = { 0 };
+	struct tool_cmd c;
 	int i;
 
 	if (nspecs > (int)(sizeof(probes) / sizeof(probes[0])))
@@ -240,6 +175,8 @@ static __attribute__((noreturn)) void do_trace(struct ftk_probe_opts *o, char **
 		instance = name;
 	}
 	inst = tool_tracefs(instance, FTK_TRACEFS_CREATE);
+	if (cmd)
+		tool_cmd_fork(&c, cmd, instance);
 	/*
 	 * Leave ftprobe's own doings out (its writes to tracefs would hit a kprobe on
 	 * open): set before anything is enabled.
@@ -282,18 +219,20 @@ static __attribute__((noreturn)) void do_trace(struct ftk_probe_opts *o, char **
 	if (!tool_stop && ftk_tracefs_set(inst, "tracing_on", "1"))
 		tool_die("%s", ftk_tracefs_errmsg(inst));
 
-	if (!tool_stop) {
-		if (cmd && cmd[0]) {
-			if (run_command(cmd))
-				tool_die("cannot run '%s'", cmd[0]);
-		} else {
-			if (ftk_log_level() >= FTK_LOG_WARN)
-				fprintf(stderr, "Tracing %d probe%s in instance %s%s... Ctrl-C to end.\n",
-					nspecs, nspecs == 1 ? "" : "s", instance,
-					secs > 0 ? " for a while" : "");
-			sleep_until_stop(secs);
-		}
+	if (!tool_stop && cmd) {
+		if (tool_cmd_start(&c))
+			tool_exit(tool_cmd_code(&c));
+		tool_cmd_wait(&c, 0);
+		tool_cmd_report(&c);
+	} else if (!tool_stop) {
+		if (ftk_log_level() >= FTK_LOG_WARN)
+			fprintf(stderr, "Tracing %d probe%s in instance %s%s... Ctrl-C to end.\n",
+				nspecs, nspecs == 1 ? "" : "s", instance,
+				secs > 0 ? " for a while" : "");
+		tool_sleep(secs);
 	}
+	if (cmd)
+		tool_cmd_kill(&c);	/* after a signal: it was passed on; reap it */
 	/* Stop the buffer, then print what it holds. */
 	if (ftk_tracefs_set(inst, "tracing_on", "0"))
 		tool_warn("%s", ftk_tracefs_errmsg(inst));
@@ -323,7 +262,8 @@ static __attribute__((noreturn)) void do_trace(struct ftk_probe_opts *o, char **
 				hits[i] == 1 ? "" : "s", ftk_probe_name(probes[i]));
 	for (i = 0; i < nspecs; i++)
 		ftk_probe_free(probes[i]);
-	tool_exit(EXIT_OK);
+	/* Ctrl-C is how a trace ends: 0 then; else the command's exit code. */
+	tool_exit(!cmd || c.forwarded ? EXIT_OK : tool_stop ? 128 + tool_stop : tool_cmd_code(&c));
 }
 
 static __attribute__((noreturn)) void do_add(struct ftk_probe_opts *o, char **specs, int nspecs)
@@ -405,178 +345,178 @@ static __attribute__((noreturn)) void do_delete(const char *group, int all, char
 	tool_exit(ret);
 }
 
+struct opts {
+	struct ftk_probe_opts	o;
+	enum mode		mode;
+	int			nmodes, all;
+	double			secs;
+	char			**argv;
+};
+
+static void set_mode(struct opts *o, enum mode m)
+{
+	o->mode = m;
+	o->nmodes++;
+}
+
+enum { OPT_ALL = 256, OPT_GC };
+
+static void option(int opt, char *arg, void *ctx)
+{
+	struct opts *o = ctx;
+	char *end;
+
+	switch (opt) {
+	case 'a': set_mode(o, M_ADD); break;
+	case 't': set_mode(o, M_TRACE); break;
+	case 'd': set_mode(o, M_DELETE); break;
+	case 'l': set_mode(o, M_LIST); break;
+	case OPT_GC: set_mode(o, M_GC); break;
+	case 'n': set_mode(o, M_DRY); break;
+	case 's': o->secs = tool_seconds(arg); break;
+	case 'D':
+		/*
+		 * -D is the duration in every tool, and ftprobe's documented
+		 * --delete-group, which takes no argument: a number after it
+		 * makes it the duration (-D5 too).
+		 */
+		if (arg) {
+			o->secs = tool_seconds(arg);
+			break;
+		}
+		arg = o->argv[optind];
+		if (arg && (strtod(arg, &end), end != arg && !*end)) {
+			o->secs = tool_seconds(arg);
+			optind++;
+		} else {
+			set_mode(o, M_DELETE_GROUP);
+		}
+		break;
+	case OPT_ALL: o->all = 1; break;
+	case 'g': o->o.group = arg; break;
+	case 'x': o->o.binary = arg; break;
+	case 'p': o->o.pid = tool_pid(arg); break;
+	}
+}
+
+static const struct option longopts[] = {
+	{ "add",		no_argument,		NULL, 'a' },
+	{ "trace",		no_argument,		NULL, 't' },
+	{ "duration",		required_argument,	NULL, 's' },
+	{ "delete",		no_argument,		NULL, 'd' },
+	{ "delete-group",	no_argument,		NULL, 'D' },
+	{ "list",		no_argument,		NULL, 'l' },
+	{ "gc",			no_argument,		NULL, OPT_GC },
+	{ "dry-run",		no_argument,		NULL, 'n' },
+	{ "group",		required_argument,	NULL, 'g' },
+	{ "all",		no_argument,		NULL, OPT_ALL },
+	{ "exec",		required_argument,	NULL, 'x' },
+	{ "pid",		required_argument,	NULL, 'p' },
+	{ }
+};
+
+static const struct tool_def def = {
+	.name = "ftprobe", .usage = usage, .opts = "ats:dD::lng:x:p:", .longopts = longopts,
+	.common = TOOL_OPT_INSTANCE, .option = option,
+};
+
+/* Everything after "--" is the command of -t (SPECs are operands too). */
+static char **split_command(int *argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < *argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			argv[i] = NULL;
+			*argc = i;
+			return argv[i + 1] ? argv + i + 1 : NULL;
+		}
+	}
+	return NULL;
+}
+
+static void check_usage(const struct opts *o, const struct tool_args *a, char **cmd)
+{
+	if (o->nmodes > 1)
+		tool_usage_error("give one of -a, -t, -d, -D, -l, --gc, -n");
+	if (cmd && o->mode != M_TRACE)
+		tool_usage_error("a COMMAND after '--' goes with -t");
+	if (o->secs > 0 && (o->mode != M_TRACE || cmd))
+		tool_usage_error("--duration goes with -t and no COMMAND");
+	if (a->instance && o->mode != M_TRACE)
+		tool_usage_error("-B goes with -t (probes are defined at the top level)");
+	if (o->all && o->mode != M_DELETE && o->mode != M_DELETE_GROUP && o->mode != M_LIST)
+		tool_usage_error("--all goes with -d, -D or -l");
+	if (o->all && o->o.group)
+		tool_usage_error("give -g GROUP or --all, not both");
+	if ((o->mode == M_ADD || o->mode == M_TRACE || o->mode == M_DRY) && !a->nrest)
+		tool_usage_error("no probe given");
+	if (o->mode == M_DELETE && !a->nrest)
+		tool_usage_error("no event to remove given");
+	if (o->mode != M_ADD && o->mode != M_TRACE && o->mode != M_DRY && o->mode != M_DELETE &&
+	    a->nrest)
+		tool_usage_error("unexpected argument '%s'", a->rest[0]);
+}
+
+static __attribute__((noreturn)) void do_dry(struct ftk_probe_opts *o, char **specs, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct ftk_probe *p = parse_spec(specs[i], o);
+		char *line = ftk_probe_command(p);
+
+		if (!line)
+			tool_die("out of memory");
+		puts(line);
+		free(line);
+		ftk_probe_free(p);
+	}
+	tool_exit(EXIT_OK);
+}
+
+/* --gc, and -D: the probes of GROUP (and of dead runs) removed. */
+static __attribute__((noreturn)) void do_gc(const struct opts *o)
+{
+	struct ftk_tracefs *top = tool_tracefs(NULL, 0);
+	char **deleted = calloc(1, sizeof(char *));
+	int ret;
+
+	if (!deleted)
+		tool_die("out of memory");
+	ret = ftk_probe_gc(top, &deleted);
+	if (ret >= 0 && o->mode == M_DELETE_GROUP)
+		ret = ftk_probe_delete_group(top, o->o.group, o->all ? FTK_PROBE_ALL : 0, &deleted);
+	print_deleted(deleted);
+	ftk_list_free(deleted);
+	if (ret < 0)
+		tool_die("cannot remove: %s", ftk_tracefs_errmsg(top));
+	tool_exit(EXIT_OK);
+}
+
 int main(int argc, char **argv)
 {
-	enum { OPT_ALL = 256, OPT_GC };
-	static const struct option opts[] = {
-		{ "add",		no_argument,		NULL, 'a' },
-		{ "trace",		no_argument,		NULL, 't' },
-		{ "duration",		required_argument,	NULL, 's' },
-		{ "delete",		no_argument,		NULL, 'd' },
-		{ "delete-group",	no_argument,		NULL, 'D' },
-		{ "list",		no_argument,		NULL, 'l' },
-		{ "gc",			no_argument,		NULL, OPT_GC },
-		{ "dry-run",		no_argument,		NULL, 'n' },
-		{ "group",		required_argument,	NULL, 'g' },
-		{ "all",		no_argument,		NULL, OPT_ALL },
-		{ "exec",		required_argument,	NULL, 'x' },
-		{ "pid",		required_argument,	NULL, 'p' },
-		{ "instance",		required_argument,	NULL, 'B' },
-		{ "quiet",		no_argument,		NULL, 'q' },
-		{ "verbose",		no_argument,		NULL, 'v' },
-		{ "help",		no_argument,		NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct ftk_probe_opts o = { .sz = sizeof(o) };
-	const char *instance = NULL;
-	char **cmd = NULL, *end, **deleted;
-	int c, i, all = 0, nmodes = 0, ret;
-	enum mode mode = M_ADD;
-	double secs = 0;
-	long pid;
+	struct opts o = { .o = { .sz = sizeof(o.o) }, .mode = M_ADD, .argv = argv };
+	char **cmd = split_command(&argc, argv);
+	struct tool_args a;
 
-	tool_init("ftprobe");
-	/* Everything after "--" is the command of -t. */
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--")) {
-			cmd = argv + i + 1;
-			argv[i] = NULL;
-			argc = i;
-			break;
-		}
-	}
-	while ((c = getopt_long(argc, argv, "ats:dDlng:x:p:B:qvh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			mode = M_ADD, nmodes++;
-			break;
-		case 't':
-			mode = M_TRACE, nmodes++;
-			break;
-		case 'd':
-			mode = M_DELETE, nmodes++;
-			break;
-		case 'D':
-			mode = M_DELETE_GROUP, nmodes++;
-			break;
-		case 'l':
-			mode = M_LIST, nmodes++;
-			break;
-		case OPT_GC:
-			mode = M_GC, nmodes++;
-			break;
-		case 'n':
-			mode = M_DRY, nmodes++;
-			break;
-		case 's':
-			errno = 0;
-			secs = strtod(optarg, &end);
-			if (errno || *end || secs <= 0 || secs > 1e6)
-				tool_usage_error("bad duration '%s'", optarg);
-			break;
-		case 'g':
-			o.group = optarg;
-			break;
-		case OPT_ALL:
-			all = 1;
-			break;
-		case 'x':
-			o.binary = optarg;
-			break;
-		case 'p':
-			errno = 0;
-			pid = strtol(optarg, &end, 10);
-			if (errno || *end || pid <= 0 || pid > 0x3fffffff)
-				tool_usage_error("bad pid '%s'", optarg);
-			o.pid = (int)pid;
-			break;
-		case 'B':
-			instance = optarg;
-			break;
-		case 'q':
-			tool_verbose(-1);
-			break;
-		case 'v':
-			tool_verbose(1);
-			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_OK;
-		default:
-			usage(stderr);
-			return EXIT_USAGE;
-		}
-	}
-	if (nmodes > 1)
-		tool_usage_error("give one of -a, -t, -d, -D, -l, --gc, -n");
-	if (cmd && mode != M_TRACE)
-		tool_usage_error("a COMMAND after '--' goes with -t");
-	if (secs > 0 && (mode != M_TRACE || cmd))
-		tool_usage_error("--duration goes with -t and no COMMAND");
-	if (instance && mode != M_TRACE)
-		tool_usage_error("-B goes with -t (probes are defined at the top level)");
-	if (instance && (!*instance || strchr(instance, '/')))
-		tool_usage_error("bad instance name '%s'", instance);
-	if (all && mode != M_DELETE && mode != M_DELETE_GROUP && mode != M_LIST)
-		tool_usage_error("--all goes with -d, -D or -l");
-	if (all && o.group)
-		tool_usage_error("give -g GROUP or --all, not both");
-
-	switch (mode) {
-	case M_ADD:
-	case M_TRACE:
+	tool_parse(&def, argc, argv, &a, &o);
+	check_usage(&o, &a, cmd);
+	switch (o.mode) {
 	case M_DRY:
-		if (optind == argc)
-			tool_usage_error("no probe given");
-		break;
-	case M_DELETE:
-		if (optind == argc)
-			tool_usage_error("no event to remove given");
-		break;
-	default:
-		if (optind != argc)
-			tool_usage_error("unexpected argument '%s'", argv[optind]);
-	}
-
-	switch (mode) {
-	case M_DRY:
-		for (i = optind; i < argc; i++) {
-			struct ftk_probe *p = parse_spec(argv[i], &o);
-			char *def = ftk_probe_command(p);
-
-			if (!def)
-				tool_die("out of memory");
-			puts(def);
-			free(def);
-			ftk_probe_free(p);
-		}
-		tool_exit(EXIT_OK);
+		do_dry(&o.o, a.rest, a.nrest);
 	case M_ADD:
-		do_add(&o, argv + optind, argc - optind);
+		do_add(&o.o, a.rest, a.nrest);
 	case M_TRACE:
-		do_trace(&o, argv + optind, argc - optind, instance, secs, cmd);
+		do_trace(&o.o, a.rest, a.nrest, a.instance, o.secs, cmd);
 	case M_DELETE:
-		do_delete(o.group ? o.group : FTK_PROBE_GROUP, all, argv + optind, argc - optind);
+		do_delete(o.o.group ? o.o.group : FTK_PROBE_GROUP, o.all, a.rest, a.nrest);
 	case M_LIST:
-		do_list(tool_tracefs(NULL, 0), all ? NULL : o.group);
+		do_list(tool_tracefs(NULL, 0), o.all ? NULL : o.o.group);
 		tool_exit(EXIT_OK);
 	case M_DELETE_GROUP:
-	case M_GC: {
-		struct ftk_tracefs *top = tool_tracefs(NULL, 0);
-
-		deleted = calloc(1, sizeof(char *));
-		if (!deleted)
-			tool_die("out of memory");
-		ret = ftk_probe_gc(top, &deleted);
-		if (ret >= 0 && mode == M_DELETE_GROUP)
-			ret = ftk_probe_delete_group(top, o.group, all ? FTK_PROBE_ALL : 0,
-						     &deleted);
-		print_deleted(deleted);
-		ftk_list_free(deleted);
-		if (ret < 0)
-			tool_die("cannot remove: %s", ftk_tracefs_errmsg(top));
-		tool_exit(EXIT_OK);
-	}
+	case M_GC:
+		do_gc(&o);
 	}
 	return EXIT_OK;
 }

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
-#include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
 #include <signal.h>
@@ -16,9 +15,9 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "cmd.h"
 #include "tool.h"
 
 struct evspec {
@@ -26,23 +25,28 @@ struct evspec {
 	char	*filter;
 };
 
-static struct evspec *events;
-static int nr_events;
-static char **func_filter, **func_notrace, **graph_funcs, **ftopts;
-static int *pids, nr_pids;
-static int quiet;
-static struct ftk_capture *cap;
+/* The command line. */
+static struct {
+	struct evspec	*events;
+	int		nr_events, nr_pids, children, follow, stack, self, noksyms, bp_set;
+	char		**func_filter, **func_notrace, **graph_funcs, **ftopts;
+	int		*pids;
+	const char	*tracer, *clock, *output, *compression;
+	long		buffer_kb, sleep_us, max_kb, bp, version, rt;
+} o = { .output = "trace.dat", .version = 7, .rt = 1 };
 
-static void usage(FILE *f)
-{
-	fprintf(f,
+static struct ftk_capture *cap;
+static struct tool_cmd cmd;
+static int quiet, timed_out;
+
+static const char usage[] =
 "usage: ftrecord [-cFqTv] [-e event [-f filter]]... [-p tracer] [-l func] [-n func]\n"
 "                [-g func] [-P pid] [-C clock] [-b kb] [-B instance] [-o file]\n"
-"                [-s usecs] [-r prio] [-m kb] [-O option] [--file-version 6|7]\n"
-"                [--compression none|zstd|zlib] [command [arg...]]\n"
+"                [-s usecs] [-r prio] [-m kb] [-O option] [-D seconds]\n"
+"                [--file-version 6|7] [--compression none|zstd|zlib] [command [arg...]]\n"
 "\n"
 "Record tracing events into a trace.dat (trace-cmd's format), until the\n"
-"command exits, or Ctrl-C or SIGTERM without a command. Works in a private\n"
+"command exits, -D seconds pass, or Ctrl-C or SIGTERM. Works in a private\n"
 "instance that is removed at the end; tracefs is left as it was found.\n"
 "\n"
 "  -e, --event EV      system:event, system, event or 'all'; globs work\n"
@@ -62,22 +66,22 @@ static void usage(FILE *f)
 "  -m, --max KB        keep about the last KB KiB per CPU\n"
 "  -T, --stacktrace    a kernel stack with every event\n"
 "  -O, --option OPT    set options/OPT (noOPT clears it)\n"
+"  -D, --duration S    stop after S seconds (the command too)\n"
 "      --file-version N  6 or 7 (default 7)\n"
 "      --compression C   none (default), zstd or zlib; version 7 only\n"
-"      --buffer-percent N  wake the reader at N%% full (default 50)\n"
+"      --buffer-percent N  wake the reader at N% full (default 50)\n"
 "      --trace-self     keep the recorder's own threads in the trace\n"
 "      --no-kallsyms    leave /proc/kallsyms out of the file\n"
 "  -q, --quiet         no summary\n"
-"  -v, --verbose       more messages\n"
-"  -V, --version       print the version\n"
+"  -v, --verbose       more messages (again for more)\n"
+"  -V, --version       the version of ftkit\n"
 "  -h, --help          this text\n"
 "\n"
 "examples:\n"
 "  ftrecord -e sched:sched_switch -e sched:sched_wakeup make -j2\n"
 "  ftrecord -e 'syscalls:sys_enter_open*' -f 'filename != 0' -o open.dat ls\n"
 "  ftrecord -e sched -F -c ./server      # the server and its children only\n"
-"  ftrecord --compression zstd -e irq    # until Ctrl-C\n");
-}
+"  ftrecord --compression zstd -e irq -D 10\n";
 
 static void add_list(char ***list, const char *s)
 {
@@ -234,141 +238,39 @@ static void set_option(struct ftk_tracefs *t, const char *opt)
 
 static int has_option(const char *name)
 {
-	char **o;
+	char **opt;
 
-	for (o = ftopts; o && *o; o++)
-		if (!strcmp(*o, name) || (!strncmp(*o, "no", 2) && !strcmp(*o + 2, name)))
+	for (opt = o.ftopts; opt && *opt; opt++)
+		if (!strcmp(*opt, name) || (!strncmp(*opt, "no", 2) && !strcmp(*opt + 2, name)))
 			return 1;
 	return 0;
 }
 
-/* The command runs in a child that waits for "go" on a pipe, so it is known
- * (and can be filtered on) before tracing starts. */
-static pid_t child, child_pid;
-static int go_fd = -1, exec_fd = -1;
-
-static const char *instance_name;
-
-static void start_child(char **argv)
-{
-	int go[2], ex[2], err;
-	char c = 0;
-
-	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(ex, O_CLOEXEC) < 0)
-		tool_die("cannot make a pipe: %s", strerror(errno));
-	child = fork();
-	if (child < 0)
-		tool_die("cannot fork: %s", strerror(errno));
-	if (child == 0) {
-		close(go[1]);
-		close(ex[0]);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		while (read(go[0], &c, 1) < 0 && errno == EINTR)
-			;
-		if (c != 'g')
-			_exit(127);
-		/* Marks the command makes with ftmark or ftk_marker_open() land here. */
-		if (instance_name)
-			setenv("FTK_INSTANCE", instance_name, 1);
-		execvp(argv[0], argv);
-		err = errno;
-		if (write(ex[1], &err, sizeof(err)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(go[0]);
-	close(ex[1]);
-	child_pid = child;
-	go_fd = go[1];
-	exec_fd = ex[0];
-}
-
-static void kill_child(void);
-
 /* After the capture started: its fds must close before the instance can go. */
 #define fatal(...) do {					\
-		kill_child();				\
+		tool_cmd_kill(&cmd);			\
 		ftk_capture_free(cap);			\
 		cap = NULL;				\
 		tool_die(__VA_ARGS__);			\
 	} while (0)
 
-static void release_child(const char *cmd)
-{
-	char c = 'g';
-	int err;
+/* Set when the output's file system failed: the recording stopped, what was stored is kept. */
+static int full;
 
-	if (write(go_fd, &c, 1) != 1)
-		fatal("cannot start '%s': %s", cmd, strerror(errno));
-	close(go_fd);
-	go_fd = -1;
-	if (read(exec_fd, &err, sizeof(err)) == sizeof(err)) {
-		waitpid(child, NULL, 0);
-		child = 0;
-		fatal("cannot run '%s': %s", cmd, strerror(err));
-	}
-	close(exec_fd);
-}
-
-static void wait_child(void)
-{
-	int st, forwarded = 0;
-
-	for (;;) {
-		if (tool_stop) {
-			/* Pass the signal on once; a second one kills. */
-			kill(child, forwarded ? SIGKILL : tool_stop);
-			forwarded = 1;
-			tool_stop = 0;
-		}
-		if (waitpid(child, &st, 0) == child)
-			break;
-		if (errno != EINTR)
-			break;
-	}
-	child = 0;
-}
-
-static void wait_signal(void)
-{
-	sigset_t block, old;
-
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	while (!tool_stop)
-		sigsuspend(&old);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-}
-
-static void kill_child(void)
-{
-	if (child > 0) {
-		kill(child, SIGKILL);
-		waitpid(child, NULL, 0);
-		child = 0;
-	}
-}
-
-/* The file, with the command's name for its pid (saved_cmdlines may lack it). */
-/* A failure of the output's file system: the recording stops, what was stored is kept. */
 static int disk_full(int err)
 {
 	return err == -ENOSPC || err == -EDQUOT || err == -EIO;
 }
 
-/* From a CPU thread: end the wait as Ctrl-C would; main() says why after ftk_capture_stop(). */
+/* From a CPU thread: end the wait as Ctrl-C would; record() says why after ftk_capture_stop(). */
 static void capture_failed(void *arg, int err)
 {
 	kill(getpid(), SIGTERM);
 }
 
+/* The file, with the command's name for its pid (saved_cmdlines may lack it). */
 static int save(struct ftk_tracefs *t, const char *output, const struct ftk_tracewrite_opts *wopts,
-		const char *cmd)
+		const char *comm, pid_t pid)
 {
 	struct ftk_tracewrite *w;
 	char buf[128];
@@ -380,11 +282,11 @@ static int save(struct ftk_tracefs *t, const char *output, const struct ftk_trac
 		return ret;
 	}
 	ret = ftk_capture_add_to(cap, w);
-	if (!ret && cmd && child_pid > 0)
-		ret = ftk_tracewrite_comm(w, child_pid, strrchr(cmd, '/') ? strrchr(cmd, '/') + 1 : cmd);
+	if (!ret && comm && pid > 0)
+		ret = ftk_tracewrite_comm(w, pid, strrchr(comm, '/') ? strrchr(comm, '/') + 1 : comm);
 	if (!ret)
 		ret = ftk_tracewrite_save(w, output);
-	if (ret && disk_full(ret) && ftk_capture_failed(cap))
+	if (ret && full && disk_full(ret))
 		;	/* said once by the caller, which tries again with less */
 	else if (ret && ftk_tracewrite_errmsg(w)[0])
 		tool_err("%s", ftk_tracewrite_errmsg(w));
@@ -394,266 +296,247 @@ static int save(struct ftk_tracefs *t, const char *output, const struct ftk_trac
 	return ret;
 }
 
-static long parse_num(const char *s, const char *what, long min, long max)
-{
-	char *end;
-	long v;
+enum { OPT_FILE_VERSION = 256, OPT_COMPRESSION, OPT_BP, OPT_SELF, OPT_NOKSYMS };
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max)
-		tool_usage_error("bad %s '%s'", what, s);
-	return v;
+static void option(int opt, char *arg, void *ctx)
+{
+	switch (opt) {
+	case 'e':
+		o.events = realloc(o.events, (o.nr_events + 1) * sizeof(*o.events));
+		if (!o.events)
+			tool_die("out of memory");
+		o.events[o.nr_events++] = (struct evspec){ arg, NULL };
+		break;
+	case 'f':
+		if (!o.nr_events)
+			tool_usage_error("-f must follow the -e it filters");
+		o.events[o.nr_events - 1].filter = arg;
+		break;
+	case 'p': o.tracer = arg; break;
+	case 'l': add_list(&o.func_filter, arg); break;
+	case 'n': add_list(&o.func_notrace, arg); break;
+	case 'g': add_list(&o.graph_funcs, arg); break;
+	case 'P':
+		o.pids = realloc(o.pids, (o.nr_pids + 1) * sizeof(int));
+		if (!o.pids)
+			tool_die("out of memory");
+		o.pids[o.nr_pids++] = tool_pid(arg);
+		break;
+	case 'c': o.children = 1; break;
+	case 'F': o.follow = 1; break;
+	case 'C': o.clock = arg; break;
+	case 'b': o.buffer_kb = tool_num(arg, "buffer size", 1, 1L << 30); break;
+	case 'o': o.output = arg; break;
+	case 's': o.sleep_us = tool_num(arg, "sleep interval", 1, 1L << 40); break;
+	case 'r': o.rt = tool_num(arg, "real-time priority", 0, 99); break;
+	case 'm': o.max_kb = tool_num(arg, "max size", 1, 1L << 40); break;
+	case 'T': o.stack = 1; break;
+	case 'O': add_list(&o.ftopts, arg); break;
+	case OPT_FILE_VERSION: o.version = tool_num(arg, "file version", 6, 7); break;
+	case OPT_COMPRESSION: o.compression = arg; break;
+	case OPT_BP: o.bp = tool_num(arg, "buffer percent", 0, 100), o.bp_set = 1; break;
+	case OPT_SELF: o.self = 1; break;
+	case OPT_NOKSYMS: o.noksyms = 1; break;
+	}
 }
 
-int main(int argc, char **argv)
+static const struct option longopts[] = {
+	{ "event",		required_argument,	NULL, 'e' },
+	{ "filter",		required_argument,	NULL, 'f' },
+	{ "plugin",		required_argument,	NULL, 'p' },
+	{ "func",		required_argument,	NULL, 'l' },
+	{ "notrace",		required_argument,	NULL, 'n' },
+	{ "graph",		required_argument,	NULL, 'g' },
+	{ "pid",		required_argument,	NULL, 'P' },
+	{ "children",		no_argument,		NULL, 'c' },
+	{ "follow",		no_argument,		NULL, 'F' },
+	{ "clock",		required_argument,	NULL, 'C' },
+	{ "buffer",		required_argument,	NULL, 'b' },
+	{ "output",		required_argument,	NULL, 'o' },
+	{ "sleep",		required_argument,	NULL, 's' },
+	{ "rt",			required_argument,	NULL, 'r' },
+	{ "max",		required_argument,	NULL, 'm' },
+	{ "stacktrace",		no_argument,		NULL, 'T' },
+	{ "option",		required_argument,	NULL, 'O' },
+	{ "file-version",	required_argument,	NULL, OPT_FILE_VERSION },
+	{ "compression",	required_argument,	NULL, OPT_COMPRESSION },
+	{ "buffer-percent",	required_argument,	NULL, OPT_BP },
+	{ "trace-self",		no_argument,		NULL, OPT_SELF },
+	{ "no-kallsyms",	no_argument,		NULL, OPT_NOKSYMS },
+	{ }
+};
+
+static const struct tool_def def = {
+	.name = "ftrecord", .usage = usage, .opts = "e:f:p:l:n:g:P:cFC:b:o:s:r:m:TO:",
+	.longopts = longopts, .option = option,
+	.common = TOOL_OPT_INSTANCE | TOOL_OPT_DURATION | TOOL_OPT_COMMAND,
+};
+
+static void check_usage(const struct tool_args *a)
 {
-	enum { OPT_FILE_VERSION = 256, OPT_COMPRESSION, OPT_BP, OPT_SELF, OPT_NOKSYMS };
-	static const struct option longopts[] = {
-		{ "event",		required_argument,	NULL, 'e' },
-		{ "filter",		required_argument,	NULL, 'f' },
-		{ "plugin",		required_argument,	NULL, 'p' },
-		{ "func",		required_argument,	NULL, 'l' },
-		{ "notrace",		required_argument,	NULL, 'n' },
-		{ "graph",		required_argument,	NULL, 'g' },
-		{ "pid",		required_argument,	NULL, 'P' },
-		{ "children",		no_argument,		NULL, 'c' },
-		{ "follow",		no_argument,		NULL, 'F' },
-		{ "clock",		required_argument,	NULL, 'C' },
-		{ "buffer",		required_argument,	NULL, 'b' },
-		{ "instance",		required_argument,	NULL, 'B' },
-		{ "output",		required_argument,	NULL, 'o' },
-		{ "sleep",		required_argument,	NULL, 's' },
-		{ "rt",			required_argument,	NULL, 'r' },
-		{ "max",		required_argument,	NULL, 'm' },
-		{ "stacktrace",		no_argument,		NULL, 'T' },
-		{ "option",		required_argument,	NULL, 'O' },
-		{ "file-version",	required_argument,	NULL, OPT_FILE_VERSION },
-		{ "compression",	required_argument,	NULL, OPT_COMPRESSION },
-		{ "buffer-percent",	required_argument,	NULL, OPT_BP },
-		{ "trace-self",		no_argument,		NULL, OPT_SELF },
-		{ "no-kallsyms",	no_argument,		NULL, OPT_NOKSYMS },
-		{ "quiet",		no_argument,		NULL, 'q' },
-		{ "verbose",		no_argument,		NULL, 'v' },
-		{ "version",		no_argument,		NULL, 'V' },
-		{ "help",		no_argument,		NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	FTK_OPTS(ftk_capture_opts, copts);
-	FTK_OPTS(ftk_tracewrite_opts, wopts);
-	const char *tracer = NULL, *clock = NULL, *instance = NULL, *output = "trace.dat";
-	const char *compression = NULL;
-	long buffer_kb = 0, sleep_us = 0, max_kb = 0, bp = 0, version = 7;
-	int children = 0, follow = 0, stack = 0, self = 0, noksyms = 0, bp_set = 0;
-	int copy_marker = 0, rt = 1;
-	char name[64], *s, *outdir, *outcopy;
-	struct ftk_tracefs *t;
-	int opt, i, cpu, ret, mainpid, full, sret = 0;
-	uint64_t dropped;
-	uint64_t total = 0;
-
-	tool_init("ftrecord");
-	while ((opt = getopt_long(argc, argv, "+e:f:p:l:n:g:P:cFC:b:B:o:s:r:m:TO:qvVh", longopts,
-				  NULL)) != -1) {
-		switch (opt) {
-		case 'e':
-			events = realloc(events, (nr_events + 1) * sizeof(*events));
-			if (!events)
-				tool_die("out of memory");
-			events[nr_events++] = (struct evspec){ optarg, NULL };
-			break;
-		case 'f':
-			if (!nr_events)
-				tool_usage_error("-f must follow the -e it filters");
-			events[nr_events - 1].filter = optarg;
-			break;
-		case 'p': tracer = optarg; break;
-		case 'l': add_list(&func_filter, optarg); break;
-		case 'n': add_list(&func_notrace, optarg); break;
-		case 'g': add_list(&graph_funcs, optarg); break;
-		case 'P':
-			pids = realloc(pids, (nr_pids + 1) * sizeof(int));
-			if (!pids)
-				tool_die("out of memory");
-			pids[nr_pids++] = parse_num(optarg, "pid", 1, INT32_MAX);
-			break;
-		case 'c': children = 1; break;
-		case 'F': follow = 1; break;
-		case 'C': clock = optarg; break;
-		case 'b': buffer_kb = parse_num(optarg, "buffer size", 1, 1L << 30); break;
-		case 'B': instance = optarg; break;
-		case 'o': output = optarg; break;
-		case 's': sleep_us = parse_num(optarg, "sleep interval", 1, 1L << 40); break;
-		case 'r': rt = parse_num(optarg, "real-time priority", 0, 99); break;
-		case 'm': max_kb = parse_num(optarg, "max size", 1, 1L << 40); break;
-		case 'T': stack = 1; break;
-		case 'O': add_list(&ftopts, optarg); break;
-		case OPT_FILE_VERSION:
-			version = parse_num(optarg, "file version", 6, 7);
-			break;
-		case OPT_COMPRESSION: compression = optarg; break;
-		case OPT_BP: bp = parse_num(optarg, "buffer percent", 0, 100); bp_set = 1; break;
-		case OPT_SELF: self = 1; break;
-		case OPT_NOKSYMS: noksyms = 1; break;
-		case 'q': quiet = 1; tool_verbose(-1); break;
-		case 'v': tool_verbose(1); break;
-		case 'V': printf("ftrecord (ftkit) %s\n", FTK_VERSION_STRING); return EXIT_OK;
-		case 'h': usage(stdout); return EXIT_OK;
-		default: usage(stderr); return EXIT_USAGE;
-		}
-	}
-	if (compression && !ftk_tracewrite_compression_ok(compression))
-		tool_usage_error("unknown compression '%s' (none, zstd or zlib)", compression);
-	if (compression && strcmp(compression, "none") && version < 7)
+	if (o.compression && !ftk_tracewrite_compression_ok(o.compression))
+		tool_usage_error("unknown compression '%s' (none, zstd or zlib)", o.compression);
+	if (o.compression && strcmp(o.compression, "none") && o.version < 7)
 		tool_usage_error("compression needs --file-version 7");
-	if (follow && optind >= argc)
+	if (o.follow && !a->argv)
 		tool_usage_error("-F needs a command");
-	if ((func_filter || func_notrace || graph_funcs) && !tracer)
+	if ((o.func_filter || o.func_notrace || o.graph_funcs) && !o.tracer)
 		tool_usage_error("-l, -n and -g need a function tracer (-p)");
-	if (!*output)
+	if (!*o.output)
 		tool_usage_error("empty output file name");
+	/* -q also drops the summary. */
+	quiet = ftk_log_level() < FTK_LOG_WARN;
+}
 
-	tool_signals();
-	mainpid = getpid();
-	if (!instance) {
-		if (ftk_instance_name("rec", name, sizeof(name)))
-			tool_die("cannot name an instance");
-		instance = name;
-	}
-	t = tool_tracefs(instance, FTK_TRACEFS_CREATE);
+/* The capture, spooling beside the output, leaving the recorder out unless --trace-self. */
+static void capture_new(struct ftk_tracefs *t, int *mainpid)
+{
+	FTK_OPTS(ftk_capture_opts, copts);
+	char *outcopy = strdup(o.output), *outdir;
+	int ret;
 
-	outcopy = strdup(output);
 	if (!outcopy)
 		tool_die("out of memory");
 	outdir = dirname(outcopy);
 	if (access(outdir, W_OK) < 0)
-		tool_die("cannot write '%s': %s", output, strerror(errno));
+		tool_die("cannot write '%s': %s", o.output, strerror(errno));
 	copts.spool_dir = outdir;
-	copts.buffer_percent = bp_set ? (bp ? bp : -1) : 50;
-	copts.poll_ms = sleep_us ? (sleep_us + 999) / 1000 : 0;
-	copts.max_kb = max_kb;
-	copts.rt_priority = rt;
-	copts.flags = self ? FTK_CAPTURE_TRACE_SELF : 0;
+	copts.buffer_percent = o.bp_set ? (o.bp ? o.bp : -1) : 50;
+	copts.poll_ms = o.sleep_us ? (o.sleep_us + 999) / 1000 : 0;
+	copts.max_kb = o.max_kb;
+	copts.rt_priority = o.rt;
+	copts.flags = o.self ? FTK_CAPTURE_TRACE_SELF : 0;
 	copts.on_failure = capture_failed;
-	copts.notrace_pids = &mainpid;
+	copts.notrace_pids = mainpid;
 	copts.nr_notrace_pids = 1;
-
 	/* Tracing goes off first (journaled), then everything is set up. */
 	ret = ftk_capture_new(t, &copts, &cap);
+	free(outcopy);
 	if (ret)
 		tool_die("cannot set up the capture: %s", ftk_tracefs_errmsg(t)[0] ?
 			 ftk_tracefs_errmsg(t) : strerror(-ret));
+}
 
-	if (buffer_kb) {
-		snprintf(name, sizeof(name), "%ld", buffer_kb);
-		set_or_die(t, "buffer_size_kb", name);
+static void set_list(struct ftk_tracefs *t, const char *file, char **list)
+{
+	char *s;
+
+	if (!list)
+		return;
+	s = join(list, " ");
+	set_or_die(t, file, s);
+	free(s);
+}
+
+/* Buffer, clock, options, function lists, tracer, events: what to record. */
+static void setup(struct ftk_tracefs *t)
+{
+	char kb[32];
+	int i;
+
+	if (o.buffer_kb) {
+		snprintf(kb, sizeof(kb), "%ld", o.buffer_kb);
+		set_or_die(t, "buffer_size_kb", kb);
 	}
-	if (clock)
-		set_or_die(t, "trace_clock", clock);
-	for (i = 0; ftopts && ftopts[i]; i++)
-		set_option(t, ftopts[i]);
-	if (stack)
+	if (o.clock)
+		set_or_die(t, "trace_clock", o.clock);
+	for (i = 0; o.ftopts && o.ftopts[i]; i++)
+		set_option(t, o.ftopts[i]);
+	if (o.stack)
 		set_option(t, "stacktrace");
-	if (func_filter) {
-		s = join(func_filter, " ");
-		set_or_die(t, "set_ftrace_filter", s);
-		free(s);
-	}
-	if (func_notrace) {
-		s = join(func_notrace, " ");
-		set_or_die(t, "set_ftrace_notrace", s);
-		free(s);
-	}
-	if (graph_funcs) {
-		s = join(graph_funcs, " ");
-		set_or_die(t, "set_graph_function", s);
-		free(s);
-	}
-	if (tracer && ftk_tracefs_set(t, "current_tracer", tracer))
-		tool_die("cannot use tracer '%s': %s", tracer, ftk_tracefs_errmsg(t));
-	for (i = 0; i < nr_events; i++)
-		if (!enable_spec(t, &events[i]))
+	set_list(t, "set_ftrace_filter", o.func_filter);
+	set_list(t, "set_ftrace_notrace", o.func_notrace);
+	set_list(t, "set_graph_function", o.graph_funcs);
+	if (o.tracer && ftk_tracefs_set(t, "current_tracer", o.tracer))
+		tool_die("cannot use tracer '%s': %s", o.tracer, ftk_tracefs_errmsg(t));
+	for (i = 0; i < o.nr_events; i++)
+		if (!enable_spec(t, &o.events[i]))
 			tool_usage_error("no event matches '%s' (see %s/available_events)",
-					 events[i].spec, ftk_tracefs_root(t));
-	if (children) {
+					 o.events[i].spec, ftk_tracefs_root(t));
+	if (o.children) {
 		set_or_die(t, "options/event-fork", "1");
-		if (tracer && ftk_tracefs_exists(t, "options/function-fork"))
+		if (o.tracer && ftk_tracefs_exists(t, "options/function-fork"))
 			set_or_die(t, "options/function-fork", "1");
 	}
-	if (optind < argc) {
-		instance_name = ftk_tracefs_instance(t);
-		start_child(argv + optind);
-	}
-	if (nr_pids || follow) {
-		char list[4096] = "";
-		size_t n = 0;
+}
 
-		for (i = 0; i < nr_pids; i++)
-			n += snprintf(list + n, sizeof(list) - n, "%d ", pids[i]);
-		if (follow)
-			snprintf(list + n, sizeof(list) - n, "%d", (int)child);
-		set_or_die(t, "set_event_pid", list);
-		if (tracer && ftk_tracefs_exists(t, "set_ftrace_pid"))
-			set_or_die(t, "set_ftrace_pid", list);
-	}
+/* -P and -F: only those PIDs (the command's, forked and waiting by now). */
+static void set_pids(struct ftk_tracefs *t)
+{
+	char list[4096] = "";
+	size_t n = 0;
+	int i;
+
+	if (!o.nr_pids && !o.follow)
+		return;
+	for (i = 0; i < o.nr_pids; i++)
+		n += snprintf(list + n, sizeof(list) - n, "%d ", o.pids[i]);
+	if (o.follow)
+		snprintf(list + n, sizeof(list) - n, "%d", (int)cmd.pid);
+	set_or_die(t, "set_event_pid", list);
+	if (o.tracer && ftk_tracefs_exists(t, "set_ftrace_pid"))
+		set_or_die(t, "set_ftrace_pid", list);
+}
+
+/*
+ * Record until the command ends, -D runs out or a signal. Applications
+ * write the top-level trace_marker: copy it into this instance, but only
+ * while it records. The kernel stops copying at the first instance whose
+ * buffer is off, so an instance with tracing off and the copy on would cut
+ * the markers off from other instances.
+ */
+static int record(struct ftk_tracefs *t, const struct tool_args *a)
+{
+	int ret, copy_marker = 0;
 
 	ret = ftk_capture_start(cap);
 	if (ret)
 		fatal("cannot start recording: %s", ftk_capture_errmsg(cap));
-	/*
-	 * Applications write the top-level trace_marker: copy it into this
-	 * instance, but only while it records. The kernel stops copying at
-	 * the first instance whose buffer is off, so an instance with tracing
-	 * off and the copy on would cut the markers off from other instances.
-	 */
 	if (ftk_tracefs_instance(t) && ftk_tracefs_exists(t, "options/copy_trace_marker") &&
 	    !has_option("copy_trace_marker")) {
 		if (ftk_tracefs_set(t, "options/copy_trace_marker", "1"))
 			fatal("cannot write 'options/copy_trace_marker': %s", ftk_tracefs_errmsg(t));
 		copy_marker = 1;
 	}
-	if (!quiet && !nr_events && !tracer)
+	if (!quiet && !o.nr_events && !o.tracer)
 		tool_warn("no event enabled: recording trace_marker writes only");
-	if (optind < argc) {
-		release_child(argv[optind]);
-		wait_child();
+	if (a->argv) {
+		if (tool_cmd_start(&cmd)) {
+			ftk_capture_free(cap);
+			tool_exit(tool_cmd_code(&cmd));
+		}
+		if (!tool_cmd_wait(&cmd, a->duration)) {
+			timed_out = 1;	/* -D ran out */
+			tool_cmd_kill(&cmd);
+		}
 	} else {
 		if (!quiet)
-			fprintf(stderr, "ftrecord: recording into '%s'... Ctrl-C to end.\n", output);
-		wait_signal();
+			fprintf(stderr, "ftrecord: recording into '%s'... Ctrl-C to end.\n",
+				o.output);
+		tool_sleep(a->duration);
 	}
-
 	if (copy_marker)
 		ftk_tracefs_write(t, "options/copy_trace_marker", "0");
 	ret = ftk_capture_stop(cap);
 	full = disk_full(ftk_capture_failed(cap));
 	if (ret && full)
-		tool_err("cannot write '%s': %s: recording stopped (%s)", output, strerror(-ret),
+		tool_err("cannot write '%s': %s: recording stopped (%s)", o.output, strerror(-ret),
 			 ftk_capture_errmsg(cap));
 	else if (ret == -ECANCELED)	/* taken from under us: say so, keep what came before */
 		tool_err("%s", ftk_capture_errmsg(cap));
 	else if (ret)
 		tool_err("recording failed: %s", ftk_capture_errmsg(cap));
-	wopts.version = version;
-	wopts.compression = compression;
-	wopts.flags = noksyms ? FTK_TRACEWRITE_NO_KALLSYMS : 0;
-	if (!ret || full || ret == -ECANCELED) {
-		/* What was stored stays readable: drop the newest half until the file fits. */
-		while (disk_full(sret = save(t, output, &wopts, optind < argc ? argv[optind] : NULL)) &&
-		       full && (dropped = ftk_capture_shrink(cap)) > 0)
-			tool_warn("'%s': no room for all of it; dropping the newest %llu KiB",
-				  output, (unsigned long long)dropped / 1024);
-		if (sret && full)
-			tool_err("cannot write '%s': %s", output, strerror(-sret));
-		else if (!sret && full)
-			tool_warn("wrote what fit into '%s': the recording is cut short", output);
-		if (!ret)
-			ret = sret;
-	}
-	for (cpu = 0; cpu < ftk_capture_cpus(cap); cpu++) {
-		struct ftk_capture_cpu ci;
-		uint64_t kb;
+	return ret;
+}
 
+/* Per CPU: what was stored, and what was lost with the buffer size that would lose none. */
+static uint64_t summary(void)
+{
+	struct ftk_capture_cpu ci;
+	uint64_t kb, total = 0;
+	int cpu;
+
+	for (cpu = 0; cpu < ftk_capture_cpus(cap); cpu++) {
 		ftk_capture_cpu_info(cap, cpu, &ci);
 		if (!ci.online)
 			continue;
@@ -663,28 +546,79 @@ int main(int argc, char **argv)
 				"%.3f s CPU\n", cpu, (unsigned long long)ci.pages,
 				(unsigned long long)ci.bytes / 1024,
 				(unsigned long long)ci.wakeups, ci.cpu_ns / 1e9);
-		if (ci.lost && !full) {
-			ftk_capture_suggest_kb(cap, cpu, &kb);
-			fprintf(stderr, "ftrecord: cpu%d: %llu events lost\n", cpu,
-				(unsigned long long)ci.lost);
-			fprintf(stderr, "ftrecord: cpu%d: %.1f MB/s stored; to lose none try -b %llu\n",
-				cpu, ftk_capture_duration_ns(cap) ?
-				ci.moved / 1e6 / (ftk_capture_duration_ns(cap) / 1e9) : 0.0,
-				(unsigned long long)kb);
-		}
+		if (!ci.lost || full)	/* not lost: not read after the disk filled */
+			continue;
+		ftk_capture_suggest_kb(cap, cpu, &kb);
+		fprintf(stderr, "ftrecord: cpu%d: %llu events lost\n", cpu,
+			(unsigned long long)ci.lost);
+		fprintf(stderr, "ftrecord: cpu%d: %.1f MB/s stored; to lose none try -b %llu\n",
+			cpu, ftk_capture_duration_ns(cap) ?
+			ci.moved / 1e6 / (ftk_capture_duration_ns(cap) / 1e9) : 0.0,
+			(unsigned long long)kb);
 	}
-	ftk_capture_free(cap);
-	if ((!ret || ((full || ret == -ECANCELED) && !sret)) && !quiet) {
-		struct rusage ru;
+	return total;
+}
 
-		getrusage(RUSAGE_SELF, &ru);
-		fprintf(stderr, "ftrecord: wrote '%s' (version %ld%s%s, %llu KiB of events), "
-			"peak RSS %ld KiB, %.3f s CPU in all\n", output, version,
-			compression ? ", " : "", compression ? compression : "",
-			(unsigned long long)total / 1024, ru.ru_maxrss,
-			ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
-			(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
+static void print_written(uint64_t total)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	fprintf(stderr, "ftrecord: wrote '%s' (version %ld%s%s, %llu KiB of events), "
+		"peak RSS %ld KiB, %.3f s CPU in all\n", o.output, o.version,
+		o.compression ? ", " : "", o.compression ? o.compression : "",
+		(unsigned long long)total / 1024, ru.ru_maxrss,
+		ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+		(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
+}
+
+int main(int argc, char **argv)
+{
+	FTK_OPTS(ftk_tracewrite_opts, wopts);
+	int ret, sret = 0, mainpid = getpid();
+	uint64_t dropped;
+	struct ftk_tracefs *t;
+	struct tool_args a;
+	char name[64];
+	uint64_t total;
+
+	tool_parse(&def, argc, argv, &a, NULL);
+	check_usage(&a);
+	tool_signals();
+	if (!a.instance && ftk_instance_name("rec", name, sizeof(name)))
+		tool_die("cannot name an instance");
+	t = tool_tracefs(a.instance ? a.instance : name, FTK_TRACEFS_CREATE);
+	capture_new(t, &mainpid);
+	setup(t);
+	/* Marks the command makes with ftmark or ftk_marker_open() land in the instance. */
+	if (a.argv)
+		tool_cmd_fork(&cmd, a.argv, ftk_tracefs_instance(t));
+	set_pids(t);
+	ret = record(t, &a);
+	wopts.version = o.version;
+	wopts.compression = o.compression;
+	wopts.flags = o.noksyms ? FTK_TRACEWRITE_NO_KALLSYMS : 0;
+	if (!ret || full || ret == -ECANCELED) {
+		/* What was stored stays readable: drop the newest half until the file fits. */
+		while (disk_full(sret = save(t, o.output, &wopts, a.argv ? a.argv[0] : NULL,
+					     cmd.pid)) &&
+		       full && (dropped = ftk_capture_shrink(cap)) > 0)
+			tool_warn("'%s': no room for all of it; dropping the newest %llu KiB",
+				  o.output, (unsigned long long)dropped / 1024);
+		if (sret && full)
+			tool_err("cannot write '%s': %s", o.output, strerror(-sret));
+		else if (!sret && full)
+			tool_warn("wrote what fit into '%s': the recording is cut short", o.output);
+		if (!ret)
+			ret = sret;
 	}
-	free(outcopy);
-	tool_exit(ret ? EXIT_FAIL : EXIT_OK);
+	total = summary();
+	ftk_capture_free(cap);
+	if (!sret && (!ret || full || ret == -ECANCELED) && !quiet)
+		print_written(total);
+	if (ret)
+		tool_exit(EXIT_FAIL);
+	/* The command's status; 0 when a signal to ftrecord ended it, or -D did. */
+	tool_exit(!a.argv || cmd.forwarded || tool_stop || timed_out ? EXIT_OK :
+		  tool_cmd_code(&cmd));
 }

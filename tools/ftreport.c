@@ -3,9 +3,7 @@
  * ftreport: print or summarise a trace.dat file, or a live buffer, with
  * the records of every CPU merged by time stamp.
  */
-#include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,9 +16,7 @@
 #include <ftkit/stream.h>
 #include <ftkit/tracefile.h>
 
-static void usage(FILE *f)
-{
-	fprintf(f,
+static const char usage[] =
 "usage: ftreport [-NRt] [-i file] [--cpu list] [-F filter]... [--stat]\n"
 "                [-o text|json|csv|chrome] [--output file] [file]\n"
 "       ftreport --live [-B instance] [options]\n"
@@ -43,53 +39,16 @@ static void usage(FILE *f)
 "      --live           read the live ring buffer instead of a file; this\n"
 "                       CONSUMES the events, like trace-cmd extract\n"
 "  -B, --instance NAME  with --live: the instance to read\n"
-"  -q, --quiet          fewer messages\n"
-"  -v, --verbose        more messages\n"
-"  -h, --help           this text\n"
+TOOL_HELP_COMMON
 "\n"
 "examples:\n"
 "  ftreport                           # trace.dat, as trace-cmd report prints it\n"
 "  ftreport -i run.dat --cpu 1 -F sched_switch\n"
 "  ftreport --stat run.dat\n"
 "  ftreport -o chrome run.dat --output run.json   # open in ui.perfetto.dev\n"
-"  ftreport --live -B mytrace         # drain an instance's buffer, merged\n");
-}
+"  ftreport --live -B mytrace         # drain an instance's buffer, merged\n";
 
 enum { OPT_CPU = 256, OPT_STAT, OPT_LIVE, OPT_OUTPUT };
-
-static int *parse_cpus(const char *arg)
-{
-	int *cpus = NULL, n = 0;
-	const char *s = arg;
-	char *end;
-	long a, b;
-
-	while (*s) {
-		if (!isdigit((unsigned char)*s))
-			tool_usage_error("bad cpu list '%s'", arg);
-		a = b = strtol(s, &end, 10);
-		s = end;
-		if (*s == '-') {
-			b = strtol(s + 1, &end, 10);
-			if (end == s + 1)
-				tool_usage_error("bad cpu list '%s'", arg);
-			s = end;
-		}
-		if (a > b || b > 65535)
-			tool_usage_error("bad cpu range in '%s'", arg);
-		cpus = realloc(cpus, (n + (b - a) + 2) * sizeof(*cpus));
-		if (!cpus)
-			tool_die("out of memory");
-		while (a <= b)
-			cpus[n++] = a++;
-		if (*s == ',')
-			s++;
-	}
-	if (!cpus)
-		tool_usage_error("empty cpu list");
-	cpus[n] = -1;
-	return cpus;
-}
 
 /* Name of the buffer the i-th stream of @m reads ("" for the top one). */
 static const char *stream_buffer(struct ftk_tracefile *tf, struct ftk_merge *m, int i)
@@ -216,157 +175,130 @@ static int filter_keep(struct tep_handle *tep, struct tep_event_filter *filter,
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* The command line. */
+struct opts {
+	const char	*input, *outpath;
+	unsigned int	tflags, pflags;
+	int		format, stat, live, nfilters;
+	char		**filters;
+	int		*cpus;		/* -1 ends them; NULL for all */
+};
+
+static void option(int opt, char *arg, void *ctx)
 {
-	static const struct option longopts[] = {
-		{ "input",	required_argument,	NULL, 'i' },
-		{ "no-plugins",	no_argument,		NULL, 'N' },
-		{ "raw",	no_argument,		NULL, 'R' },
-		{ "nsec",	no_argument,		NULL, 't' },
-		{ "cpu",	required_argument,	NULL, OPT_CPU },
-		{ "filter",	required_argument,	NULL, 'F' },
-		{ "stat",	no_argument,		NULL, OPT_STAT },
-		{ "format",	required_argument,	NULL, 'o' },
-		{ "output",	required_argument,	NULL, OPT_OUTPUT },
-		{ "live",	no_argument,		NULL, OPT_LIVE },
-		{ "instance",	required_argument,	NULL, 'B' },
-		{ "quiet",	no_argument,		NULL, 'q' },
-		{ "verbose",	no_argument,		NULL, 'v' },
-		{ "help",	no_argument,		NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *input = NULL, *instance = NULL, *outpath = NULL;
-	unsigned int tflags = 0, pflags = 0;
-	int format = FTK_PRINT_TEXT, stat = 0, live = 0, c, ret, b, tag, exit_code = EXIT_OK;
-	struct tep_event_filter *filter = NULL;
+	struct opts *o = ctx;
+	size_t nr;
+
+	switch (opt) {
+	case 'i': o->input = arg; break;
+	case 'N': o->tflags |= FTK_TRACEFILE_NO_PLUGINS; break;
+	case 'R': o->pflags |= FTK_PRINT_RAW; break;
+	case 't': o->pflags |= FTK_PRINT_NSEC; break;
+	case OPT_CPU:
+		free(o->cpus);
+		tool_cpus(arg, &o->cpus, &nr);
+		o->cpus = realloc(o->cpus, (nr + 1) * sizeof(*o->cpus));
+		if (!o->cpus)
+			tool_die("out of memory");
+		o->cpus[nr] = -1;
+		break;
+	case 'F':
+		o->filters = realloc(o->filters, (o->nfilters + 1) * sizeof(*o->filters));
+		if (!o->filters)
+			tool_die("out of memory");
+		o->filters[o->nfilters++] = arg;
+		break;
+	case OPT_STAT: o->stat = 1; break;
+	case 'o':
+		o->format = ftk_print_format_parse(arg);
+		if (o->format < 0)
+			tool_usage_error("unknown format '%s' (text, json, csv, chrome)", arg);
+		break;
+	case OPT_OUTPUT: o->outpath = arg; break;
+	case OPT_LIVE: o->live = 1; break;
+	}
+}
+
+static const struct option longopts[] = {
+	{ "input",	required_argument,	NULL, 'i' },
+	{ "no-plugins",	no_argument,		NULL, 'N' },
+	{ "raw",	no_argument,		NULL, 'R' },
+	{ "nsec",	no_argument,		NULL, 't' },
+	{ "cpu",	required_argument,	NULL, OPT_CPU },
+	{ "filter",	required_argument,	NULL, 'F' },
+	{ "stat",	no_argument,		NULL, OPT_STAT },
+	{ "format",	required_argument,	NULL, 'o' },
+	{ "output",	required_argument,	NULL, OPT_OUTPUT },
+	{ "live",	no_argument,		NULL, OPT_LIVE },
+	{ }
+};
+
+static const struct tool_def def = {
+	.name = "ftreport", .usage = usage, .opts = "i:NRtF:o:", .longopts = longopts,
+	.common = TOOL_OPT_INSTANCE, .option = option,
+};
+
+static void check_usage(struct opts *o, const struct tool_args *a)
+{
+	if (a->nrest) {
+		if (o->input || a->nrest > 1)
+			tool_usage_error("one input file only");
+		o->input = a->rest[0];
+	}
+	if (a->instance && !o->live)
+		tool_usage_error("-B needs --live (a file's instances are all printed)");
+	if (o->live && o->input)
+		tool_usage_error("--live reads no file");
+	if (!o->input)
+		o->input = "trace.dat";
+	/* Formats libtraceevent cannot parse leave their events unknown, quietly, as in trace-cmd. */
+	tep_set_loglevel(ftk_log_level() > FTK_LOG_WARN ? TEP_LOG_WARNING : TEP_LOG_CRITICAL);
+}
+
+/* -F: one filter of them all, as trace-cmd report -F builds it. */
+static struct tep_event_filter *make_filter(struct tep_handle *tep, char **filters, int n)
+{
+	struct tep_event_filter *filter;
+	char err[256];
+	int i, ret;
+
+	if (!n)
+		return NULL;
+	filter = tep_filter_alloc(tep);
+	if (!filter)
+		tool_die("out of memory");
+	for (i = 0; i < n; i++) {
+		ret = tep_filter_add_filter_str(filter, filters[i]);
+		if (ret < 0) {
+			tep_strerror(tep, ret, err, sizeof(err));
+			tool_usage_error("bad filter '%s': %s", filters[i], err);
+		}
+	}
+	return filter;
+}
+
+/* Print (or count, with --stat) every record the merge gives; 0 or EXIT_FAIL. */
+static int report(struct ftk_tracefile *tf, const struct opts *o,
+		  struct tep_event_filter *filter, FILE *out)
+{
+	struct tep_handle *tep = ftk_tracefile_tep(tf);
 	unsigned long long *per_event = NULL, total = 0, first = 0, last = 0;
+	int nr_ids = 0, stack_id = -1, nlast = 0, take = 0, b, tag, ret = EXIT_OK;
+	unsigned char *last_printed = NULL;
 	const struct tep_record *rec;
 	struct ftk_printer *p = NULL;
-	struct ftk_tracefile *tf;
 	struct ftk_merge *m;
-	struct tep_handle *tep;
-	char **filters = NULL;
-	int nfilters = 0, nr_ids = 0, stack_id = -1, nlast = 0, take = 0;
-	unsigned char *last_printed = NULL;
-	int *cpus = NULL;
-	FILE *out = stdout;
-	static char obuf[1 << 20];
 
-	tool_init("ftreport");
-	/* Formats libtraceevent cannot parse leave their events unknown, quietly, as in trace-cmd. */
-	tep_set_loglevel(TEP_LOG_CRITICAL);
-	while ((c = getopt_long(argc, argv, "i:NRtF:o:B:qvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			input = optarg;
-			break;
-		case 'N':
-			tflags |= FTK_TRACEFILE_NO_PLUGINS;
-			break;
-		case 'R':
-			pflags |= FTK_PRINT_RAW;
-			break;
-		case 't':
-			pflags |= FTK_PRINT_NSEC;
-			break;
-		case OPT_CPU:
-			free(cpus);
-			cpus = parse_cpus(optarg);
-			break;
-		case 'F':
-			filters = realloc(filters, (nfilters + 1) * sizeof(*filters));
-			if (!filters)
-				tool_die("out of memory");
-			filters[nfilters++] = optarg;
-			break;
-		case OPT_STAT:
-			stat = 1;
-			break;
-		case 'o':
-			format = ftk_print_format_parse(optarg);
-			if (format < 0)
-				tool_usage_error("unknown format '%s' (text, json, csv, chrome)", optarg);
-			break;
-		case OPT_OUTPUT:
-			outpath = optarg;
-			break;
-		case OPT_LIVE:
-			live = 1;
-			break;
-		case 'B':
-			instance = optarg;
-			break;
-		case 'q':
-			tool_verbose(-1);
-			break;
-		case 'v':
-			tool_verbose(1);
-			tep_set_loglevel(TEP_LOG_WARNING);
-			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_OK;
-		default:
-			usage(stderr);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind < argc) {
-		if (input || optind + 1 < argc)
-			tool_usage_error("one input file only");
-		input = argv[optind];
-	}
-	if (instance && !live)
-		tool_usage_error("-B needs --live (a file's instances are all printed)");
-	if (live && input)
-		tool_usage_error("--live reads no file");
-	if (!input)
-		input = "trace.dat";
-
-	if (live)
-		ret = ftk_tracefile_open_live(getenv("FTK_TRACEFS"), instance, tflags, &tf);
-	else
-		ret = ftk_tracefile_open(input, tflags, &tf);
-	if (ret < 0) {
-		tool_err("%s", tf ? ftk_tracefile_errmsg(tf) : strerror(-ret));
-		ftk_tracefile_close(tf);
-		return EXIT_FAIL;
-	}
-	tep = ftk_tracefile_tep(tf);
-	out = tool_output(outpath, 0, stdout);
-	setvbuf(out, obuf, _IOFBF, sizeof(obuf));
-
-	if (nfilters) {
-		char err[256];
-		int i;
-
-		filter = tep_filter_alloc(tep);
-		if (!filter)
-			tool_die("out of memory");
-		for (i = 0; i < nfilters; i++) {
-			ret = tep_filter_add_filter_str(filter, filters[i]);
-			if (ret < 0) {
-				tep_strerror(tep, ret, err, sizeof(err));
-				tool_usage_error("bad filter '%s': %s", filters[i], err);
-			}
-		}
-	}
-
-	if (ftk_tracefile_latency_text(tf) && !stat) {
-		fprintf(out, "cpus=%d\n%s", ftk_tracefile_cpus(tf), ftk_tracefile_latency_text(tf));
-		goto done;
-	}
-
-	m = ftk_tracefile_merge(tf, 0, cpus);
+	m = ftk_tracefile_merge(tf, 0, o->cpus);
 	if (!m)
-		tool_die("%s: %s", input, strerror(errno));
-	if (stat) {
+		tool_die("%s: %s", o->input, strerror(errno));
+	if (o->stat) {
 		nr_ids = 65536;
 		per_event = calloc(nr_ids, sizeof(*per_event));
 		if (!per_event)
 			tool_die("out of memory");
 	} else {
-		p = ftk_printer_new(out, tep, format, pflags);
+		p = ftk_printer_new(out, tep, o->format, o->pflags);
 		if (!p)
 			tool_die("cannot print: %s", strerror(errno));
 		/*
@@ -374,9 +306,9 @@ int main(int argc, char **argv)
 		 * count, although they are nanoseconds: do the same in text.
 		 */
 		for (b = 0; b < ftk_tracefile_buffers(tf); b++)
-			ftk_printer_add_buffer(p, live ? "" : ftk_tracefile_buffer_name(tf, b),
+			ftk_printer_add_buffer(p, o->live ? "" : ftk_tracefile_buffer_name(tf, b),
 					       ftk_tracefile_buffer_in_ns(tf, b) &&
-					       (format != FTK_PRINT_TEXT ||
+					       (o->format != FTK_PRINT_TEXT ||
 						strcmp(ftk_tracefile_buffer_clock(tf, b), "boot")));
 		ftk_printer_begin(p, ftk_tracefile_cpus(tf));
 	}
@@ -386,9 +318,9 @@ int main(int argc, char **argv)
 	 * printed: an entry may take its own return from the merge to print
 	 * a leaf. Otherwise they are printed in place, without a copy.
 	 */
-	take = p && format == FTK_PRINT_TEXT && !(tflags & FTK_TRACEFILE_NO_PLUGINS) &&
+	take = p && o->format == FTK_PRINT_TEXT && !(o->tflags & FTK_TRACEFILE_NO_PLUGINS) &&
 	       tep_find_event_by_name(tep, "ftrace", "funcgraph_entry");
-	if (p && format == FTK_PRINT_TEXT && !(tflags & FTK_TRACEFILE_NO_PLUGINS))
+	if (p && o->format == FTK_PRINT_TEXT && !(o->tflags & FTK_TRACEFILE_NO_PLUGINS))
 		ftk_printer_ftrace_overrides(p, take ? m : NULL);
 	if (filter) {
 		struct tep_event *ev = tep_find_event_by_name(tep, "ftrace", "kernel_stack");
@@ -405,7 +337,7 @@ int main(int argc, char **argv)
 		if (filter)
 			keep = filter_keep(tep, filter, rec, tag, stack_id, last_printed,
 					   ftk_tracefile_cpus(tf) + 1, nlast);
-		if (keep && stat) {
+		if (keep && o->stat) {
 			int id = tep_data_type(tep, (struct tep_record *)rec);
 
 			if (!total)
@@ -416,7 +348,7 @@ int main(int argc, char **argv)
 				per_event[id]++;
 		} else if (keep && ftk_printer_print(p, rec, tag) < 0) {
 			tool_output_error(errno);
-			exit_code = EXIT_FAIL;
+			ret = EXIT_FAIL;
 			if (take)
 				ftk_record_put((struct tep_record *)rec);
 			break;
@@ -426,29 +358,59 @@ int main(int argc, char **argv)
 		else
 			ftk_merge_consume(m);
 	}
-	if (stat)
+	if (o->stat)
 		print_stat(out, tf, m, per_event, nr_ids, total, first, last);
-	else if (ftk_printer_end(p) < 0 && exit_code == EXIT_OK) {
+	else if (ftk_printer_end(p) < 0 && ret == EXIT_OK) {
 		tool_output_error(errno);
-		exit_code = EXIT_FAIL;
+		ret = EXIT_FAIL;
 	}
 	if (tool_output_flush(out))
-		exit_code = EXIT_FAIL;
+		ret = EXIT_FAIL;
 	if (ftk_merge_failed(m)) {
 		tool_err("%s", ftk_stream_errmsg(ftk_merge_failed(m)));
-		exit_code = EXIT_FAIL;
+		ret = EXIT_FAIL;
 	}
 	ftk_printer_free(p);
 	ftk_merge_free(m);
-done:
+	free(per_event);
+	free(last_printed);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .format = FTK_PRINT_TEXT };
+	struct tep_event_filter *filter;
+	int ret, exit_code = EXIT_OK;
+	static char obuf[1 << 20];
+	struct ftk_tracefile *tf;
+	struct tool_args a;
+	FILE *out = stdout;
+
+	tool_parse(&def, argc, argv, &a, &o);
+	check_usage(&o, &a);
+	if (o.live)
+		ret = ftk_tracefile_open_live(getenv("FTK_TRACEFS"), a.instance, o.tflags, &tf);
+	else
+		ret = ftk_tracefile_open(o.input, o.tflags, &tf);
+	if (ret < 0) {
+		tool_err("%s", tf ? ftk_tracefile_errmsg(tf) : strerror(-ret));
+		ftk_tracefile_close(tf);
+		return EXIT_FAIL;
+	}
+	out = tool_output(o.outpath, 0, stdout);
+	setvbuf(out, obuf, _IOFBF, sizeof(obuf));
+	filter = make_filter(ftk_tracefile_tep(tf), o.filters, o.nfilters);
+	if (ftk_tracefile_latency_text(tf) && !o.stat)
+		fprintf(out, "cpus=%d\n%s", ftk_tracefile_cpus(tf), ftk_tracefile_latency_text(tf));
+	else
+		exit_code = report(tf, &o, filter, out);
 	if (filter)
 		tep_filter_free(filter);
 	if (tool_output_close(out, 1))
 		exit_code = EXIT_FAIL;
 	ftk_tracefile_close(tf);
-	free(per_event);
-	free(last_printed);
-	free(filters);
-	free(cpus);
+	free(o.filters);
+	free(o.cpus);
 	return exit_code;
 }

@@ -3,7 +3,6 @@
  * ftreset: put tracefs back as the kernel booted it, and say what changed.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +12,7 @@
 
 #include "tool.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f,
+static const char usage[] =
 "usage: ftreset [-afinq] [-B NAME]\n"
 "\n"
 "Put tracing back to the kernel's defaults and print each change:\n"
@@ -35,15 +32,15 @@ static void usage(FILE *f)
 "  -f, --force           also reset and remove what running ftkit tools own\n"
 "  -n, --dry-run         print what would change, change nothing\n"
 "  -q, --quiet           print nothing but errors\n"
-"  -v, --verbose         more messages\n"
+"  -v, --verbose         more messages (again for more)\n"
+"  -V, --version         the version of ftkit\n"
 "  -h, --help            this text\n"
 "\n"
 "examples:\n"
 "  ftreset -n                   # what is not at its default?\n"
 "  ftreset                      # reset the top level\n"
 "  ftreset -B mytrace -i        # reset instance mytrace, then remove it\n"
-"  ftreset -ia                  # everything, every instance, every probe\n");
-}
+"  ftreset -ia                  # everything, every instance, every probe\n";
 
 static int quiet, changes;
 
@@ -54,119 +51,138 @@ static void report(void *arg, const char *file, const char *old, const char *new
 		printf("%s%s: %s -> %s\n", arg ? "would change " : "", file, old, new_);
 }
 
-int main(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "instance",	required_argument,	NULL, 'B' },
-		{ "instances",	no_argument,		NULL, 'i' },
-		{ "all",	no_argument,		NULL, 'a' },
-		{ "dry-run",	no_argument,		NULL, 'n' },
-		{ "force",	no_argument,		NULL, 'f' },
-		{ "quiet",	no_argument,		NULL, 'q' },
-		{ "verbose",	no_argument,		NULL, 'v' },
-		{ "help",	no_argument,		NULL, 'h' },
-		{ }
-	};
-	int opt, all = 0, instances = 0, ret = EXIT_OK, rc;
-	unsigned int flags = 0;
-	const char *instance = NULL;
-	struct ftk_tracefs *t, *top, *h;
-	char **names, **p;
-	void *dry;
+struct opts {
+	unsigned int	flags;
+	int		instances;
+};
 
-	tool_init("ftreset");
-	while ((opt = getopt_long(argc, argv, "B:ianfqvh", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'B': instance = optarg; break;
-		case 'i': instances = 1; break;
-		case 'a': all = 1; break;
-		case 'n': flags |= FTK_RESET_DRY_RUN; break;
-		case 'f': flags |= FTK_RESET_FORCE; break;
-		case 'q': quiet = 1; tool_verbose(-1); break;
-		case 'v': tool_verbose(1); break;
-		case 'h': usage(stdout); return EXIT_OK;
-		default: usage(stderr); return EXIT_USAGE;
+static void option(int opt, char *arg, void *ctx)
+{
+	struct opts *o = ctx;
+
+	switch (opt) {
+	case 'i': o->instances = 1; break;
+	case 'a': o->flags |= FTK_RESET_ALL; break;
+	case 'n': o->flags |= FTK_RESET_DRY_RUN; break;
+	case 'f': o->flags |= FTK_RESET_FORCE; break;
+	}
+}
+
+static const struct option longopts[] = {
+	{ "instances",	no_argument,		NULL, 'i' },
+	{ "all",	no_argument,		NULL, 'a' },
+	{ "dry-run",	no_argument,		NULL, 'n' },
+	{ "force",	no_argument,		NULL, 'f' },
+	{ }
+};
+
+static const struct tool_def def = {
+	.name = "ftreset", .usage = usage, .opts = "ianf", .longopts = longopts,
+	.common = TOOL_OPT_INSTANCE, .option = option,
+};
+
+/* -B NAME: reset that instance, and with -i remove it. */
+static void __attribute__((noreturn)) reset_instance(struct ftk_tracefs *top, const char *instance,
+						     const struct opts *o, void *dry)
+{
+	struct ftk_tracefs *t = tool_tracefs(instance, 0);
+	int ret = EXIT_OK, rc;
+
+	rc = ftk_reset(t, o->flags, report, dry);
+	if (rc == -EBUSY && ftk_tracefs_errmsg(t)[0]) {
+		/* A running ftkit tool's instance: neither reset nor removed. */
+		tool_err("%s (--force to reset it anyway)", ftk_tracefs_errmsg(t));
+		tool_exit(EXIT_FAIL);
+	}
+	if (rc)
+		ret = EXIT_FAIL;
+	if (o->instances && dry) {
+		report(dry, "instances", instance, "(removed)");
+	} else if (o->instances) {
+		/* Said only once done: rmdir fails with EBUSY while a reader holds it. */
+		tool_keep(t);
+		if (ftk_instance_remove(top, instance)) {
+			tool_err("%s", ftk_tracefs_errmsg(top));
+			ret = EXIT_FAIL;
+		} else {
+			report(NULL, "instances", instance, "(removed)");
 		}
 	}
-	if (optind < argc)
-		tool_usage_error("unexpected argument '%s'", argv[optind]);
-	if (all)
-		flags |= FTK_RESET_ALL;
-	dry = flags & FTK_RESET_DRY_RUN ? &flags : NULL;
+	if (!quiet && !changes)
+		printf("nothing to reset\n");
+	tool_exit(ret);
+}
+
+/* -i: the instances ftkit tools left behind (with -a, every one); 0 or EXIT_FAIL. */
+static int remove_instances(struct ftk_tracefs *top, const struct opts *o, void *dry)
+{
+	int all = o->flags & FTK_RESET_ALL, ret = EXIT_OK, rc;
+	struct ftk_tracefs *h;
+	char **names, **p;
+
+	if (ftk_instance_list(top, &names))
+		tool_die("%s", ftk_tracefs_errmsg(top));
+	for (p = names; *p && !tool_stop; p++) {
+		if (!all && ftk_instance_owner(*p, NULL) != FTK_INSTANCE_STALE)
+			continue;
+		/* Reset first: rmdir alone leaves what it referred to busy. */
+		if (!ftk_tracefs_open(NULL, *p, 0, &h)) {
+			/* Refused before any change when a running ftkit tool owns it. */
+			rc = ftk_reset(h, o->flags, NULL, NULL);
+			if (rc == -EBUSY && ftk_tracefs_errmsg(h)[0]) {
+				/* Named with its owner, left alone. */
+				if (!quiet)
+					printf("%s\n", ftk_tracefs_errmsg(h));
+				ftk_tracefs_close(h);
+				continue;
+			}
+			ftk_tracefs_close(h);
+		}
+		if (dry) {
+			report(dry, "instances", *p, "(removed)");
+			continue;
+		}
+		rc = ftk_instance_remove(top, *p);
+		if (rc == -EBUSY && !all) {
+			/* In use: its creator runs where we cannot see it. */
+			tool_warn("%s: left alone", ftk_tracefs_errmsg(top));
+		} else if (rc) {
+			tool_err("%s", ftk_tracefs_errmsg(top));
+			ret = EXIT_FAIL;
+		} else {
+			report(NULL, "instances", *p, "(removed)");
+		}
+	}
+	ftk_list_free(names);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	struct ftk_tracefs *top;
+	int ret = EXIT_OK;
+	struct tool_args a;
+	void *dry;
+
+	tool_parse(&def, argc, argv, &a, &o);
+	if (a.nrest)
+		tool_usage_error("unexpected argument '%s'", a.rest[0]);
+	quiet = ftk_log_level() < FTK_LOG_WARN;
+	dry = o.flags & FTK_RESET_DRY_RUN ? &o.flags : NULL;
 	/* Nothing is journaled here: a reset is meant to stay. A signal stops
 	 * it between steps, which leaves each file either reset or as it was. */
 	tool_signals();
 	top = tool_tracefs(NULL, 0);
-
-	if (instance) {
-		t = tool_tracefs(instance, 0);
-		rc = ftk_reset(t, flags, report, dry);
-		if (rc == -EBUSY && ftk_tracefs_errmsg(t)[0]) {
-			/* A running ftkit tool's instance: neither reset nor removed. */
-			tool_err("%s (--force to reset it anyway)", ftk_tracefs_errmsg(t));
-			tool_exit(EXIT_FAIL);
-		}
-		if (rc)
-			ret = EXIT_FAIL;
-		if (instances && dry) {
-			report(dry, "instances", instance, "(removed)");
-		} else if (instances) {
-			/* Said only once done: rmdir fails with EBUSY while a reader holds it. */
-			tool_keep(t);
-			if (ftk_instance_remove(top, instance)) {
-				tool_err("%s", ftk_tracefs_errmsg(top));
-				ret = EXIT_FAIL;
-			} else {
-				report(NULL, "instances", instance, "(removed)");
-			}
-		}
-		if (!quiet && !changes)
-			printf("nothing to reset\n");
-		tool_exit(ret);
-	}
-
-	if (ftk_reset(top, flags, report, dry))
+	if (a.instance)
+		reset_instance(top, a.instance, &o, dry);
+	if (ftk_reset(top, o.flags, report, dry))
 		ret = EXIT_FAIL;
 	if (tool_stop)
 		tool_exit(128 + tool_stop);
-	if (ftk_instance_list(top, &names))
-		tool_die("%s", ftk_tracefs_errmsg(top));
-	for (p = names; *p && !tool_stop; p++) {
-		enum ftk_instance_owner own = ftk_instance_owner(*p, NULL);
-
-		if (instances && (all || own == FTK_INSTANCE_STALE)) {
-			/* Reset first: rmdir alone leaves what it referred to busy. */
-			rc = ftk_tracefs_open(NULL, *p, 0, &h);
-			if (!rc) {
-				/* Refused before any change when a running ftkit tool owns it. */
-				rc = ftk_reset(h, flags, NULL, NULL);
-				if (rc == -EBUSY && ftk_tracefs_errmsg(h)[0]) {
-					/* A running ftkit tool's: named with its owner. */
-					if (!quiet)
-						printf("%s\n", ftk_tracefs_errmsg(h));
-					ftk_tracefs_close(h);
-					continue;
-				}
-				ftk_tracefs_close(h);
-			}
-			if (dry) {
-				report(dry, "instances", *p, "(removed)");
-				continue;
-			}
-			rc = ftk_instance_remove(top, *p);
-			if (rc == -EBUSY && !all) {
-				/* In use: its creator runs where we cannot see it. */
-				tool_warn("%s: left alone", ftk_tracefs_errmsg(top));
-			} else if (rc) {
-				tool_err("%s", ftk_tracefs_errmsg(top));
-				ret = EXIT_FAIL;
-			} else {
-				report(NULL, "instances", *p, "(removed)");
-			}
-		}
-	}
-	ftk_list_free(names);
-	if (ftk_reset_dynevents(top, flags, report, dry)) {
+	if (o.instances && remove_instances(top, &o, dry))
+		ret = EXIT_FAIL;
+	if (ftk_reset_dynevents(top, o.flags, report, dry)) {
 		tool_err("%s", ftk_tracefs_errmsg(top));
 		ret = EXIT_FAIL;
 	}

@@ -8,7 +8,6 @@
  * back.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,9 +16,7 @@
 
 #include "tool.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f,
+static const char usage[] =
 "usage: ftsnap [-B NAME] [-c CPU] [-t] [-s] [-x] [-f]\n"
 "\n"
 "Take a snapshot of a trace buffer (swap the live buffer into the\n"
@@ -33,78 +30,70 @@ static void usage(FILE *f)
 "  -f, --free            free the snapshot buffer\n"
 "  -c, --cpu CPU         one CPU's buffer only (not with --free)\n"
 "  -B, --instance NAME   the buffer of instance NAME (default: top level)\n"
-"  -q, -v, -h            quieter, more verbose, this text\n"
+TOOL_HELP_COMMON
 "\n"
 "examples:\n"
 "  ftsnap -t                 # snapshot the top-level trace\n"
 "  ftsnap -ts -c 1           # snapshot CPU 1 and print it\n"
-"  ftsnap -B mytrace -f      # free instance mytrace's snapshot\n");
+"  ftsnap -B mytrace -f      # free instance mytrace's snapshot\n";
+
+struct opts {
+	int	take, show, clear, freeit, cpu;
+};
+
+static void option(int opt, char *arg, void *ctx)
+{
+	struct opts *o = ctx;
+
+	switch (opt) {
+	case 't': o->take = 1; break;
+	case 's': o->show = 1; break;
+	case 'x': o->clear = 1; break;
+	case 'f': o->freeit = 1; break;
+	case 'c': o->cpu = tool_num(arg, "CPU", 0, 1 << 20); break;
+	}
 }
 
-static void fail(struct ftk_tracefs *t)
-{
-	tool_err("%s", ftk_tracefs_errmsg(t));
-	tool_exit(EXIT_FAIL);
-}
+static const struct option longopts[] = {
+	{ "take",	no_argument,		NULL, 't' },
+	{ "show",	no_argument,		NULL, 's' },
+	{ "clear",	no_argument,		NULL, 'x' },
+	{ "free",	no_argument,		NULL, 'f' },
+	{ "cpu",	required_argument,	NULL, 'c' },
+	{ }
+};
+
+static const struct tool_def def = {
+	.name = "ftsnap", .usage = usage, .opts = "tsxfc:", .longopts = longopts,
+	.common = TOOL_OPT_INSTANCE, .option = option,
+};
 
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "take",	no_argument,		NULL, 't' },
-		{ "show",	no_argument,		NULL, 's' },
-		{ "clear",	no_argument,		NULL, 'x' },
-		{ "free",	no_argument,		NULL, 'f' },
-		{ "cpu",	required_argument,	NULL, 'c' },
-		{ "instance",	required_argument,	NULL, 'B' },
-		{ "quiet",	no_argument,		NULL, 'q' },
-		{ "verbose",	no_argument,		NULL, 'v' },
-		{ "help",	no_argument,		NULL, 'h' },
-		{ }
-	};
-	int opt, take = 0, show = 0, clear = 0, freeit = 0, cpu = -1;
-	const char *instance = NULL;
+	struct opts o = { .cpu = -1 };
 	struct ftk_tracefs *t;
-	char *end, *s;
-	long v;
+	struct tool_args a;
+	char *s;
 
-	tool_init("ftsnap");
-	while ((opt = getopt_long(argc, argv, "tsxfc:B:qvh", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 't': take = 1; break;
-		case 's': show = 1; break;
-		case 'x': clear = 1; break;
-		case 'f': freeit = 1; break;
-		case 'c':
-			v = strtol(optarg, &end, 10);
-			if (*end || !*optarg || v < 0 || v > 1 << 20)
-				tool_usage_error("bad CPU '%s'", optarg);
-			cpu = v;
-			break;
-		case 'B': instance = optarg; break;
-		case 'q': tool_verbose(-1); break;
-		case 'v': tool_verbose(1); break;
-		case 'h': usage(stdout); return EXIT_OK;
-		default: usage(stderr); return EXIT_USAGE;
-		}
-	}
-	if (optind < argc)
-		tool_usage_error("unexpected argument '%s'", argv[optind]);
-	if (freeit && cpu >= 0)
+	tool_parse(&def, argc, argv, &a, &o);
+	if (a.nrest)
+		tool_usage_error("unexpected argument '%s'", a.rest[0]);
+	if (o.freeit && o.cpu >= 0)
 		tool_usage_error("--free frees every CPU's snapshot: no -c with it");
-	if (!take && !show && !clear && !freeit)
-		show = 1;
-	t = tool_tracefs(instance, 0);
-	if (take && ftk_snapshot_take(t, cpu))
-		fail(t);
-	if (show) {
-		if (ftk_snapshot_read(t, cpu, &s))
-			fail(t);
+	if (!o.take && !o.show && !o.clear && !o.freeit)
+		o.show = 1;
+	t = tool_tracefs(a.instance, 0);
+	if (o.take && ftk_snapshot_take(t, o.cpu))
+		tool_die_tracefs(t, NULL);
+	if (o.show) {
+		if (ftk_snapshot_read(t, o.cpu, &s))
+			tool_die_tracefs(t, NULL);
 		fputs(s, stdout);
 		free(s);
 	}
-	if (clear && ftk_snapshot_clear(t, cpu))
-		fail(t);
-	if (freeit && ftk_snapshot_free(t))
-		fail(t);
+	if (o.clear && ftk_snapshot_clear(t, o.cpu))
+		tool_die_tracefs(t, NULL);
+	if (o.freeit && ftk_snapshot_free(t))
+		tool_die_tracefs(t, NULL);
 	tool_exit(EXIT_OK);
 }

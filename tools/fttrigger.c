@@ -4,7 +4,6 @@
  * in a private instance by default (see run.h for the two modes).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +14,7 @@
 
 #include "run.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f,
+static const char usage[] =
 "usage: fttrigger -l [-B NAME | -T]\n"
 "       fttrigger [-B NAME | -T] [-D S] [--synth DEF]... [-e EVENT TRIGGER-OPTS]...\n"
 "                 [--func FUNC:CMD[:N]]... [-- COMMAND [ARG...]]\n"
@@ -49,18 +46,17 @@ static void usage(FILE *f)
 "  -a, --all             with -R: the top level and every instance\n"
 "  -H, --hist            print EVENT's hist output\n"
 "      --pause, --cont, --clear  pause, continue or clear EVENT's hist triggers\n"
-"  -D, --duration S      trace for S seconds, print, put back\n"
-"  -B, --instance NAME   work in instance NAME (created if missing)\n"
-"  -T, --top             work at the top level\n"
-"  -q, -v, -h            quieter, more verbose, this text\n"
+TOOL_HELP_DURATION
+TOOL_HELP_INSTANCE
+RUN_HELP
+TOOL_HELP_COMMON
 "\n"
 "examples:\n"
 "  fttrigger -e sched:sched_process_exec -t stacktrace -- make\n"
 "  fttrigger -e sched:sched_switch -k next_comm --sort hitcount.descending -D 5\n"
 "  fttrigger -B dbg -e block:block_rq_issue -t 'traceoff:1 if bytes > 1048576'\n"
 "  fttrigger -l                             # every trigger, everywhere\n"
-"  fttrigger -B dbg -R                      # remove all of dbg's triggers\n");
-}
+"  fttrigger -B dbg -R                      # remove all of dbg's triggers\n";
 
 enum {
 	OPT_VALS = 256, OPT_SORT, OPT_SIZE, OPT_NAME, OPT_ACTION, OPT_IF, OPT_SYNTH, OPT_FUNC,
@@ -157,218 +153,233 @@ static int hist_state(struct ftk_tracefs *t, const char *event, const char *stat
 	return ret;
 }
 
-int main(int argc, char **argv)
+struct opts {
+	struct run	r;
+	int		list, remove_all, all, nacts;
+	const char	*event;
+	struct act	*acts, *hist;
+};
+
+static struct act *add(struct opts *o, enum act_kind kind, const char *need, const char *arg)
 {
-	static const struct option longopts[] = {
-		{ "list",	no_argument,		NULL, 'l' },
-		{ "event",	required_argument,	NULL, 'e' },
-		{ "trigger",	required_argument,	NULL, 't' },
-		{ "keys",	required_argument,	NULL, 'k' },
-		{ "vals",	required_argument,	NULL, OPT_VALS },
-		{ "sort",	required_argument,	NULL, OPT_SORT },
-		{ "size",	required_argument,	NULL, OPT_SIZE },
-		{ "name",	required_argument,	NULL, OPT_NAME },
-		{ "action",	required_argument,	NULL, OPT_ACTION },
-		{ "if",		required_argument,	NULL, OPT_IF },
-		{ "synth",	required_argument,	NULL, OPT_SYNTH },
-		{ "func",	required_argument,	NULL, OPT_FUNC },
-		{ "remove",	required_argument,	NULL, 'r' },
-		{ "remove-all",	no_argument,		NULL, 'R' },
-		{ "all",	no_argument,		NULL, 'a' },
-		{ "hist",	no_argument,		NULL, 'H' },
-		{ "pause",	no_argument,		NULL, OPT_PAUSE },
-		{ "cont",	no_argument,		NULL, OPT_CONT },
-		{ "clear",	no_argument,		NULL, OPT_CLEAR },
-		{ "duration",	required_argument,	NULL, 'D' },
-		{ "instance",	required_argument,	NULL, 'B' },
-		{ "top",	no_argument,		NULL, 'T' },
-		{ "quiet",	no_argument,		NULL, 'q' },
-		{ "verbose",	no_argument,		NULL, 'v' },
-		{ "help",	no_argument,		NULL, 'h' },
-		{ }
-	};
-	int opt, list = 0, remove_all = 0, all = 0, nacts = 0, nchanges = 0, readonly = 1, i;
-	const char *event = NULL;
-	struct act *acts, *hist = NULL;
-	struct run r = { 0 };
-	char *s, what[64];
+	if (need && !o->event)
+		tool_usage_error("%s needs an -e EVENT before it", need);
+	o->acts[o->nacts] = (struct act){ .kind = kind, .event = o->event, .arg = arg };
+	return &o->acts[o->nacts++];
+}
+
+/* The options that shape the hist trigger of the last -k. */
+static const char **hist_field(struct opts *o, int opt)
+{
+	static const char *const names[] = { "--vals", "--sort", "--size", "--name", "--action",
+					     "--if" };
+
+	if (!o->hist)
+		tool_usage_error("%s shapes a hist trigger: give -k KEYS first", names[opt - OPT_VALS]);
+	switch (opt) {
+	case OPT_VALS: return &o->hist->vals;
+	case OPT_SORT: return &o->hist->sort;
+	case OPT_SIZE: return &o->hist->size;
+	case OPT_NAME: return &o->hist->name;
+	case OPT_ACTION: return &o->hist->action;
+	}
+	return &o->hist->filter;
+}
+
+static void option(int opt, char *arg, void *ctx)
+{
+	struct opts *o = ctx;
+
+	if (run_option(&o->r, opt))
+		return;
+	switch (opt) {
+	case 'l': o->list = 1; break;
+	case 'e': o->event = arg; o->hist = NULL; break;
+	case 't': add(o, ACT_ADD, "-t", arg); break;
+	case 'k': o->hist = add(o, ACT_HIST, "-k", arg); break;
+	case OPT_VALS: case OPT_SORT: case OPT_SIZE: case OPT_NAME: case OPT_ACTION: case OPT_IF:
+		*hist_field(o, opt) = arg;
+		break;
+	case OPT_SYNTH: add(o, ACT_SYNTH, NULL, arg); break;
+	case OPT_FUNC: add(o, ACT_FUNC, NULL, arg); break;
+	case 'r': add(o, ACT_REMOVE, "-r", arg); break;
+	case 'R':
+		o->remove_all = 1;
+		if (o->event)
+			add(o, ACT_CLEAR_EVENT, NULL, NULL);
+		break;
+	case 'a': o->all = 1; break;
+	case 'H': add(o, ACT_SHOW_HIST, "-H", NULL); break;
+	case OPT_PAUSE: add(o, ACT_STATE, "--pause", "pause"); break;
+	case OPT_CONT: add(o, ACT_STATE, "--cont", "cont"); break;
+	case OPT_CLEAR: add(o, ACT_STATE, "--clear", "clear"); break;
+	}
+}
+
+static const struct option longopts[] = {
+	{ "list",	no_argument,		NULL, 'l' },
+	{ "event",	required_argument,	NULL, 'e' },
+	{ "trigger",	required_argument,	NULL, 't' },
+	{ "keys",	required_argument,	NULL, 'k' },
+	{ "vals",	required_argument,	NULL, OPT_VALS },
+	{ "sort",	required_argument,	NULL, OPT_SORT },
+	{ "size",	required_argument,	NULL, OPT_SIZE },
+	{ "name",	required_argument,	NULL, OPT_NAME },
+	{ "action",	required_argument,	NULL, OPT_ACTION },
+	{ "if",		required_argument,	NULL, OPT_IF },
+	{ "synth",	required_argument,	NULL, OPT_SYNTH },
+	{ "func",	required_argument,	NULL, OPT_FUNC },
+	{ "remove",	required_argument,	NULL, 'r' },
+	{ "remove-all",	no_argument,		NULL, 'R' },
+	{ "all",	no_argument,		NULL, 'a' },
+	{ "hist",	no_argument,		NULL, 'H' },
+	{ "pause",	no_argument,		NULL, OPT_PAUSE },
+	{ "cont",	no_argument,		NULL, OPT_CONT },
+	{ "clear",	no_argument,		NULL, OPT_CLEAR },
+	RUN_LONGOPTS,
+	{ }
+};
+
+static const struct tool_def def = {
+	.name = "fttrigger", .usage = usage, .opts = "le:t:k:r:RaHT", .longopts = longopts,
+	.common = TOOL_OPT_INSTANCE | TOOL_OPT_DURATION | TOOL_OPT_COMMAND, .option = option,
+};
+
+/* -R without -e: remove everything, a persistent change (the other tools' kind of undo). */
+static void __attribute__((noreturn)) remove_everything(struct opts *o)
+{
+	struct ftk_tracefs *t, *h;
+	char **names, **p;
+	int ret = EXIT_OK;
+
+	if (o->nacts || o->r.argv || o->r.duration)
+		tool_usage_error("-R without -e removes everything: nothing else with it");
+	t = tool_tracefs(o->r.instance, 0);
+	if (!o->all || o->r.instance || o->r.top) {
+		if (ftk_trigger_clear(t, NULL))
+			tool_die_tracefs(t, NULL);
+		tool_exit(EXIT_OK);
+	}
+	if (ftk_trigger_clear(t, NULL))
+		tool_err("%s", ftk_tracefs_errmsg(t)), ret = EXIT_FAIL;
+	if (ftk_instance_list(t, &names))
+		tool_die_tracefs(t, NULL);
+	for (p = names; *p; p++) {
+		if (ftk_tracefs_open(NULL, *p, 0, &h))
+			continue;
+		if (ftk_trigger_clear(h, NULL))
+			tool_err("%s", ftk_tracefs_errmsg(h)), ret = EXIT_FAIL;
+		ftk_tracefs_close(h);
+	}
+	ftk_list_free(names);
+	tool_exit(ret);
+}
+
+/* Only -H: print the histograms, change nothing. */
+static void show_hists(struct opts *o)
+{
+	struct ftk_tracefs *t;
+	int i, ret = EXIT_OK;
+
+	for (i = 0; i < o->nacts; i++)
+		if (o->acts[i].kind != ACT_SHOW_HIST)
+			return;
+	t = tool_tracefs(o->r.instance, 0);
+	for (i = 0; i < o->nacts; i++)
+		if (print_hist(t, o->acts[i].event))
+			ret = EXIT_FAIL;
+	tool_exit(ret);
+}
+
+/* Make one change (1; 0 for -H); dies, putting everything back, if the kernel refuses it. */
+static int apply(struct run *r, struct act *a)
+{
+	struct ftk_tracefs *t = r->t;
+	char *s, *cmd;
 	int ret = 0;
 
-	tool_init("fttrigger");
-	acts = calloc(argc, sizeof(*acts));
-	if (!acts)
-		tool_die("out of memory");
-#define NEED_EVENT(o) do { if (!event) tool_usage_error("%s needs an -e EVENT before it", o); } while (0)
-#define NEED_HIST(o) do { if (!hist) tool_usage_error("%s shapes a hist trigger: give -k KEYS first", o); } while (0)
-	while ((opt = getopt_long(argc, argv, "+le:t:k:r:RaHD:B:Tqvh", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'l': list = 1; break;
-		case 'e': event = optarg; hist = NULL; break;
-		case 't':
-			NEED_EVENT("-t");
-			acts[nacts++] = (struct act){ .kind = ACT_ADD, .event = event, .arg = optarg };
-			break;
-		case 'k':
-			NEED_EVENT("-k");
-			hist = &acts[nacts++];
-			*hist = (struct act){ .kind = ACT_HIST, .event = event, .arg = optarg };
-			break;
-		case OPT_VALS: NEED_HIST("--vals"); hist->vals = optarg; break;
-		case OPT_SORT: NEED_HIST("--sort"); hist->sort = optarg; break;
-		case OPT_SIZE: NEED_HIST("--size"); hist->size = optarg; break;
-		case OPT_NAME: NEED_HIST("--name"); hist->name = optarg; break;
-		case OPT_ACTION: NEED_HIST("--action"); hist->action = optarg; break;
-		case OPT_IF: NEED_HIST("--if"); hist->filter = optarg; break;
-		case OPT_SYNTH:
-			acts[nacts++] = (struct act){ .kind = ACT_SYNTH, .arg = optarg };
-			break;
-		case OPT_FUNC:
-			acts[nacts++] = (struct act){ .kind = ACT_FUNC, .arg = optarg };
-			break;
-		case 'r':
-			NEED_EVENT("-r");
-			acts[nacts++] = (struct act){ .kind = ACT_REMOVE, .event = event, .arg = optarg };
-			break;
-		case 'R':
-			remove_all = 1;
-			if (event)
-				acts[nacts++] = (struct act){ .kind = ACT_CLEAR_EVENT, .event = event };
-			break;
-		case 'a': all = 1; break;
-		case 'H':
-			NEED_EVENT("-H");
-			acts[nacts++] = (struct act){ .kind = ACT_SHOW_HIST, .event = event };
-			break;
-		case OPT_PAUSE:
-		case OPT_CONT:
-		case OPT_CLEAR:
-			NEED_EVENT("--pause, --cont and --clear");
-			acts[nacts++] = (struct act){ .kind = ACT_STATE, .event = event,
-				.arg = opt == OPT_PAUSE ? "pause" : opt == OPT_CONT ? "cont" : "clear" };
-			break;
-		case 'D': r.duration = tool_seconds(optarg); break;
-		case 'B': r.instance = optarg; break;
-		case 'T': r.top = 1; break;
-		case 'q': tool_verbose(-1); break;
-		case 'v': tool_verbose(1); break;
-		case 'h': usage(stdout); return EXIT_OK;
-		default: usage(stderr); return EXIT_USAGE;
-		}
+	switch (a->kind) {
+	case ACT_ADD:
+		ret = ftk_trigger_add(t, a->event, a->arg);
+		break;
+	case ACT_HIST:
+		s = hist_text(a);
+		ret = ftk_trigger_add(t, a->event, s);
+		free(s);
+		break;
+	case ACT_REMOVE:
+		ret = ftk_trigger_remove(t, a->event, a->arg);
+		break;
+	case ACT_CLEAR_EVENT:
+		ret = ftk_trigger_clear(t, a->event);
+		break;
+	case ACT_STATE:
+		if (hist_state(t, a->event, a->arg) < 0 && !*ftk_tracefs_errmsg(t))
+			tool_exit(EXIT_FAIL);	/* said why already */
+		break;
+	case ACT_SYNTH:
+		if (!r->top)
+			tool_warn("synthetic events are global: '%s' goes to the top level", a->arg);
+		t = run_top(r);
+		ret = ftk_trigger_synth_add(t, a->arg);
+		break;
+	case ACT_FUNC:
+		s = strdup(a->arg);
+		if (!s)
+			tool_die("out of memory");
+		cmd = strchr(s, ':');
+		if (!cmd || !cmd[1])
+			tool_usage_error("--func wants FUNC:COMMAND, not '%s'", a->arg);
+		*cmd++ = '\0';
+		ret = ftk_trigger_func_add(t, s, cmd);
+		free(s);
+		break;
+	case ACT_SHOW_HIST:
+		return 0;
 	}
-	if (optind < argc)
-		r.argv = argv + optind;
-	if (r.top && r.instance)
+	if (ret)
+		tool_die_tracefs(t, NULL);
+	run_check_stop();
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .acts = calloc(argc, sizeof(struct act)) };
+	struct tool_args a;
+	char what[64];
+	int i, n = 0;
+
+	if (!o.acts)
+		return EXIT_FAIL;
+	tool_parse(&def, argc, argv, &a, &o);
+	run_args(&o.r, &a);
+	if (o.r.top && o.r.instance)
 		tool_usage_error("-B and -T exclude each other");
-	if (all && !remove_all)
+	if (o.all && !o.remove_all)
 		tool_usage_error("--all goes with -R");
-	if (list) {
-		if (nacts || remove_all || r.argv || r.duration)
+	if (o.list) {
+		if (o.nacts || o.remove_all || o.r.argv || o.r.duration)
 			tool_usage_error("-l only lists");
-		tool_exit(print_list(tool_tracefs(r.instance, 0), !r.instance && !r.top));
+		tool_exit(print_list(tool_tracefs(o.r.instance, 0), !o.r.instance && !o.r.top));
 	}
-	if (remove_all && !event) {
-		/* Remove everything: a persistent change, the other tools' kind of undo. */
-		struct ftk_tracefs *t, *h;
-		char **names, **p;
-
-		if (nacts || r.argv || r.duration)
-			tool_usage_error("-R without -e removes everything: nothing else with it");
-		t = tool_tracefs(r.instance, 0);
-		if (!all || r.instance || r.top) {
-			if (ftk_trigger_clear(t, NULL))
-				tool_die_tracefs(t, NULL);
-			tool_exit(EXIT_OK);
-		}
-		if (ftk_trigger_clear(t, NULL))
-			tool_err("%s", ftk_tracefs_errmsg(t)), ret = EXIT_FAIL;
-		if (ftk_instance_list(t, &names))
-			tool_die_tracefs(t, NULL);
-		for (p = names; *p; p++) {
-			if (ftk_tracefs_open(NULL, *p, 0, &h))
-				continue;
-			if (ftk_trigger_clear(h, NULL))
-				tool_err("%s", ftk_tracefs_errmsg(h)), ret = EXIT_FAIL;
-			ftk_tracefs_close(h);
-		}
-		ftk_list_free(names);
-		tool_exit(ret);
-	}
-	if (!nacts)
+	if (o.remove_all && !o.event)
+		remove_everything(&o);
+	if (!o.nacts)
 		tool_usage_error("nothing to do: give -l, -e EVENT with -t, -k, -r, -R or -H");
-	for (i = 0; i < nacts; i++)
-		if (acts[i].kind != ACT_SHOW_HIST)
-			readonly = 0;
-	if (readonly) {
-		struct ftk_tracefs *t = tool_tracefs(r.instance, 0);
+	show_hists(&o);
 
-		for (i = 0; i < nacts; i++)
-			if (print_hist(t, acts[i].event))
-				ret = EXIT_FAIL;
-		tool_exit(ret);
-	}
-
-	run_open(&r);
-	run_fork(&r);
-	for (i = 0; i < nacts; i++) {
-		struct act *a = &acts[i];
-		struct ftk_tracefs *t = r.t;
-
-		switch (a->kind) {
-		case ACT_ADD:
-			ret = ftk_trigger_add(t, a->event, a->arg);
-			break;
-		case ACT_HIST:
-			s = hist_text(a);
-			ret = ftk_trigger_add(t, a->event, s);
-			free(s);
-			break;
-		case ACT_REMOVE:
-			ret = ftk_trigger_remove(t, a->event, a->arg);
-			break;
-		case ACT_CLEAR_EVENT:
-			ret = ftk_trigger_clear(t, a->event);
-			break;
-		case ACT_STATE:
-			ret = hist_state(t, a->event, a->arg);
-			if (ret < 0 && !*ftk_tracefs_errmsg(t))
-				tool_exit(EXIT_FAIL);
-			break;
-		case ACT_SYNTH:
-			if (!r.top)
-				tool_warn("synthetic events are global: '%s' goes to the top level",
-					  a->arg);
-			t = run_top(&r);
-			ret = ftk_trigger_synth_add(t, a->arg);
-			break;
-		case ACT_FUNC: {
-			char *func = strdup(a->arg), *cmd;
-
-			if (!func)
-				tool_die("out of memory");
-			cmd = strchr(func, ':');
-			if (!cmd || !cmd[1])
-				tool_usage_error("--func wants FUNC:COMMAND, not '%s'", a->arg);
-			*cmd++ = '\0';
-			ret = ftk_trigger_func_add(t, func, cmd);
-			free(func);
-			break;
-		}
-		case ACT_SHOW_HIST:
-			ret = 0;
-			continue;
-		}
-		if (ret)
-			tool_die_tracefs(t, NULL);
-		nchanges++;
-		run_check_stop();
-	}
-	if (!r.persist && run_trace(&r))
+	run_open(&o.r);
+	run_fork(&o.r);
+	for (i = 0; i < o.nacts; i++)
+		n += apply(&o.r, &o.acts[i]);
+	if (!o.r.persist && run_trace(&o.r))
 		tool_exit(EXIT_FAIL);
 	/* After a run, or when asked: the histograms. */
-	for (i = 0; i < nacts; i++)
-		if (acts[i].kind == ACT_SHOW_HIST || (!r.persist && acts[i].kind == ACT_HIST))
-			print_hist(r.t, acts[i].event);
-	snprintf(what, sizeof(what), "%d change%s made", nchanges, nchanges == 1 ? "" : "s");
-	free(acts);
-	run_finish(&r, what);
+	for (i = 0; i < o.nacts; i++)
+		if (o.acts[i].kind == ACT_SHOW_HIST || (!o.r.persist && o.acts[i].kind == ACT_HIST))
+			print_hist(o.r.t, o.acts[i].event);
+	snprintf(what, sizeof(what), "%d change%s made", n, n == 1 ? "" : "s");
+	free(o.acts);
+	run_finish(&o.r, what);
 }

@@ -9,8 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <ftkit/instance.h>
@@ -36,15 +35,17 @@ void run_open(struct run *r)
 {
 	char name[64];
 
-	r->child = -1;
-	r->go[0] = r->go[1] = -1;
 	if (r->top && r->instance)
 		tool_usage_error("-B and -T exclude each other");
 	r->persist = (r->instance || r->top) && !r->duration && !r->argv;
 	if (r->follow && !r->argv)
 		tool_usage_error("-F needs a COMMAND");
 	tool_signals();
-	/* A reader that goes away ("| head") must not kill us before we put things back. */
+	/*
+	 * A reader that goes away ("| head") must not kill us before we put
+	 * things back. COMMAND does not inherit this: tool_cmd_fork() resets
+	 * every disposition in the child.
+	 */
 	signal(SIGPIPE, SIG_IGN);
 	/*
 	 * Stale instances are not reaped here: a tool in another PID namespace
@@ -74,40 +75,44 @@ void run_open(struct run *r)
 	r->t = tool_tracefs(r->instance, FTK_TRACEFS_CREATE);
 }
 
-void run_fork(struct run *r)
+void run_args(struct run *r, const struct tool_args *a)
 {
-	char c;
-
-	if (!r->argv)
-		return;
-	if (pipe2(r->go, O_CLOEXEC) < 0)
-		tool_die("cannot make a pipe: %s", strerror(errno));
-	fflush(NULL);
-	r->child = fork();
-	if (r->child < 0)
-		tool_die("cannot fork: %s", strerror(errno));
-	if (r->child == 0) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		close(r->go[1]);
-		/* Wait until tracing is set up; EOF means the parent gave up. */
-		if (read(r->go[0], &c, 1) != 1)
-			_exit(127);
-		execvp(r->argv[0], r->argv);
-		fprintf(stderr, "%s: cannot run '%s': %s\n", tool_name, r->argv[0],
-			strerror(errno));
-		_exit(127);
-	}
-	close(r->go[0]);
-	r->go[0] = -1;
+	r->instance = a->instance;
+	r->duration = a->duration;
+	r->argv = a->argv;
 }
 
-static double now(void)
+int run_option(struct run *r, int opt)
 {
-	struct timespec ts;
+	switch (opt) {
+	case 'T':
+		r->top = 1;
+		return 1;
+	case RUN_OPT_TRACE_SELF:
+		r->trace_self = 1;
+		return 1;
+	}
+	return 0;
+}
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+void run_fork(struct run *r)
+{
+	if (r->argv)
+		tool_cmd_fork(&r->cmd, r->argv, ftk_tracefs_instance(r->t));
+	if (r->persist || r->trace_self)
+		return;
+	/*
+	 * The tool's reads of trace_pipe wake it, and its wake-ups are events:
+	 * left in, it traces itself into a loop. Before anything is enabled.
+	 */
+	snprintf(r->self, sizeof(r->self), "%d", (int)getpid());
+	if (ftk_tracefs_exists(r->t, "set_event_notrace_pid") &&
+	    ftk_tracefs_set(r->t, "set_event_notrace_pid", r->self))
+		tool_die_tracefs(r->t, NULL);
+	/* Wake the reader when the buffer is half full, not at every event. */
+	if (ftk_tracefs_exists(r->t, "buffer_percent") &&
+	    ftk_tracefs_set(r->t, "buffer_percent", "50"))
+		tool_die_tracefs(r->t, NULL);
 }
 
 /*
@@ -140,49 +145,98 @@ static int drain(int fd, unsigned int max)
 	}
 }
 
+/*
+ * What to wait on: the command's pidfd, and each CPU's trace_pipe_raw, which
+ * polls readable once the buffer is buffer_percent full (trace_pipe itself
+ * wakes at every event). Files that are not the kernel's (a fake tree of
+ * plain files) are left out: they always poll readable.
+ */
+static int watch(struct run *r, struct pollfd **pfd)
+{
+	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
+	char file[64], path[4096];
+	struct stat st;
+	int n = 1, cpu, fd;
+
+	if (ncpus < 1 || ncpus > 4096)
+		ncpus = 1;
+	*pfd = calloc(ncpus + 1, sizeof(**pfd));
+	if (!*pfd)
+		tool_die("out of memory");
+	(*pfd)[0].fd = r->argv ? r->cmd.pidfd : -1;
+	(*pfd)[0].events = POLLIN;
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/trace_pipe_raw", cpu);
+		if (ftk_tracefs_path(r->t, file, path, sizeof(path)))
+			continue;
+		fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (fstat(fd, &st) || S_ISREG(st.st_mode)) {
+			close(fd);
+			continue;
+		}
+		(*pfd)[n].fd = fd;
+		(*pfd)[n++].events = POLLIN;
+	}
+	return n;
+}
+
+static void unwatch(struct pollfd *pfd, int n)
+{
+	while (--n > 0)
+		close(pfd[n].fd);
+	free(pfd);
+}
+
 int run_trace(struct run *r)
 {
+	double end = r->duration ? tool_now() + r->duration : 0, left;
+	int fd, n, ms, timed_out = 0, ret = 0;
+	struct pollfd *pfd;
 	char path[4096];
-	double end = r->duration ? now() + r->duration : 0;
-	struct pollfd pfd;
-	int fd, status, done = 0, ret = 0;
 
 	if (ftk_tracefs_path(r->t, "trace_pipe", path, sizeof(path)))
-		return -1;
+		tool_die_tracefs(r->t, NULL);
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		tool_err("cannot open '%s': %s", path, strerror(errno));
 		return -1;
 	}
-	if (r->child > 0) {
-		if (write(r->go[1], "g", 1) != 1)
-			tool_warn("cannot start '%s'", r->argv[0]);
-		close(r->go[1]);
-		r->go[1] = -1;
-	} else if (!r->duration) {
-		fprintf(stderr, "Tracing... Ctrl-C to end.\n");
+	if (r->argv && tool_cmd_start(&r->cmd)) {
+		close(fd);
+		tool_exit(tool_cmd_code(&r->cmd));
 	}
-	pfd.fd = fd;
-	pfd.events = POLLIN;
-	while (!done && !tool_stop) {
-		if (poll(&pfd, 1, 100) > 0 && drain(fd, 256) < 0) {
+	if (!r->argv && !r->duration)
+		fprintf(stderr, "Tracing... Ctrl-C to end.\n");
+	n = watch(r, &pfd);
+	while (!tool_stop && !(r->argv && tool_cmd_done(&r->cmd))) {
+		ms = 1000;
+		if (end) {
+			left = end - tool_now();
+			if (left <= 0) {
+				timed_out = 1;
+				break;
+			}
+			if (left * 1000 < ms)
+				ms = (int)(left * 1000) + 1;
+		}
+		poll(pfd, n, ms);	/* EINTR on a signal: the loop sees tool_stop */
+		if (drain(fd, 256) < 0) {
 			if (errno == EPIPE)	/* "| head" has all it wants: stop, put back */
 				break;
 			tool_err("cannot copy '%s': %s", path, strerror(errno));
 			ret = -1;
 			break;
 		}
-		if (r->child > 0 && waitpid(r->child, &status, WNOHANG) == r->child) {
-			r->child = -1;
-			done = 1;
-		}
-		if (end && now() >= end)
-			done = 1;
 	}
-	if (r->child > 0) {
-		kill(r->child, SIGTERM);
-		waitpid(r->child, &status, 0);
-		r->child = -1;
+	unwatch(pfd, n);
+	if (r->argv) {
+		tool_cmd_kill(&r->cmd);
+		/* Ended by -D running out: the tool's choice, not the command's failure. */
+		r->code = timed_out ? 0 : tool_cmd_code(&r->cmd);
+		if (!timed_out)
+			tool_cmd_report(&r->cmd);
 	}
 	/*
 	 * Stop recording (the journal puts tracing_on back), then print what the
@@ -210,5 +264,5 @@ void run_finish(struct run *r, const char *what)
 			tool_keep(r->top_t);
 		tool_keep(r->t);
 	}
-	tool_exit(tool_stop ? 128 + tool_stop : EXIT_OK);
+	tool_exit(tool_stop ? 128 + tool_stop : r->code);
 }

@@ -11,12 +11,24 @@
  *  - run: otherwise the change is made in a private instance
  *    "ftkit-TOOL-PID" (or the one given), the trace is printed while
  *    COMMAND runs, for --duration seconds or until Ctrl-C, and everything
- *    is put back, the private instance removed.
+ *    is put back, the private instance removed. The tool's own threads are
+ *    left out of the trace (--trace-self keeps them), and it wakes when the
+ *    buffer fills to its watermark or once a second, not for every event.
  */
 #ifndef FTK_RUN_H
 #define FTK_RUN_H
 
+#include "cmd.h"
 #include "tool.h"
+
+/* The options every control tool takes besides tool.h's, and their help. */
+enum { RUN_OPT_TRACE_SELF = 0x1000 };
+#define RUN_LONGOPTS \
+	{ "top",	no_argument,	NULL, 'T' }, \
+	{ "trace-self",	no_argument,	NULL, RUN_OPT_TRACE_SELF }
+#define RUN_HELP \
+"  -T, --top             work at the top level\n" \
+"      --trace-self      keep the tool's own threads in the trace\n"
 
 struct run {
 	const char		*instance;	/* -B */
@@ -24,23 +36,36 @@ struct run {
 	double			duration;	/* -D seconds, 0 for none */
 	char			**argv;		/* COMMAND, or NULL */
 	int			follow;		/* -F: only COMMAND's PIDs (events) */
+	int			trace_self;	/* --trace-self */
 	int			persist;	/* decided by run_open() */
 	struct ftk_tracefs	*t;		/* where the changes go */
 	struct ftk_tracefs	*top_t;		/* the top level, opened on demand */
-	pid_t			child;
-	int			go[2];		/* the child waits for a byte on go[0] */
+	struct tool_cmd		cmd;		/* COMMAND, once run_fork() made it */
+	char			self[16];	/* our PID, to leave out; "" to trace it */
+	int			code;		/* COMMAND's exit code, as a shell has it */
 };
 
+/* Take -B, -D and COMMAND from tool_parse()'s result. */
+void run_args(struct run *r, const struct tool_args *a);
+/* A shared option of the control tools (-T, --trace-self): 1 if @opt was one. */
+int run_option(struct run *r, int opt);
 /* Decide the mode, open (or create) where to work. */
 void run_open(struct run *r);
 /* The top-level handle (registered for restore; kept with the rest if persistent). */
 struct ftk_tracefs *run_top(struct run *r);
-/* Fork COMMAND stopped before exec, so its PID can be filtered on; no-op without one. */
+/*
+ * Fork COMMAND stopped before exec, so its PID (r->cmd.pid) can be filtered
+ * on, and in run mode leave the tool's own PID out of the events
+ * (set_event_notrace_pid; r->self holds it for lists of the tool's own).
+ */
 void run_fork(struct run *r);
-/* Let COMMAND go, print the instance's trace_pipe until it ends, the time is up or
- * a signal; returns 0, or -1 with the reason printed. */
+/*
+ * Let COMMAND go, print the instance's trace_pipe until it ends, the time is
+ * up or a signal; returns 0 (r->code: COMMAND's exit code), or -1 with the
+ * reason printed. A COMMAND that cannot run ends the tool with 127 or 126.
+ */
 int run_trace(struct run *r);
-/* Keep the changes (persistent mode) or restore them; exits. */
+/* Keep the changes (persistent mode) or restore them; exits with r->code. */
 void run_finish(struct run *r, const char *what) __attribute__((noreturn));
 /* In a loop of changes: die (restoring everything) if a signal came. */
 void run_check_stop(void);

@@ -111,12 +111,16 @@ void tool_usage_error(const char *fmt, ...)
 
 void tool_die_tracefs(struct ftk_tracefs *t, const char *what)
 {
-	const char *detail = ftk_tracefs_errdetail(t);
+	const char *detail = ftk_tracefs_errdetail(t), *msg = ftk_tracefs_errmsg(t);
+	int err = errno;
 
+	/* A library path that gave no text still has its errno: never an empty reason. */
+	if (!*msg)
+		msg = strerror(err ? err : EIO);
 	if (what)
-		tool_err("%s: %s", what, ftk_tracefs_errmsg(t));
+		tool_err("%s: %s", what, msg);
 	else
-		tool_err("%s", ftk_tracefs_errmsg(t));
+		tool_err("%s", msg);
 	if (*detail)
 		fprintf(stderr, "%s\n", detail);
 	tool_exit(EXIT_FAIL);
@@ -150,6 +154,15 @@ int tool_pid(const char *arg)
 	return (int)tool_num(arg, "PID", 1, INT_MAX);
 }
 
+const char *tool_pid_list(const char *arg)
+{
+	size_t n = strspn(arg, "0123456789, ");
+
+	if (arg[n] || !strpbrk(arg, "0123456789"))
+		tool_usage_error("bad PID list '%s': want PIDs separated by ',' or ' '", arg);
+	return arg;
+}
+
 void tool_cpus(const char *arg, int **cpus, size_t *nr)
 {
 	if (ftk_perf_cpu_list(arg, cpus, nr) || !*nr)
@@ -159,6 +172,20 @@ void tool_cpus(const char *arg, int **cpus, size_t *nr)
 void tool_usage(const struct tool_def *d, FILE *f)
 {
 	fputs(d->usage, f);
+}
+
+/* What getopt refused, said plainly (the word as typed, not argv[0]'s path), then the usage. */
+static void __attribute__((noreturn)) bad_option(const struct tool_def *d, int opt,
+						  const char *word)
+{
+	if (optopt && optopt < 256 && word[0] == '-' && word[1] != '-')
+		fprintf(stderr, "%s: %s '-%c'\n", tool_name, opt == ':' ? "a value is missing after" :
+			"unknown option", optopt);
+	else
+		fprintf(stderr, "%s: %s '%s'\n", tool_name, opt == ':' ? "a value is missing after" :
+			"unknown option", word);
+	tool_usage(d, stderr);
+	exit(EXIT_USAGE);
 }
 
 static size_t count_longopts(const struct option *o)
@@ -199,10 +226,11 @@ void tool_parse(const struct tool_def *d, int argc, char **argv, struct tool_arg
 			continue;
 		lo[n++] = common[i];
 	}
-	sprintf(so, "%s%s%s%sqvVh", d->common & TOOL_OPT_COMMAND ? "+" : "",
+	/* ':' first: a missing value comes back as ':', and getopt prints nothing itself. */
+	sprintf(so, "%s:%s%s%sqvVh", d->common & TOOL_OPT_COMMAND ? "+" : "",
 		d->opts ? d->opts : "", d->common & TOOL_OPT_INSTANCE ? "B:" : "",
 		d->common & TOOL_OPT_DURATION ? "D:" : "");
-	opterr = 1;
+	opterr = 0;
 	while ((opt = getopt_long(argc, argv, so, lo, NULL)) != -1) {
 		switch (opt) {
 		case 'B':
@@ -227,8 +255,7 @@ void tool_parse(const struct tool_def *d, int argc, char **argv, struct tool_arg
 			exit(EXIT_OK);
 		case '?':
 		case ':':
-			tool_usage(d, stderr);
-			exit(EXIT_USAGE);
+			bad_option(d, opt, argv[optind - 1]);
 		}
 		d->option(opt, optarg, ctx);
 	}

@@ -50,6 +50,8 @@ double tool_seconds(const char *arg);
 long long tool_num(const char *arg, const char *what, long long min, long long max);
 /* A PID (1 and up). */
 int tool_pid(const char *arg);
+/* A list of PIDs separated by spaces or commas ("12,34"): @arg itself. */
+const char *tool_pid_list(const char *arg);
 /* A CPU list ("0-3,6"): a malloc'd array of CPU numbers in @cpus, their count in @nr. */
 void tool_cpus(const char *arg, int **cpus, size_t *nr);
 

@@ -43,8 +43,20 @@ ok "the unknown event is named" grep -q "ftk_no_such_system:ftk_no_such_event" e
 usage "an unknown -O option" -O ftk_no_such_option true
 
 run -q -o out.dat ftk-no-such-command-$$
-is "$?" 2 "a command that cannot run exits 2"
-ok "... and says so" grep -q "cannot run 'ftk-no-such-command-$$'" err
+is "$?" 127 "a command that is not found exits 127, as in a shell"
+ok "... and says so" grep -q "^ftrecord: ftk-no-such-command-$$: command not found" err
+echo 'echo not run' > noexec; chmod 644 noexec
+run -q -o out.dat ./noexec
+is "$?" 126 "a command that cannot be executed exits 126"
+ok "... and says why" grep -q "^ftrecord: cannot run './noexec': Permission denied" err
+rm -f noexec
+run -q -o out.dat sh -c 'exit 3'
+is "$?" 3 "the command's exit status is ftrecord's"
+run -q -o out.dat sh -c 'kill -USR1 $$'
+is "$?" 138 "a command killed by signal N: 128+N"
+run -q -o out.dat sh -c 'yes | head -1'
+is "$?" 0 "the command sees SIGPIPE at its default ('yes | head -1' ends)"
+rm -f out.dat
 
 # A tracer the kernel forbids: exit 2 with the reason ftinfo gives.
 if has function; then
