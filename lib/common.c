@@ -423,7 +423,10 @@ static int open_direct(struct ftk_file *f, int follow)
  * ftk_file_create() - start a file that ftkit writes
  * @path: the file to write
  * @flags: FTK_FILE_EXCL to fail if @path exists; FTK_FILE_APPEND to add to
- *	   an existing regular file (not through a link), creating it if need be
+ *	   an existing regular file (not through a link), creating it if need be;
+ *	   FTK_FILE_STREAM for output read while it is written (intervals, logs):
+ *	   the file appears under @path at once (what was there, a link
+ *	   included, is unlinked first; the new one is made with O_EXCL)
  * @fp: where the handle goes
  *
  * No link is followed and nothing is overwritten yet: the data goes into
@@ -471,6 +474,15 @@ FTK_API int ftk_file_create(const char *path, unsigned int flags, struct ftk_fil
 	if (lstat(path, &st) == 0) {
 		if (S_ISDIR(st.st_mode))
 			return ftk_err(file_fail(f, -EISDIR, "write"));
+		if ((flags & FTK_FILE_STREAM) && !(flags & FTK_FILE_EXCL) &&
+		    (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) &&
+		    !(S_ISLNK(st.st_mode) && stat(path, &tst) == 0 &&
+		      (S_ISCHR(tst.st_mode) || S_ISFIFO(tst.st_mode) || S_ISSOCK(tst.st_mode)))) {
+			/* Replaced, not written through: the name goes, a new file comes. */
+			if (unlink(path) < 0 && errno != ENOENT)
+				return ftk_err(file_fail(f, -errno, "replace"));
+			goto stream;
+		}
 		if (flags & FTK_FILE_EXCL)
 			return ftk_err(file_fail(f, -EEXIST, "create"));
 		if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) ||
@@ -481,6 +493,16 @@ FTK_API int ftk_file_create(const char *path, unsigned int flags, struct ftk_fil
 			return ftk_err(open_direct(f, 1));
 	} else if (errno != ENOENT) {
 		return ftk_err(file_fail(f, -errno, "write"));
+	}
+	if (flags & FTK_FILE_STREAM) {
+stream:
+		/* O_EXCL: a link planted after the unlink is refused, not followed. */
+		f->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC,
+			     0666);
+		if (f->fd < 0)
+			return ftk_err(file_fail(f, -errno, "create"));
+		f->direct = 1;
+		return 0;
 	}
 	dir = strdup(path);
 	if (!dir)

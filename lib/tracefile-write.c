@@ -1014,9 +1014,10 @@ FTK_API int ftk_tracewrite_system(struct ftk_tracewrite *w, const char *system)
  * @path: the file to create (replaced if it exists)
  *
  * Reads the metadata from tracefs now, so call it after the capture
- * stopped (saved_cmdlines is then complete). The file is written under a
- * temporary name and renamed into place, so a failure leaves no partial
- * file under @path.
+ * stopped (saved_cmdlines is then complete). The file is made with
+ * ftk_file_create(): an anonymous file beside @path, synced and renamed
+ * into place, so no link at @path (or anywhere) is followed and a failure
+ * leaves no partial file under @path.
  *
  * Return: 0, or a negative errno with the reason in ftk_tracewrite_errmsg().
  */

@@ -1042,7 +1042,7 @@ static FILE *open_output(const char *path, int append)
 
 	if (!path)
 		return stderr;
-	f = tool_output(path, append ? FTK_FILE_APPEND : 0, stderr);
+	f = tool_output(path, append ? FTK_FILE_APPEND : FTK_FILE_STREAM, stderr);
 	/* perf's first line in a file; not in JSON, where it would break the parsers. */
 	if (cfg.mode != OUT_JSON) {
 		time_t now = time(NULL);

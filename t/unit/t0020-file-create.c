@@ -169,6 +169,16 @@ int main(void)
 	ok(victim_intact(victim), "the link's target is untouched");
 	unlink(path);
 
+	/* A stream appears at once, replacing a link rather than following it. */
+	if (symlink(victim, path))
+		bail_out("symlink: %s", strerror(errno));
+	ret = ftk_file_create(path, FTK_FILE_STREAM, &f);
+	ok(!ret && is_regular(path), "FTK_FILE_STREAM: a new regular file under the name at once");
+	ok(!ret && write(ftk_file_fd(f), "abc", 3) == 3 && !ftk_file_publish(f), "written, synced");
+	ftk_file_close(f);
+	ok(victim_intact(victim), "the link's target is untouched");
+	unlink(path);
+
 	/* A device is written directly: /dev/null, and /dev/full's ENOSPC shows. */
 	ret = ftk_file_create("/dev/null", 0, &f);
 	ok(!ret && write(ftk_file_fd(f), "x", 1) == 1 && !ftk_file_publish(f),
