@@ -9,6 +9,7 @@
 lane live
 need_root
 need instances raw_buffers
+. "$top_srcdir/t/lib/recorder.sh"
 
 T=$(tracefs_dir)
 tmp=$(mktemp -d)
@@ -23,22 +24,15 @@ cleanup() {
 	for i in "$reused" "$alive" "$foreign"; do
 		[ -d "$T/instances/$i" ] && rm_instance "$T/instances/$i"
 	done
-	for i in "$T"/instances/ftkit-rec-"$rec"_*; do
-		[ -d "$i" ] && rm_instance "$i"
-	done
+	rec_cleanup
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
 
-ftrecord -e sched:sched_switch -o "$tmp/a.dat" 2> "$tmp/err" &
-rec=$!
-for i in $(seq 1 100); do
-	grep -q 'Ctrl-C to end' "$tmp/err" && break
-	sleep 0.1
-done
+rec_start "$tmp/a.dat" "$tmp/err" -e sched:sched_switch
 kill -9 $rec
 wait $rec 2>/dev/null
-inst=$(cd "$T/instances" && ls -d "ftkit-rec-${rec}_"* 2>/dev/null)
+inst=$(rec_instance $rec)
 ok "kill -9 leaves ftrecord's instance ($inst)" test -n "$inst"
 is "$(cat "$T/instances/$inst/tracing_on" 2>/dev/null)" 1 "... still recording"
 mkdir "$T/instances/$reused" "$T/instances/$alive" "$T/instances/$foreign"

@@ -10,25 +10,14 @@ lane live
 need_root
 need instances raw_buffers
 
+. "$top_srcdir/t/lib/recorder.sh"
+
 T=$(tracefs_dir)
 tmp=$(mktemp -d)
-cleanup() {
-	[ -n "$rec" ] && kill -9 "$rec" 2>/dev/null
-	wait 2>/dev/null
-	for i in "$T"/instances/ftkit-rec-"$rec"_*; do
-		[ -d "$i" ] && rm_instance "$i"
-	done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+trap 'rec_cleanup; rm -rf "$tmp"' EXIT
 
-ftrecord -e sched:sched_switch -o "$tmp/a.dat" 2> "$tmp/err" &
-rec=$!
-for i in $(seq 1 100); do
-	grep -q 'Ctrl-C to end' "$tmp/err" && break
-	sleep 0.1
-done
-inst=$(cd "$T/instances" && ls -d "ftkit-rec-${rec}_"* 2>/dev/null)
+rec_start "$tmp/a.dat" "$tmp/err" -e sched:sched_switch
+inst=$(rec_instance $rec)
 ok "ftrecord records in its instance ($inst)" test -n "$inst"
 
 ftreset -B "$inst" -i > "$tmp/out" 2> "$tmp/rerr"; rc=$?
@@ -48,13 +37,10 @@ is "$rc" 0 "ftreset -B --force resets it"
 is "$(cat "$T/instances/$inst/set_event")" "" "... its events are off"
 kill -INT $rec
 wait $rec; rc=$?
-rec_pid=$rec
-rec=
 sed 's/^/# /' "$tmp/err"
 is "$rc" 2 "the recorder whose events were turned off under it exits 2"
 ok "... and says so" grep -q "events were disabled by another program" "$tmp/err"
 ok "... and still writes what it had" test -s "$tmp/a.dat"
 ftreport --stat "$tmp/a.dat" > /dev/null 2>&1
 is "$?" 0 "ftreport reads it"
-rec=$rec_pid
 done_testing
