@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include <ftkit/caps.h>
+#include <ftkit/instance.h>
 
 #include "internal.h"
 #include "tracefs-local.h"
@@ -219,8 +220,9 @@ static void probe_instances(struct ftk_caps *c)
 	char name[64];
 	int ret;
 
-	snprintf(name, sizeof(name), "ftkit-caps-%d", (int)getpid());
-	ret = ftk_tracefs_open(c->top->root, name, FTK_TRACEFS_CREATE, &c->scratch);
+	ret = ftk_instance_name("caps", name, sizeof(name));
+	if (!ret)
+		ret = ftk_tracefs_open(c->top->root, name, FTK_TRACEFS_CREATE, &c->scratch);
 	if (ret) {
 		char path[PATH_MAX], why[128];
 

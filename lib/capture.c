@@ -59,6 +59,7 @@ struct cap_cpu {
 	int			cur;		/* the spool being written */
 	int			switched;	/* the other spool holds older pages */
 	int			err;
+	int			write_err;	/* the failure was the spool's, not the buffer's */
 	bool			running;
 	struct ftk_errmsg	errmsg;
 };
@@ -69,6 +70,7 @@ struct ftk_capture {
 	struct cap_cpu		*cpus;
 	int			*notrace;
 	char			*spool_dir;
+	char			*set_event;	/* the events on at start, to see a change under us */
 	uint64_t		t_start;
 	uint64_t		t_stop;
 	uint64_t		buffer_kb;
@@ -79,6 +81,7 @@ struct ftk_capture {
 	int			nr_threads;
 	int			ncpus;
 	int			stop_fd;
+	int			failed;		/* first thread failure, set once */
 	bool			started;
 	bool			stopped;
 	struct ftk_errmsg	err;
@@ -122,21 +125,10 @@ static int read_stats(struct ftk_capture *c, int cpu, char **out)
 	return ftk_tracefs_read(c->t, file, out);
 }
 
+/* Spools are anonymous files: nothing to follow, nothing left behind. */
 static int open_spool(struct ftk_capture *c)
 {
-	char path[PATH_MAX];
-	int fd;
-
-	fd = open(c->spool_dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
-		return fd < 0 ? -errno : fd;
-	/* No O_TMPFILE on this file system: a named file, unlinked at once. */
-	snprintf(path, sizeof(path), "%s/.ftkit-spool-XXXXXX", c->spool_dir);
-	fd = mkostemp(path, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	unlink(path);
-	return fd;
+	return ftk_file_tmp(c->spool_dir);
 }
 
 /* ------------------------------------------------------------ threads */
@@ -168,8 +160,10 @@ static int to_spool(struct cap_cpu *cc, ssize_t n)
 		r = splice(cc->pipe[0], NULL, cc->spool[cc->cur], NULL, n, SPLICE_F_MOVE);
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r <= 0)
+		if (r <= 0) {
+			cc->write_err = 1;
 			return r < 0 ? -errno : -EIO;
+		}
 		n -= r;
 		cc->spool_len[cc->cur] += r;
 		cc->info.moved += r;
@@ -236,8 +230,10 @@ static int drain(struct cap_cpu *cc)
 				r = 0;
 				continue;
 			}
-			if (r <= 0)
+			if (r <= 0) {
+				cc->write_err = 1;
 				return r < 0 ? -errno : -EIO;
+			}
 		}
 		cc->spool_len[cc->cur] += psz;
 		cc->info.moved += psz;
@@ -302,15 +298,33 @@ static void *cpu_thread(void *arg)
 		}
 		idle = n == 0 && p[0].revents;
 	}
-	if (!ret)
+	/* After a failure (another thread's too) nothing more is moved. */
+	if (!ret && !__atomic_load_n(&c->failed, __ATOMIC_ACQUIRE))
 		ret = drain(cc);
 	if (ret) {
 		char file[64];
+		int zero = 0;
 
 		cc->err = ret;
 		snprintf(file, sizeof(file), "per_cpu/cpu%d/trace_pipe_raw", cc->cpu);
-		ftk_errmsg_set(&cc->errmsg, 0, file, ret, "%s", strerror(-ret));
+		if (cc->write_err)
+			ftk_errmsg_set(&cc->errmsg, 0, NULL, ret, "cpu%d: cannot write the spool in "
+				       "'%s': %s", cc->cpu, c->spool_dir, strerror(-ret));
+		else
+			ftk_errmsg_set(&cc->errmsg, 0, file, ret, "%s", strerror(-ret));
+		/* The first failure stops every thread at once and tells the caller. */
+		if (__atomic_compare_exchange_n(&c->failed, &zero, ret, false, __ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE)) {
+			uint64_t one = 1;
+
+			if (write(c->stop_fd, &one, sizeof(one)) < 0)
+				pr_debug("cannot wake the CPU threads: %s\n", strerror(errno));
+			if (c->o.on_failure)
+				c->o.on_failure(c->o.on_failure_arg, ret);
+		}
 	}
+	/* A spool write cut short leaves part of a page: store whole pages only. */
+	cc->spool_len[cc->cur] -= cc->spool_len[cc->cur] % c->page_size;
 	cc->info.cpu_ns = now_ns(CLOCK_THREAD_CPUTIME_ID);
 	cc->info.bytes = cc->spool_len[cc->cur] + (cc->switched ? cc->spool_len[cc->cur ^ 1] : 0);
 	cc->info.pages = cc->info.bytes / c->page_size;
@@ -526,6 +540,7 @@ FTK_API void ftk_capture_free(struct ftk_capture *c)
 	free(c->cpus);
 	free(c->notrace);
 	free(c->spool_dir);
+	free(c->set_event);
 	free(c);
 }
 
@@ -614,6 +629,8 @@ FTK_API int ftk_capture_start(struct ftk_capture *c)
 		}
 	}
 	c->t_start = now_ns(CLOCK_MONOTONIC);
+	if (ftk_tracefs_read(c->t, "set_event", &c->set_event))
+		c->set_event = NULL;
 	if (!(c->o.flags & FTK_CAPTURE_NO_ONOFF)) {
 		ret = ftk_tracefs_write(c->t, "tracing_on", "1");
 		if (ret) {
@@ -628,6 +645,31 @@ error:
 	return ftk_err(ret);
 }
 
+/*
+ * Another program (ftreset, a person) switched tracing off or turned the
+ * events off in our buffer while we recorded: what we hold is not what was
+ * asked for. -ECANCELED with the reason; the data is still saved.
+ */
+static int changed_under_us(struct ftk_capture *c)
+{
+	const char *where = ftk_tracefs_instance(c->t) ? ftk_tracefs_instance(c->t) : "top level";
+	char *on = NULL, *ev = NULL;
+	int ret = 0;
+
+	if (!(c->o.flags & FTK_CAPTURE_NO_ONOFF) && !ftk_tracefs_read(c->t, "tracing_on", &on) &&
+	    atoi(on) == 0)
+		ret = ftk_errmsg_set(&c->err, 0, NULL, -ECANCELED, "%s: tracing was switched off "
+				     "by another program while recording", where);
+	if (!ret && c->set_event && *ftk_strstrip(c->set_event) &&
+	    !ftk_tracefs_read(c->t, "set_event", &ev) &&
+	    strcmp(ftk_strstrip(ev), c->set_event))
+		ret = ftk_errmsg_set(&c->err, 0, NULL, -ECANCELED, "%s: events were %s by another "
+				     "program while recording", where, *ev ? "changed" : "disabled");
+	free(on);
+	free(ev);
+	return ret;
+}
+
 /**
  * ftk_capture_stop() - switch tracing off, drain every CPU and join
  * @c: the capture
@@ -637,7 +679,10 @@ error:
  * stats file) are final.
  *
  * Return: 0, or the first failure's negative errno, its text in
- * ftk_capture_errmsg().
+ * ftk_capture_errmsg(): -ECANCELED when another program switched tracing
+ * off or changed the events of the buffer while it recorded (what was
+ * stored can still be saved), the errno of a failed thread (see
+ * ftk_capture_failed()).
  */
 FTK_API int ftk_capture_stop(struct ftk_capture *c)
 {
@@ -648,10 +693,12 @@ FTK_API int ftk_capture_stop(struct ftk_capture *c)
 	if (!c->started || c->stopped)
 		return 0;
 	c->stopped = true;
+	ret = changed_under_us(c);
 	if (!(c->o.flags & FTK_CAPTURE_NO_ONOFF)) {
-		ret = ftk_tracefs_write(c->t, "tracing_on", "0");
-		if (ret)
-			cap_fail_tracefs(c, ret);
+		int r = ftk_tracefs_write(c->t, "tracing_on", "0");
+
+		if (r && !ret)
+			ret = cap_fail_tracefs(c, r);
 	}
 	c->t_stop = now_ns(CLOCK_MONOTONIC);
 	if (write(c->stop_fd, &one, sizeof(one)) < 0 && !ret)
@@ -664,7 +711,7 @@ FTK_API int ftk_capture_stop(struct ftk_capture *c)
 			continue;
 		pthread_join(cc->thread, NULL);
 		cc->running = false;
-		if (cc->err && !ret)
+		if (cc->err && !ret && (!c->failed || cc->err == c->failed))
 			ret = ftk_errmsg_set(&c->err, 0, NULL, cc->err, "%s", cc->errmsg.text);
 		/* The buffers are done with; only the spools are still needed. */
 		close(cc->trace_fd);
@@ -825,6 +872,69 @@ FTK_API int ftk_capture_save(struct ftk_capture *c, const char *path,
 	}
 	ftk_tracewrite_free(w);
 	return ftk_err(ret);
+}
+
+/**
+ * ftk_capture_failed() - whether a CPU thread failed
+ * @c: the capture
+ *
+ * Context: may be called while the threads run (the value is set once).
+ *
+ * Return: 0 while all is well, else the first failure's negative errno
+ * (-ENOSPC, -EDQUOT or -EIO when the spool's file system failed): the
+ * threads have stopped, and ftk_capture_stop() gives its text.
+ */
+FTK_API int ftk_capture_failed(const struct ftk_capture *c)
+{
+	return __atomic_load_n(&c->failed, __ATOMIC_ACQUIRE);
+}
+
+/**
+ * ftk_capture_shrink() - drop the newest half of what each CPU stored
+ * @c: the stopped capture
+ *
+ * For a file system too full to take the file: frees the newest half of
+ * each CPU's spool (whole pages; the oldest data stays), so that a save
+ * that failed with -ENOSPC can be tried again with what is left.
+ *
+ * Return: the bytes dropped, 0 when nothing is left to drop (or the
+ * capture still runs).
+ */
+FTK_API uint64_t ftk_capture_shrink(struct ftk_capture *c)
+{
+	uint64_t freed = 0;
+	int cpu, i;
+
+	if (c->started && !c->stopped)
+		return 0;
+	for (cpu = 0; cpu < c->ncpus; cpu++) {
+		struct cap_cpu *cc = &c->cpus[cpu];
+		/* The older half first (with max_kb), then the current one. */
+		int order[2] = { cc->switched ? cc->cur ^ 1 : cc->cur, cc->cur };
+		uint64_t total = 0, keep, pages;
+
+		if (!cc->info.online)
+			continue;
+		for (i = 0; i < (cc->switched ? 2 : 1); i++)
+			total += cc->spool_len[order[i]];
+		pages = total / c->page_size;
+		if (!pages)
+			continue;
+		keep = pages / 2 * c->page_size;
+		for (i = 0; i < (cc->switched ? 2 : 1); i++) {
+			uint64_t len = cc->spool_len[order[i]], k = keep < len ? keep : len;
+
+			if (k < len && ftruncate(cc->spool[order[i]], k) == 0) {
+				freed += len - k;
+				cc->spool_len[order[i]] = k;
+			}
+			keep -= k;
+		}
+		cc->info.bytes = cc->spool_len[cc->cur] +
+				 (cc->switched ? cc->spool_len[cc->cur ^ 1] : 0);
+		cc->info.pages = cc->info.bytes / c->page_size;
+	}
+	return freed;
 }
 
 /** ftk_capture_errmsg() - the last failure's text; owned by the capture */

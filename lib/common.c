@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -305,4 +306,342 @@ int ftk_write_file(const char *path, int oflags, const void *buf, size_t len)
 	if (close(fd) < 0 && !ret)
 		ret = -errno;
 	return ret;
+}
+
+/* ------------------------------------------------------------ files ftkit writes */
+
+/*
+ * Every file ftkit writes is made here, so that none is written through a
+ * link planted in its place and none is left half written under its name:
+ * the data goes into an anonymous O_TMPFILE (or, where the file system has
+ * none, a fresh name made with O_CREAT|O_EXCL, which follows no link) in
+ * the target's directory, and ftk_file_publish() syncs it and links it
+ * into place with one rename(2), which replaces a link rather than follow it.
+ */
+struct ftk_file {
+	char			*path;
+	char			*base;		/* last component of path, in dir */
+	char			*tmpname;	/* named temporary, or NULL */
+	unsigned int		flags;
+	int			fd;
+	int			dirfd;
+	int			direct;		/* a device, FIFO or appended file: no rename */
+	int			published;
+	struct ftk_errmsg	err;
+};
+
+/* A name for a temporary beside @base: ".BASE.XXXXXXXX", fresh each call. */
+static void tmp_name(char *buf, size_t len, const char *base)
+{
+	static unsigned int seq;
+	struct timespec ts;
+	unsigned int r;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	r = (unsigned int)ts.tv_nsec ^ ((unsigned int)getpid() << 16) ^
+	    __atomic_add_fetch(&seq, 0x9e3779b9u, __ATOMIC_RELAXED);
+	snprintf(buf, len, ".%.200s.%08x", base, r);
+}
+
+/* Create a new file in @dirfd under a fresh name, without following links. */
+static int create_named(int dirfd, const char *base, char **name)
+{
+	char buf[256];
+	int i, fd;
+
+	for (i = 0; i < 100; i++) {
+		tmp_name(buf, sizeof(buf), base);
+		fd = openat(dirfd, buf, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+		if (fd >= 0) {
+			*name = strdup(buf);
+			if (!*name) {
+				unlinkat(dirfd, buf, 0);
+				close(fd);
+				return -ENOMEM;
+			}
+			return fd;
+		}
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
+/* No O_TMPFILE on this file system (or this kernel)? */
+static int no_tmpfile(int err)
+{
+	return err == -EOPNOTSUPP || err == -EISDIR || err == -EINVAL;
+}
+
+/* An anonymous file in @dirfd: O_TMPFILE, else a fresh name, or -errno. */
+static int create_anon(int dirfd, const char *base, char **name)
+{
+	int fd;
+
+	*name = NULL;
+	fd = openat(dirfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0666);
+	if (fd >= 0)
+		return fd;
+	if (!no_tmpfile(-errno))
+		return -errno;
+	return create_named(dirfd, base, name);
+}
+
+int ftk_file_tmp(const char *dir)
+{
+	char *name;
+	int dirfd, fd;
+
+	dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0)
+		return -errno;
+	fd = create_anon(dirfd, "ftkit-spool", &name);
+	if (fd >= 0 && name)
+		unlinkat(dirfd, name, 0);
+	free(name);
+	close(dirfd);
+	return fd;
+}
+
+static int file_fail(struct ftk_file *f, int err, const char *what)
+{
+	return ftk_errmsg_set(&f->err, FTK_ERRMSG_KEEP, NULL, err, "cannot %s '%s': %s", what,
+			      f->path, strerror(-err));
+}
+
+/* @path exists and is not a regular file (through a link too): write to it as it is. */
+static int open_direct(struct ftk_file *f, int follow)
+{
+	f->fd = open(f->path, O_WRONLY | O_NOCTTY | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
+	if (f->fd < 0)
+		return file_fail(f, -errno, "open");
+	f->direct = 1;
+	return 0;
+}
+
+/**
+ * ftk_file_create() - start a file that ftkit writes
+ * @path: the file to write
+ * @flags: FTK_FILE_EXCL to fail if @path exists; FTK_FILE_APPEND to add to
+ *	   an existing regular file (not through a link), creating it if need be;
+ *	   FTK_FILE_STREAM for output read while it is written (intervals, logs):
+ *	   the file appears under @path at once (what was there, a link
+ *	   included, is unlinked first; the new one is made with O_EXCL)
+ * @fp: where the handle goes
+ *
+ * No link is followed and nothing is overwritten yet: the data goes into
+ * an anonymous file (O_TMPFILE, or a fresh name opened with O_EXCL where
+ * the file system has no O_TMPFILE) in @path's directory, which
+ * ftk_file_publish() links into place. A link at @path is replaced, not
+ * followed, unless it leads to a device, FIFO or socket (/dev/stdout):
+ * those, and such files themselves, are written directly.
+ *
+ * Return: 0 and a handle to close with ftk_file_close(), or a negative
+ * errno with the reason in ftk_file_errmsg() (when the handle could be
+ * made, *@fp is set even on failure, so the text can be read; close it).
+ */
+FTK_API int ftk_file_create(const char *path, unsigned int flags, struct ftk_file **fp)
+{
+	struct stat st, tst;
+	struct ftk_file *f;
+	char *dir, *slash;
+	int ret;
+
+	*fp = NULL;
+	if (!path || !*path)
+		return ftk_err(-EINVAL);
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return ftk_err(-ENOMEM);
+	f->fd = f->dirfd = -1;
+	f->flags = flags;
+	f->path = strdup(path);
+	if (!f->path) {
+		free(f);
+		return ftk_err(-ENOMEM);
+	}
+	*fp = f;
+	if (flags & FTK_FILE_APPEND) {
+		f->fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC,
+			     0666);
+		if (f->fd < 0)
+			return ftk_err(file_fail(f, -errno, "open"));
+		if (fstat(f->fd, &st) == 0 && S_ISDIR(st.st_mode))
+			return ftk_err(file_fail(f, -EISDIR, "open"));
+		f->direct = 1;
+		return 0;
+	}
+	if (lstat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return ftk_err(file_fail(f, -EISDIR, "write"));
+		if ((flags & FTK_FILE_STREAM) && !(flags & FTK_FILE_EXCL) &&
+		    (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) &&
+		    !(S_ISLNK(st.st_mode) && stat(path, &tst) == 0 &&
+		      (S_ISCHR(tst.st_mode) || S_ISFIFO(tst.st_mode) || S_ISSOCK(tst.st_mode)))) {
+			/* Replaced, not written through: the name goes, a new file comes. */
+			if (unlink(path) < 0 && errno != ENOENT)
+				return ftk_err(file_fail(f, -errno, "replace"));
+			goto stream;
+		}
+		if (flags & FTK_FILE_EXCL)
+			return ftk_err(file_fail(f, -EEXIST, "create"));
+		if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) ||
+		    S_ISBLK(st.st_mode))
+			return ftk_err(open_direct(f, 0));
+		if (S_ISLNK(st.st_mode) && stat(path, &tst) == 0 &&
+		    (S_ISCHR(tst.st_mode) || S_ISFIFO(tst.st_mode) || S_ISSOCK(tst.st_mode)))
+			return ftk_err(open_direct(f, 1));
+	} else if (errno != ENOENT) {
+		return ftk_err(file_fail(f, -errno, "write"));
+	}
+	if (flags & FTK_FILE_STREAM) {
+stream:
+		/* O_EXCL: a link planted after the unlink is refused, not followed. */
+		f->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC,
+			     0666);
+		if (f->fd < 0)
+			return ftk_err(file_fail(f, -errno, "create"));
+		f->direct = 1;
+		return 0;
+	}
+	dir = strdup(path);
+	if (!dir)
+		return ftk_err(file_fail(f, -ENOMEM, "write"));
+	slash = strrchr(dir, '/');
+	f->base = strdup(slash ? path + (slash - dir) + 1 : path);
+	if (slash)
+		slash[slash == dir ? 1 : 0] = '\0';
+	f->dirfd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ret = f->dirfd < 0 ? -errno : 0;
+	free(dir);
+	if (!f->base)
+		return ftk_err(file_fail(f, -ENOMEM, "write"));
+	if (!*f->base)
+		return ftk_err(file_fail(f, -EISDIR, "write"));
+	if (ret)
+		return ftk_err(file_fail(f, ret, "write"));
+	ret = create_anon(f->dirfd, f->base, &f->tmpname);
+	if (ret < 0)
+		return ftk_err(file_fail(f, ret, "create"));
+	f->fd = ret;
+	return 0;
+}
+
+/** ftk_file_fd() - the descriptor to write the data to; owned by @f */
+FTK_API int ftk_file_fd(const struct ftk_file *f)
+{
+	return f->fd;
+}
+
+/** ftk_file_path() - the path given to ftk_file_create(); owned by @f */
+FTK_API const char *ftk_file_path(const struct ftk_file *f)
+{
+	return f->path;
+}
+
+/** ftk_file_errmsg() - the last failure's text, naming the file; owned by @f */
+FTK_API const char *ftk_file_errmsg(const struct ftk_file *f)
+{
+	return f->err.text;
+}
+
+/* Link the anonymous file @f->fd into @f->dirfd as @name (which must not exist). */
+static int link_anon(struct ftk_file *f, const char *name)
+{
+	char proc[64];
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", f->fd);
+	if (linkat(AT_FDCWD, proc, f->dirfd, name, AT_SYMLINK_FOLLOW) == 0)
+		return 0;
+	if (errno != ENOENT)
+		return -errno;
+	/* No /proc: AT_EMPTY_PATH, which needs CAP_DAC_READ_SEARCH. */
+	return linkat(f->fd, "", f->dirfd, name, AT_EMPTY_PATH) ? -errno : 0;
+}
+
+/**
+ * ftk_file_publish() - make the written file appear under its path
+ * @f: the file, all written
+ *
+ * fsync(2)s the data, links it into place (replacing what was at the path,
+ * a link included, in one rename(2); with FTK_FILE_EXCL, failing if
+ * something appeared there meanwhile) and fsyncs the directory, so that
+ * after a crash the path holds either the old file or the whole new one.
+ * A device or FIFO written directly is only synced.
+ *
+ * Return: 0, or a negative errno (-ENOSPC, -EIO, -EDQUOT from the sync)
+ * with the reason in ftk_file_errmsg().
+ */
+FTK_API int ftk_file_publish(struct ftk_file *f)
+{
+	char buf[256];
+	int ret, i;
+
+	if (f->fd < 0 || f->published)
+		return ftk_err(f->fd < 0 ? -EBADF : 0);
+	if (fsync(f->fd) < 0 && !(f->direct && (errno == EINVAL || errno == EROFS)))
+		return ftk_err(file_fail(f, -errno, "write"));
+	if (f->direct) {
+		f->published = 1;
+		return 0;
+	}
+	if (!f->tmpname) {
+		if (f->flags & FTK_FILE_EXCL) {
+			ret = link_anon(f, f->base);
+			goto synced;
+		}
+		for (i = 0; i < 100; i++) {
+			tmp_name(buf, sizeof(buf), f->base);
+			ret = link_anon(f, buf);
+			if (ret != -EEXIST)
+				break;
+		}
+		if (ret)
+			return ftk_err(file_fail(f, ret, "create"));
+		f->tmpname = strdup(buf);
+		if (!f->tmpname) {
+			unlinkat(f->dirfd, buf, 0);
+			return ftk_err(file_fail(f, -ENOMEM, "create"));
+		}
+	}
+	if (f->flags & FTK_FILE_EXCL) {
+		ret = linkat(f->dirfd, f->tmpname, f->dirfd, f->base, 0) ? -errno : 0;
+		unlinkat(f->dirfd, f->tmpname, 0);
+	} else {
+		ret = renameat(f->dirfd, f->tmpname, f->dirfd, f->base) ? -errno : 0;
+		if (ret)
+			unlinkat(f->dirfd, f->tmpname, 0);
+	}
+	free(f->tmpname);
+	f->tmpname = NULL;
+synced:
+	if (ret)
+		return ftk_err(file_fail(f, ret, "create"));
+	f->published = 1;
+	if (fsync(f->dirfd) < 0 && errno != EINVAL)
+		return ftk_err(file_fail(f, -errno, "write"));
+	return 0;
+}
+
+/**
+ * ftk_file_close() - close a file; one not published is thrown away
+ * @f: the file, or NULL
+ *
+ * Nothing of an unpublished file remains: an O_TMPFILE goes with its last
+ * descriptor, a named temporary is unlinked.
+ */
+FTK_API void ftk_file_close(struct ftk_file *f)
+{
+	if (!f)
+		return;
+	if (f->tmpname)
+		unlinkat(f->dirfd, f->tmpname, 0);
+	if (f->fd >= 0)
+		close(f->fd);
+	if (f->dirfd >= 0)
+		close(f->dirfd);
+	free(f->tmpname);
+	free(f->base);
+	free(f->path);
+	free(f);
 }

@@ -118,13 +118,19 @@ int elf_open(const char *path, struct elf_file *e, char *err, size_t errlen)
 	int fd, ret;
 
 	memset(e, 0, sizeof(*e));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO without a writer must not hang open(); it is refused below. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
 		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(-ret));
 		return ret;
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < EI_NIDENT) {
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		snprintf(err, errlen, "'%s' is not a regular file: an ELF file is needed", path);
+		return -ENOEXEC;
+	}
+	if (st.st_size < EI_NIDENT) {
 		close(fd);
 		snprintf(err, errlen, "'%s' is not an ELF file", path);
 		return -ENOEXEC;

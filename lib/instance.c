@@ -10,24 +10,128 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <ftkit/instance.h>
+#include <ftkit/probe.h>
 
 #include "internal.h"
 #include "tracefs-local.h"
 
+/* Our PID namespace's inode: 0 when /proc does not tell. */
+static unsigned long pidns_id(void)
+{
+	struct stat st;
+
+	return stat("/proc/self/ns/pid", &st) ? 0 : (unsigned long)st.st_ino;
+}
+
+/* Field 22 of /proc/PID/stat: when the process started, in clock ticks since boot; 0 if unknown. */
+static unsigned long long start_time(pid_t pid)
+{
+	unsigned long long v = 0;
+	char path[64], *text, *p;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (ftk_read_file(path, &text, NULL))
+		return 0;
+	/* After the comm, which may hold spaces and parentheses: the last ')'. */
+	p = strrchr(text, ')');
+	for (i = 3; p && i <= 22; i++) {
+		p = strchr(p + 1, ' ');
+		if (p && i == 22)
+			v = strtoull(p + 1, NULL, 10);
+	}
+	free(text);
+	return v;
+}
+
+int ftk_owner_tag(char *buf, size_t len)
+{
+	pid_t pid = getpid();
+	int n = snprintf(buf, len, "%d_%lu_%llu", (int)pid, pidns_id(), start_time(pid));
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int ftk_owner_state(const char *tag, pid_t *pidp)
+{
+	unsigned long long start = 0;
+	unsigned long ns = 0;
+	const char *p = tag;
+	char *end;
+	long pid;
+
+	if (!isdigit((unsigned char)*p))
+		return FTK_INSTANCE_OTHER;
+	pid = strtol(p, &end, 10);
+	p = end;
+	if (*p == '_') {
+		if (!isdigit((unsigned char)p[1]))
+			return FTK_INSTANCE_OTHER;
+		ns = strtoul(p + 1, &end, 10);
+		p = end;
+		if (*p == '_') {
+			if (!isdigit((unsigned char)p[1]))
+				return FTK_INSTANCE_OTHER;
+			start = strtoull(p + 1, &end, 10);
+			p = end;
+		}
+	}
+	if ((*p && *p != '/') || pid <= 0 || pid > INT_MAX)
+		return FTK_INSTANCE_OTHER;
+	if (pidp)
+		*pidp = pid;
+	/* Another PID namespace (a container sharing this tracefs): its PIDs are not ours. */
+	if (ns && ns != pidns_id())
+		return FTK_INSTANCE_LIVE;
+	if (kill(pid, 0) < 0 && errno == ESRCH)
+		return FTK_INSTANCE_STALE;
+	/* The PID was given again to a process started later: the owner is gone. */
+	if (start) {
+		unsigned long long now = start_time(pid);
+
+		if (now && now != start)
+			return FTK_INSTANCE_STALE;
+	}
+	return FTK_INSTANCE_LIVE;
+}
+
+int ftk_owner_busy(const char *tag, char *why, size_t len)
+{
+	char path[64], *comm = NULL;
+	pid_t pid = 0;
+
+	if (ftk_owner_state(tag, &pid) != FTK_INSTANCE_LIVE || pid == getpid())
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	if (!ftk_read_file(path, &comm, NULL))
+		ftk_strstrip(comm);
+	snprintf(why, len, "in use by PID %d%s%s%s", (int)pid, comm ? " (" : "", comm ? comm : "",
+		 comm ? ")" : " (in another PID namespace)");
+	free(comm);
+	return 1;
+}
+
 /**
  * ftk_instance_name() - the name for an instance this process creates
  * @tool: the tool or program name ("ftevent"); letters, digits, '_' only
- * @buf: where the name goes: "ftkit-TOOL-PID"
- * @len: size of @buf
+ * @buf: where the name goes: "ftkit-TOOL-PID_NS_START"
+ * @len: size of @buf (64 is enough)
+ *
+ * The owner tag PID_NS_START is this process's PID, the inode of its PID
+ * namespace and its start time (clock ticks after boot, field 22 of
+ * /proc/PID/stat), so that another run can tell a live owner from a dead
+ * one even after its PID was reused, and a container's from the host's.
  *
  * Return: 0, -EINVAL for a bad @tool, or -ENAMETOOLONG.
  */
 FTK_API int ftk_instance_name(const char *tool, char *buf, size_t len)
 {
 	const char *p;
+	char tag[64];
 	int n;
 
 	if (!tool || !*tool)
@@ -35,7 +139,9 @@ FTK_API int ftk_instance_name(const char *tool, char *buf, size_t len)
 	for (p = tool; *p; p++)
 		if (!isalnum((unsigned char)*p) && *p != '_')
 			return ftk_err(-EINVAL);
-	n = snprintf(buf, len, "ftkit-%s-%d", tool, (int)getpid());
+	if (ftk_owner_tag(tag, sizeof(tag)))
+		return ftk_err(-ENAMETOOLONG);
+	n = snprintf(buf, len, "ftkit-%s-%s", tool, tag);
 	if (n < 0 || (size_t)n >= len)
 		return ftk_err(-ENAMETOOLONG);
 	return 0;
@@ -46,54 +152,25 @@ FTK_API int ftk_instance_name(const char *tool, char *buf, size_t len)
  * @name: the instance name
  * @pid: where the creator's PID goes, or NULL
  *
- * A name "ftkit-WORD-PID" or "ftkit-WORD-PID_NS" (NS: the inode of the
- * creator's PID namespace) is ftkit's. Its creator is taken to be running
- * when kill(PID, 0) does not fail with ESRCH, or when NS is not our PID
- * namespace. Beware: without NS, a creator in another PID namespace sharing
- * this tracefs looks gone; rmdir(2) of an instance whose files are open
- * fails with EBUSY, which protects one that is being read.
+ * A name "ftkit-WORD-TAG" is ftkit's, TAG being "PID", "PID_NS" or
+ * "PID_NS_START" (see ftk_instance_name()). Its creator is gone (stale)
+ * when kill(PID, 0) fails with ESRCH, or when START is given and the
+ * process now holding PID started at another time. NS other than our PID
+ * namespace counts as live: its PIDs cannot be checked from here. Without
+ * NS, a creator in another PID namespace sharing this tracefs looks gone.
  *
  * Return: FTK_INSTANCE_OTHER, FTK_INSTANCE_LIVE or FTK_INSTANCE_STALE.
  */
 FTK_API enum ftk_instance_owner ftk_instance_owner(const char *name, pid_t *pid)
 {
-	const char *dash, *p;
-	char link[64], want[64];
-	unsigned long ns = 0;
-	ssize_t n;
-	long v;
+	const char *dash;
 
 	if (strncmp(name, "ftkit-", 6))
 		return FTK_INSTANCE_OTHER;
 	dash = strrchr(name, '-');
-	if (dash == name + 5 || !dash[1])
+	if (dash == name + 5 || strchr(dash, '/'))
 		return FTK_INSTANCE_OTHER;
-	for (p = dash + 1; *p && *p != '_'; p++)
-		if (!isdigit((unsigned char)*p))
-			return FTK_INSTANCE_OTHER;
-	if (*p == '_') {
-		/* "PID_NS": the creator's PID namespace inode, as some tools add. */
-		char *end;
-
-		ns = strtoul(p + 1, &end, 10);
-		if (!p[1] || *end)
-			return FTK_INSTANCE_OTHER;
-	}
-	v = strtol(dash + 1, NULL, 10);
-	if (v <= 0 || v > INT_MAX)
-		return FTK_INSTANCE_OTHER;
-	if (pid)
-		*pid = v;
-	if (ns) {
-		n = readlink("/proc/self/ns/pid", link, sizeof(link) - 1);
-		link[n > 0 ? n : 0] = '\0';
-		snprintf(want, sizeof(want), "pid:[%lu]", ns);
-		if (strcmp(link, want))
-			return FTK_INSTANCE_LIVE;	/* another namespace: cannot tell */
-	}
-	if (kill(v, 0) < 0 && errno == ESRCH)
-		return FTK_INSTANCE_STALE;
-	return FTK_INSTANCE_LIVE;
+	return ftk_owner_state(dash + 1, pid);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -166,12 +243,16 @@ FTK_API int ftk_instance_remove(struct ftk_tracefs *t, const char *name)
 }
 
 /**
- * ftk_instance_reap() - remove the stale instances of ftkit
+ * ftk_instance_reap() - remove what dead ftkit runs left behind
  * @t: a handle on the tracing directory
  * @removed: where the list of removed names goes, or NULL
  *
- * Removes every instance named "ftkit-WORD-PID" whose creator is gone
- * (see ftk_instance_owner()); no other instance is touched.
+ * Removes every instance named "ftkit-WORD-TAG" whose creator is gone
+ * (see ftk_instance_owner()), then the probes of the owner-tagged groups
+ * whose creator is gone (ftk_probe_gc(), listed as "GROUP/NAME"); nothing
+ * else is touched. Every tool calls this before it creates an instance
+ * (tools/tool.c's tool_tracefs()), so that a run killed with SIGKILL leaves
+ * nothing recording for long.
  *
  * Return: 0 and the list (free with ftk_list_free()), or the first
  * failure's negative errno; the others are still tried.
@@ -204,6 +285,9 @@ FTK_API int ftk_instance_reap(struct ftk_tracefs *t, char ***removed)
 			first = -ENOMEM;
 	}
 	ftk_list_free(all);
+	ret = ftk_probe_gc(t, &done);
+	if (ret < 0 && ret != -ENOENT && !first)
+		first = ret;
 	if (removed)
 		*removed = done;
 	else

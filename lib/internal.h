@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include <ftkit/common.h>
 
@@ -67,6 +68,19 @@ void ftk_log(enum ftk_log_level level, const char *fmt, ...)
 int ftk_read_file(const char *path, char **out, size_t *lenp);
 /* Write @len bytes of @buf to @path opened with @oflags; returns 0 or -errno. */
 int ftk_write_file(const char *path, int oflags, const void *buf, size_t len);
+
+/*
+ * Owner tags, "PID_NS_START", in the names of instances and probe groups
+ * a process creates for itself (lib/instance.c). ftk_owner_state() reads
+ * one at @tag (ending at '\0' or '/'): an enum ftk_instance_owner value.
+ */
+int ftk_owner_tag(char *buf, size_t len);
+int ftk_owner_state(const char *tag, pid_t *pid);
+/* 1 and "in use by PID 123 (ftrecord)" in @why when @tag's owner runs and is not us. */
+int ftk_owner_busy(const char *tag, char *why, size_t len);
+
+/* An unlinked file in @dir for scratch data (O_TMPFILE, or O_EXCL and unlink): fd or -errno. */
+int ftk_file_tmp(const char *dir);
 
 /*
  * rmdir(2) of an instance, retried for a moment on EBUSY: another process

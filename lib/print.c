@@ -291,12 +291,14 @@ FTK_API int ftk_printer_begin(struct ftk_printer *p, int cpus)
  * ftk_printer_end() - finish the output
  * @p: the printer
  *
- * Return: 0, or -EIO if a write failed.
+ * Return: 0, or the negative errno of the failed write (-ENOSPC, -EIO).
  */
 FTK_API int ftk_printer_end(struct ftk_printer *p)
 {
-	if (out_flush(p) < 0)
-		return ftk_err(-EIO);
+	int ret = out_flush(p);
+
+	if (ret < 0)
+		return ftk_err(ret);
 	if (p->format == FTK_PRINT_CHROME) {
 		int i;
 
@@ -311,9 +313,9 @@ FTK_API int ftk_printer_end(struct ftk_printer *p)
 		}
 		fputs("\n]}\n", p->out);
 	}
-	if (fflush(p->out) || ferror(p->out))
-		return ftk_err(-EIO);
-	return 0;
+	if (fflush(p->out))
+		return ftk_err(-errno);
+	return ferror(p->out) ? ftk_err(-EIO) : 0;
 }
 
 /* ---------------------------------------------------------------- line building */
@@ -1020,7 +1022,7 @@ static const char *lookup_comm(struct ftk_printer *p, int pid, size_t *len)
 
 #define OUT_FLUSH	(256 * 1024)
 
-/* Write the text buffered in p->ob; 0 or -EIO. */
+/* Write the text buffered in p->ob; 0 or the write's -errno (-ENOSPC on a full disk). */
 static int out_flush(struct ftk_printer *p)
 {
 	size_t done = 0;
@@ -1036,13 +1038,13 @@ static int out_flush(struct ftk_printer *p)
 		return ferror(p->out) ? -EIO : 0;
 	}
 	if (fflush(p->out))
-		return -EIO;
+		return -errno;
 	while (done < p->ob.len) {
 		r = write(fd, p->ob.b + done, p->ob.len - done);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
-			return -EIO;
+			return r < 0 ? -errno : -EIO;
 		done += r;
 	}
 	p->ob.len = 0;

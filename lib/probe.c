@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <ftkit/instance.h>
 #include <ftkit/probe.h>
 
 #include "internal.h"
@@ -766,28 +767,26 @@ FTK_API const char *ftk_probe_errmsg(const struct ftk_probe *p)
 	return p->errmsg;
 }
 
-static unsigned long pidns_id(void)
-{
-	struct stat st;
-
-	return stat("/proc/self/ns/pid", &st) ? 0 : (unsigned long)st.st_ino;
-}
-
 /**
  * ftk_probe_owner_group() - the group for probes that live as long as this process
  * @buf: where the name goes
- * @len: size of @buf (32 is enough)
+ * @len: size of @buf (64 is enough)
  *
- * "ftkit_PID_NS": our PID and the inode of our PID namespace, so that
- * ftk_probe_gc() in another run (even in another container sharing the
- * tracefs) can tell whether the creator is still alive.
+ * "ftkit_PID_NS_START": our PID, the inode of our PID namespace and our
+ * start time (see ftk_instance_name()), so that ftk_probe_gc() in another
+ * run (even in another container sharing the tracefs) can tell whether the
+ * creator is still alive, also after its PID was reused.
  *
  * Return: 0 or -ENAMETOOLONG.
  */
 FTK_API int ftk_probe_owner_group(char *buf, size_t len)
 {
-	int n = snprintf(buf, len, FTK_PROBE_GROUP "_%d_%lu", (int)getpid(), pidns_id());
+	char tag[64];
+	int n;
 
+	if (ftk_owner_tag(tag, sizeof(tag)))
+		return ftk_err(-ENAMETOOLONG);
+	n = snprintf(buf, len, FTK_PROBE_GROUP "_%s", tag);
 	return n < 0 || (size_t)n >= len ? ftk_err(-ENAMETOOLONG) : 0;
 }
 
@@ -1026,19 +1025,12 @@ FTK_API int ftk_probe_delete_group(struct ftk_tracefs *t, const char *group, uns
 	return ret < 0 ? ftk_err(ret) : ret;
 }
 
-/* "ftkit_PID_NS" (or "ftkit-probe-PID_NS" for instances) of a dead process of our PID
- * namespace? */
+/* "ftkit_TAG" (or "ftkit-probe-TAG" for instances) of a dead process (see ftk_owner_state())? */
 static int stale(const char *s, const char *prefix)
 {
-	unsigned long ns;
 	size_t n = strlen(prefix);
-	int pid, len = 0;
 
-	if (strncmp(s, prefix, n) || sscanf(s + n, "%d_%lu%n", &pid, &ns, &len) != 2)
-		return 0;
-	if ((s[n + len] && s[n + len] != '/') || pid <= 0 || ns != pidns_id())
-		return 0;
-	return kill(pid, 0) < 0 && errno == ESRCH;
+	return !strncmp(s, prefix, n) && ftk_owner_state(s + n, NULL) == FTK_INSTANCE_STALE;
 }
 
 static int match_stale(const char *gn, const void *arg)
@@ -1051,9 +1043,10 @@ static int match_stale(const char *gn, const void *arg)
  * @t: any handle of the tracefs
  * @deleted: NULL, or a list the removed names are added to
  *
- * Removes the instances "ftkit-probe-PID_NS" and the probes of the groups
- * "ftkit_PID_NS" (see ftk_probe_owner_group()) whose PID namespace is ours
- * and whose process is gone. Nothing else is touched.
+ * Removes the instances "ftkit-probe-TAG" and the probes of the groups
+ * "ftkit_TAG" (see ftk_probe_owner_group()) whose owner is gone: a PID of
+ * our namespace that no longer runs, or runs a process started later.
+ * Nothing else is touched.
  *
  * Return: the number of probes and instances removed, or a negative errno.
  */

@@ -101,11 +101,26 @@ static void set_value(struct reset *r, const char *file, const char *want, int c
 	if (!c)
 		return;
 	if (!strcmp(file, "buffer_size_kb")) {
-		/* "7 (expanded: 1408)": not yet allocated; 1408 is what it will be. */
-		char *x = strstr(c, "expanded: ");
+		long have, need, page_kb = sysconf(_SC_PAGESIZE) / 1024;
+		char sub[32], *x = strstr(c, "expanded: ");
 
+		/* "7 (expanded: 1408)": not yet allocated; 1408 is what it will be. */
 		if (x)
 			memmove(c, x + 10, strlen(x + 10) + 1);
+		/*
+		 * The top level keeps the boot default (1408 KiB) while an
+		 * instance rounds it up to whole sub-buffers (1410 KiB): sizes
+		 * within one sub-buffer are the same, and a plain reset must not
+		 * grow (allocate) the buffer of a fresh kernel.
+		 */
+		if (!first_line(r->t, "buffer_subbuf_size_kb", sub, sizeof(sub)) && atol(sub) > 0)
+			page_kb = atol(sub);
+		have = atol(c);
+		need = atol(want);
+		if (labs(have - need) <= (page_kb > 0 ? page_kb : 4)) {
+			free(c);
+			return;
+		}
 		c[strspn(c, "0123456789")] = '\0';
 	}
 	if (strcmp(c, want))
@@ -375,6 +390,10 @@ static void open_fresh(struct reset *r)
  * lacks or forbids reading are left alone. Dynamic events and instances are
  * not touched: see ftk_reset_dynevents() and ftk_instance_remove().
  *
+ * An instance a running ftkit process made for itself ("ftkit-TOOL-TAG",
+ * see ftk_instance_owner()) is left alone without FTK_RESET_FORCE: -EBUSY,
+ * and ftk_tracefs_errmsg() names the owner.
+ *
  * Return: 0, or the first failure's negative errno (the others are still
  * tried; each is logged as a warning).
  */
@@ -386,10 +405,17 @@ FTK_API int ftk_reset(struct ftk_tracefs *t, unsigned int flags, ftk_reset_fn fn
 		"set_graph_function", "set_graph_notrace",
 	};
 	struct reset r = { .t = t, .flags = flags, .fn = fn, .arg = arg };
-	char entries[32];
+	char entries[32], why[128];
 	size_t i;
 	long n;
 
+	if (t->instance && !(flags & FTK_RESET_FORCE) && !strncmp(t->instance, "ftkit-", 6) &&
+	    strrchr(t->instance, '-') > t->instance + 5 &&
+	    ftk_owner_busy(strrchr(t->instance, '-') + 1, why, sizeof(why))) {
+		snprintf(t->errmsg, sizeof(t->errmsg), "instances/%s: %s: left alone", t->instance,
+			 why);
+		return ftk_err(-EBUSY);
+	}
 	open_fresh(&r);
 	reset_triggers(&r);
 	set_value(&r, "current_tracer", "nop", 0);
@@ -444,7 +470,9 @@ static int dyn_name(const char *line, char *buf, size_t len)
  * kprobes, uprobes, eprobes and synthetic events, from dynamic_events (or
  * uprobe_events and kprobe_events on kernels without it). An event still
  * enabled or referred to by a trigger somewhere cannot go (-EBUSY): reset
- * the instances that use it first.
+ * the instances that use it first. The groups "ftkit_TAG" of a running
+ * ftkit process (ftk_probe_owner_group()) are left alone without
+ * FTK_RESET_FORCE, and reported as such through @fn.
  *
  * Return: 0, or the first failure's negative errno.
  */
@@ -452,7 +480,7 @@ FTK_API int ftk_reset_dynevents(struct ftk_tracefs *t, unsigned int flags, ftk_r
 				void *arg)
 {
 	static const char *const files[] = { "dynamic_events", "uprobe_events", "kprobe_events" };
-	char path[PATH_MAX], name[256], cmd[300], *s, *line, *next;
+	char path[PATH_MAX], name[256], cmd[300], why[128], *s, *line, *next;
 	struct ftk_tracefs *top;
 	struct reset r = { .flags = flags, .fn = fn, .arg = arg };
 	size_t i;
@@ -476,6 +504,13 @@ FTK_API int ftk_reset_dynevents(struct ftk_tracefs *t, unsigned int flags, ftk_r
 			if (!(flags & FTK_RESET_ALL) && strncmp(name, "ftkit", 5) &&
 			    strncmp(name, "synthetic/ftkit", 15))
 				continue;
+			/* A running ftkit process's own probes: named with their owner, kept. */
+			if (!(flags & FTK_RESET_FORCE) && !strncmp(name, "ftkit_", 6) &&
+			    ftk_owner_busy(name + 6, why, sizeof(why))) {
+				snprintf(cmd, sizeof(cmd), "(left alone: %s)", why);
+				note(&r, files[i], name, cmd);
+				continue;
+			}
 			snprintf(cmd, sizeof(cmd), "-:%s", name);
 			change(&r, files[i], name, cmd, "(removed)", 1);
 		}

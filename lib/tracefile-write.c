@@ -1014,15 +1014,16 @@ FTK_API int ftk_tracewrite_system(struct ftk_tracewrite *w, const char *system)
  * @path: the file to create (replaced if it exists)
  *
  * Reads the metadata from tracefs now, so call it after the capture
- * stopped (saved_cmdlines is then complete). The file is written under a
- * temporary name and renamed into place, so a failure leaves no partial
- * file under @path.
+ * stopped (saved_cmdlines is then complete). The file is made with
+ * ftk_file_create(): an anonymous file beside @path, synced and renamed
+ * into place, so no link at @path (or anywhere) is followed and a failure
+ * leaves no partial file under @path.
  *
  * Return: 0, or a negative errno with the reason in ftk_tracewrite_errmsg().
  */
 FTK_API int ftk_tracewrite_save(struct ftk_tracewrite *w, const char *path)
 {
-	char tmp[PATH_MAX];
+	struct ftk_file *f;
 	int ret;
 
 	ftk_errmsg_clear(&w->err);
@@ -1031,22 +1032,26 @@ FTK_API int ftk_tracewrite_save(struct ftk_tracewrite *w, const char *path)
 		w->what = NULL;
 		return ftk_err(-ENOMEM);
 	}
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid()) >= (int)sizeof(tmp))
-		return ftk_err(fail_out(w, -ENAMETOOLONG));
-	w->fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (w->fd < 0)
-		return ftk_err(fail_out(w, -errno));
+	/* An anonymous file published by rename: no link followed, no partial file left. */
+	ret = ftk_file_create(path, 0, &f);
+	if (ret) {
+		if (f)
+			ftk_errmsg_set(&w->err, 0, NULL, ret, "%s", ftk_file_errmsg(f));
+		ftk_file_close(f);
+		return ftk_err(ret);
+	}
+	w->fd = ftk_file_fd(f);
 	w->pos = 0;
 	w->strings.len = 0;
 	w->opts.len = 0;
 	ret = w->version >= 7 ? save_v7(w) : save_v6(w);
-	if (close(w->fd) < 0 && !ret)
-		ret = fail_out(w, -errno);
 	w->fd = -1;
-	if (!ret && rename(tmp, path) < 0)
-		ret = fail(w, -errno, "cannot rename '%s'", tmp);
-	if (ret)
-		unlink(tmp);
+	if (!ret) {
+		ret = ftk_file_publish(f);
+		if (ret)
+			ftk_errmsg_set(&w->err, 0, NULL, ret, "%s", ftk_file_errmsg(f));
+	}
+	ftk_file_close(f);
 	return ftk_err(ret);
 }
 

@@ -7,7 +7,6 @@
  * a group owned by this process, enables them in a private instance,
  * runs a command or waits for Ctrl-C, prints the hits and removes it all.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,7 +142,7 @@ static __attribute__((noreturn)) void do_trace(struct ftk_probe_opts *o, char **
 						char **cmd)
 {
 	struct ftk_tracefs *top, *inst;
-	char group[40], name[64], file[200], **deleted, *trace, *line, *next;
+	char group[64], name[96], file[200], **deleted, *trace, *line, *next;
 	struct ftk_probe *probes[64];
 	long hits[64] = { 0 };
 	struct tool_cmd c;
@@ -198,20 +197,24 @@ static __attribute__((noreturn)) void do_trace(struct ftk_probe_opts *o, char **
 	}
 	/* -p: only that process's threads (set_event_pid takes thread ids). */
 	if (o->pid > 0 && !tool_stop) {
-		char dir[64], pids[4096] = "";
-		struct dirent *de;
-		DIR *d;
+		pid_t *tids = NULL;
+		size_t nr = 0, k, len = 0;
+		char *pids;
+		int err = ftk_perf_threads(o->pid, 0, &tids, &nr);
 
-		snprintf(dir, sizeof(dir), "/proc/%d/task", o->pid);
-		d = opendir(dir);
-		if (!d)
-			tool_die("cannot read '%s': %s", dir, strerror(errno));
-		while ((de = readdir(d)) && strlen(pids) + 16 < sizeof(pids))
-			if (de->d_name[0] != '.')
-				strcat(strcat(pids, de->d_name), " ");
-		closedir(d);
+		if (err)
+			tool_die("cannot read '/proc/%d/task': %s", o->pid, strerror(-err));
+		/* Every thread, however many: 11 bytes each at most ("2147483647 "). */
+		pids = malloc(nr * 12 + 1);
+		if (!pids)
+			tool_die("out of memory");
+		pids[0] = '\0';
+		for (k = 0; k < nr; k++)
+			len += sprintf(pids + len, "%d ", (int)tids[k]);
+		free(tids);
 		if (ftk_tracefs_set(inst, "set_event_pid", pids))
 			tool_die("%s", ftk_tracefs_errmsg(inst));
+		free(pids);
 	}
 	if (!tool_stop && ftk_tracefs_set(inst, "tracing_on", "1"))
 		tool_die("%s", ftk_tracefs_errmsg(inst));

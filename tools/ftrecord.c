@@ -254,6 +254,20 @@ static int has_option(const char *name)
 		tool_die(__VA_ARGS__);			\
 	} while (0)
 
+/* Set when the output's file system failed: the recording stopped, what was stored is kept. */
+static int full;
+
+static int disk_full(int err)
+{
+	return err == -ENOSPC || err == -EDQUOT || err == -EIO;
+}
+
+/* From a CPU thread: end the wait as Ctrl-C would; record() says why after ftk_capture_stop(). */
+static void capture_failed(void *arg, int err)
+{
+	kill(getpid(), SIGTERM);
+}
+
 /* The file, with the command's name for its pid (saved_cmdlines may lack it). */
 static int save(struct ftk_tracefs *t, const char *output, const struct ftk_tracewrite_opts *wopts,
 		const char *comm, pid_t pid)
@@ -272,7 +286,9 @@ static int save(struct ftk_tracefs *t, const char *output, const struct ftk_trac
 		ret = ftk_tracewrite_comm(w, pid, strrchr(comm, '/') ? strrchr(comm, '/') + 1 : comm);
 	if (!ret)
 		ret = ftk_tracewrite_save(w, output);
-	if (ret && ftk_tracewrite_errmsg(w)[0])
+	if (ret && full && disk_full(ret))
+		;	/* said once by the caller, which tries again with less */
+	else if (ret && ftk_tracewrite_errmsg(w)[0])
 		tool_err("%s", ftk_tracewrite_errmsg(w));
 	else if (ret)
 		tool_err("cannot write '%s': %s", output, ftk_strerror(ret, buf, sizeof(buf)));
@@ -390,6 +406,7 @@ static void capture_new(struct ftk_tracefs *t, int *mainpid)
 	copts.max_kb = o.max_kb;
 	copts.rt_priority = o.rt;
 	copts.flags = o.self ? FTK_CAPTURE_TRACE_SELF : 0;
+	copts.on_failure = capture_failed;
 	copts.notrace_pids = mainpid;
 	copts.nr_notrace_pids = 1;
 	/* Tracing goes off first (journaled), then everything is set up. */
@@ -501,7 +518,13 @@ static int record(struct ftk_tracefs *t, const struct tool_args *a)
 	if (copy_marker)
 		ftk_tracefs_write(t, "options/copy_trace_marker", "0");
 	ret = ftk_capture_stop(cap);
-	if (ret)
+	full = disk_full(ftk_capture_failed(cap));
+	if (ret && full)
+		tool_err("cannot write '%s': %s: recording stopped (%s)", o.output, strerror(-ret),
+			 ftk_capture_errmsg(cap));
+	else if (ret == -ECANCELED)	/* taken from under us: say so, keep what came before */
+		tool_err("%s", ftk_capture_errmsg(cap));
+	else if (ret)
 		tool_err("recording failed: %s", ftk_capture_errmsg(cap));
 	return ret;
 }
@@ -523,7 +546,7 @@ static uint64_t summary(void)
 				"%.3f s CPU\n", cpu, (unsigned long long)ci.pages,
 				(unsigned long long)ci.bytes / 1024,
 				(unsigned long long)ci.wakeups, ci.cpu_ns / 1e9);
-		if (!ci.lost)
+		if (!ci.lost || full)	/* not lost: not read after the disk filled */
 			continue;
 		ftk_capture_suggest_kb(cap, cpu, &kb);
 		fprintf(stderr, "ftrecord: cpu%d: %llu events lost\n", cpu,
@@ -552,7 +575,8 @@ static void print_written(uint64_t total)
 int main(int argc, char **argv)
 {
 	FTK_OPTS(ftk_tracewrite_opts, wopts);
-	int ret, mainpid = getpid();
+	int ret, sret = 0, mainpid = getpid();
+	uint64_t dropped;
 	struct ftk_tracefs *t;
 	struct tool_args a;
 	char name[64];
@@ -561,8 +585,8 @@ int main(int argc, char **argv)
 	tool_parse(&def, argc, argv, &a, NULL);
 	check_usage(&a);
 	tool_signals();
-	if (!a.instance)
-		snprintf(name, sizeof(name), "ftkit-rec-%d", mainpid);
+	if (!a.instance && ftk_instance_name("rec", name, sizeof(name)))
+		tool_die("cannot name an instance");
 	t = tool_tracefs(a.instance ? a.instance : name, FTK_TRACEFS_CREATE);
 	capture_new(t, &mainpid);
 	setup(t);
@@ -574,11 +598,23 @@ int main(int argc, char **argv)
 	wopts.version = o.version;
 	wopts.compression = o.compression;
 	wopts.flags = o.noksyms ? FTK_TRACEWRITE_NO_KALLSYMS : 0;
-	if (!ret)
-		ret = save(t, o.output, &wopts, a.argv ? a.argv[0] : NULL, cmd.pid);
+	if (!ret || full || ret == -ECANCELED) {
+		/* What was stored stays readable: drop the newest half until the file fits. */
+		while (disk_full(sret = save(t, o.output, &wopts, a.argv ? a.argv[0] : NULL,
+					     cmd.pid)) &&
+		       full && (dropped = ftk_capture_shrink(cap)) > 0)
+			tool_warn("'%s': no room for all of it; dropping the newest %llu KiB",
+				  o.output, (unsigned long long)dropped / 1024);
+		if (sret && full)
+			tool_err("cannot write '%s': %s", o.output, strerror(-sret));
+		else if (!sret && full)
+			tool_warn("wrote what fit into '%s': the recording is cut short", o.output);
+		if (!ret)
+			ret = sret;
+	}
 	total = summary();
 	ftk_capture_free(cap);
-	if (!ret && !quiet)
+	if (!sret && (!ret || full || ret == -ECANCELED) && !quiet)
 		print_written(total);
 	if (ret)
 		tool_exit(EXIT_FAIL);

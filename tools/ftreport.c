@@ -347,7 +347,7 @@ static int report(struct ftk_tracefile *tf, const struct opts *o,
 			if (id >= 0 && id < nr_ids)
 				per_event[id]++;
 		} else if (keep && ftk_printer_print(p, rec, tag) < 0) {
-			tool_err("cannot write output: %s", strerror(errno));
+			tool_output_error(errno);
 			ret = EXIT_FAIL;
 			if (take)
 				ftk_record_put((struct tep_record *)rec);
@@ -361,10 +361,11 @@ static int report(struct ftk_tracefile *tf, const struct opts *o,
 	if (o->stat)
 		print_stat(out, tf, m, per_event, nr_ids, total, first, last);
 	else if (ftk_printer_end(p) < 0 && ret == EXIT_OK) {
-		tool_err("cannot write output: %s", strerror(errno));
+		tool_output_error(errno);
 		ret = EXIT_FAIL;
 	}
-	fflush(out);
+	if (tool_output_flush(out))
+		ret = EXIT_FAIL;
 	if (ftk_merge_failed(m)) {
 		tool_err("%s", ftk_stream_errmsg(ftk_merge_failed(m)));
 		ret = EXIT_FAIL;
@@ -397,11 +398,7 @@ int main(int argc, char **argv)
 		ftk_tracefile_close(tf);
 		return EXIT_FAIL;
 	}
-	if (o.outpath) {
-		out = fopen(o.outpath, "w");
-		if (!out)
-			tool_die("cannot write '%s': %s", o.outpath, strerror(errno));
-	}
+	out = tool_output(o.outpath, 0, stdout);
 	setvbuf(out, obuf, _IOFBF, sizeof(obuf));
 	filter = make_filter(ftk_tracefile_tep(tf), o.filters, o.nfilters);
 	if (ftk_tracefile_latency_text(tf) && !o.stat)
@@ -410,10 +407,8 @@ int main(int argc, char **argv)
 		exit_code = report(tf, &o, filter, out);
 	if (filter)
 		tep_filter_free(filter);
-	if (fflush(out) || (out != stdout && fclose(out))) {
-		tool_err("cannot write '%s': %s", o.outpath ? o.outpath : "stdout", strerror(errno));
+	if (tool_output_close(out, 1))
 		exit_code = EXIT_FAIL;
-	}
 	ftk_tracefile_close(tf);
 	free(o.filters);
 	free(o.cpus);

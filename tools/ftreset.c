@@ -13,13 +13,15 @@
 #include "tool.h"
 
 static const char usage[] =
-"usage: ftreset [-ainq] [-B NAME]\n"
+"usage: ftreset [-afinq] [-B NAME]\n"
 "\n"
 "Put tracing back to the kernel's defaults and print each change:\n"
 "triggers removed, tracer nop, tracing_on 1, events off, filters, PID lists\n"
 "and function filters cleared, snapshot freed, trace cleared, clock, buffer\n"
 "size and options as a fresh instance has them; ftkit's dynamic events\n"
-"(groups ftkit*) removed.\n"
+"(groups ftkit*) removed. What a running ftkit tool owns (its instance\n"
+"ftkit-TOOL-PID_NS_START, its probe group ftkit_PID_NS_START) is named with\n"
+"its owner and left alone unless --force.\n"
 "\n"
 "  -B, --instance NAME   reset instance NAME only (with -i: and remove it)\n"
 "  -i, --instances       also remove the instances ftkit tools left behind\n"
@@ -27,6 +29,7 @@ static const char usage[] =
 "                        instance\n"
 "  -a, --all             every dynamic event, not only ftkit's; with -i, every\n"
 "                        instance\n"
+"  -f, --force           also reset and remove what running ftkit tools own\n"
 "  -n, --dry-run         print what would change, change nothing\n"
 "  -q, --quiet           print nothing but errors\n"
 "  -v, --verbose         more messages (again for more)\n"
@@ -61,6 +64,7 @@ static void option(int opt, char *arg, void *ctx)
 	case 'i': o->instances = 1; break;
 	case 'a': o->flags |= FTK_RESET_ALL; break;
 	case 'n': o->flags |= FTK_RESET_DRY_RUN; break;
+	case 'f': o->flags |= FTK_RESET_FORCE; break;
 	}
 }
 
@@ -68,11 +72,12 @@ static const struct option longopts[] = {
 	{ "instances",	no_argument,		NULL, 'i' },
 	{ "all",	no_argument,		NULL, 'a' },
 	{ "dry-run",	no_argument,		NULL, 'n' },
+	{ "force",	no_argument,		NULL, 'f' },
 	{ }
 };
 
 static const struct tool_def def = {
-	.name = "ftreset", .usage = usage, .opts = "ian", .longopts = longopts,
+	.name = "ftreset", .usage = usage, .opts = "ianf", .longopts = longopts,
 	.common = TOOL_OPT_INSTANCE, .option = option,
 };
 
@@ -81,15 +86,26 @@ static void __attribute__((noreturn)) reset_instance(struct ftk_tracefs *top, co
 						     const struct opts *o, void *dry)
 {
 	struct ftk_tracefs *t = tool_tracefs(instance, 0);
-	int ret = EXIT_OK;
+	int ret = EXIT_OK, rc;
 
-	if (ftk_reset(t, o->flags, report, dry))
+	rc = ftk_reset(t, o->flags, report, dry);
+	if (rc == -EBUSY && ftk_tracefs_errmsg(t)[0]) {
+		/* A running ftkit tool's instance: neither reset nor removed. */
+		tool_err("%s (--force to reset it anyway)", ftk_tracefs_errmsg(t));
+		tool_exit(EXIT_FAIL);
+	}
+	if (rc)
 		ret = EXIT_FAIL;
-	if (o->instances) {
+	if (o->instances && dry) {
 		report(dry, "instances", instance, "(removed)");
-		if (!dry && ftk_instance_remove(top, instance)) {
+	} else if (o->instances) {
+		/* Said only once done: rmdir fails with EBUSY while a reader holds it. */
+		tool_keep(t);
+		if (ftk_instance_remove(top, instance)) {
 			tool_err("%s", ftk_tracefs_errmsg(top));
 			ret = EXIT_FAIL;
+		} else {
+			report(NULL, "instances", instance, "(removed)");
 		}
 	}
 	if (!quiet && !changes)
@@ -109,13 +125,22 @@ static int remove_instances(struct ftk_tracefs *top, const struct opts *o, void 
 	for (p = names; *p && !tool_stop; p++) {
 		if (!all && ftk_instance_owner(*p, NULL) != FTK_INSTANCE_STALE)
 			continue;
-		report(dry, "instances", *p, "(removed)");
-		if (dry)
-			continue;
 		/* Reset first: rmdir alone leaves what it referred to busy. */
 		if (!ftk_tracefs_open(NULL, *p, 0, &h)) {
-			ftk_reset(h, o->flags, NULL, NULL);
+			/* Refused before any change when a running ftkit tool owns it. */
+			rc = ftk_reset(h, o->flags, NULL, NULL);
+			if (rc == -EBUSY && ftk_tracefs_errmsg(h)[0]) {
+				/* Named with its owner, left alone. */
+				if (!quiet)
+					printf("%s\n", ftk_tracefs_errmsg(h));
+				ftk_tracefs_close(h);
+				continue;
+			}
 			ftk_tracefs_close(h);
+		}
+		if (dry) {
+			report(dry, "instances", *p, "(removed)");
+			continue;
 		}
 		rc = ftk_instance_remove(top, *p);
 		if (rc == -EBUSY && !all) {
@@ -124,6 +149,8 @@ static int remove_instances(struct ftk_tracefs *top, const struct opts *o, void 
 		} else if (rc) {
 			tool_err("%s", ftk_tracefs_errmsg(top));
 			ret = EXIT_FAIL;
+		} else {
+			report(NULL, "instances", *p, "(removed)");
 		}
 	}
 	ftk_list_free(names);

@@ -554,9 +554,7 @@ static void open_output(void)
 		setvbuf(stderr, buf, _IOFBF, sizeof(buf));
 		return;
 	}
-	cfg.out = fopen(cfg.output, cfg.append ? "a" : "w");
-	if (!cfg.out)
-		tool_die("cannot write '%s': %s", cfg.output, strerror(errno));
+	cfg.out = tool_output(cfg.output, cfg.append ? FTK_FILE_APPEND : FTK_FILE_STREAM, stderr);
 	/* perf's first line in a file; not in JSON, where it would break the parsers. */
 	if (cfg.mode != OUT_JSON) {
 		fprintf(cfg.out, "# started on %s\n", ctime(&now));
@@ -665,9 +663,10 @@ static void print_report(const struct rusage *ru)
 		print_rows(FTK_PERF_STAT_MEAN, elapsed, 0, 0);
 	if (!cfg.interval_ms && cfg.mode == OUT_STD)
 		print_footer(cfg.argv && !cfg.system_wide && !cfg.tids && cfg.runs == 1 ? ru : NULL);
-	if (fflush(cfg.out) || ferror(cfg.out) || (cfg.output && fclose(cfg.out)))
-		tool_die("cannot write '%s': %s", cfg.output ? cfg.output : "stderr",
-			 strerror(errno));
+	if (cfg.output && tool_output_close(cfg.out, 1))
+		tool_exit(EXIT_FAIL);	/* it said why */
+	if (!cfg.output && (fflush(cfg.out) || ferror(cfg.out)))
+		tool_die("cannot write to stderr: %s", strerror(errno));
 }
 
 int main(int argc, char **argv)

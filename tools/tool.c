@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <ftkit/perf.h>
 #include <ftkit/version.h>
@@ -281,12 +283,34 @@ void tool_register(struct ftk_tracefs *t)
 	handles[nr_handles++] = t;
 }
 
+/*
+ * Before the first instance this process creates: remove the instances and
+ * probes of ftkit runs that are gone (killed with SIGKILL, say), and say so.
+ */
+static void reap(void)
+{
+	static int done;
+	struct ftk_tracefs *top;
+	char **removed = NULL, **p;
+
+	if (done++ || ftk_tracefs_open(NULL, NULL, 0, &top))
+		return;
+	if (ftk_instance_reap(top, &removed))
+		tool_warn("cannot remove what a dead run left: %s", ftk_tracefs_errmsg(top));
+	for (p = removed; p && *p; p++)
+		tool_warn("removed '%s', left behind by a run that is gone", *p);
+	ftk_list_free(removed);
+	ftk_tracefs_close(top);
+}
+
 struct ftk_tracefs *tool_tracefs(const char *instance, unsigned int flags)
 {
 	struct ftk_tracefs *t;
 	char buf[128];
 	int ret;
 
+	if (instance && (flags & FTK_TRACEFS_CREATE))
+		reap();
 	ret = ftk_tracefs_open(NULL, instance, flags, &t);
 	if (ret == -ENODEV)
 		tool_die("cannot find tracefs: is it mounted, and are you root?");
@@ -335,4 +359,63 @@ void tool_exit(int code)
 		code = EXIT_FAIL;
 	fflush(stdout);
 	exit(code);
+}
+
+static struct ftk_file *out_file;
+static const char *out_name;
+static int out_err;
+
+void tool_output_error(int err)
+{
+	if (!out_err)
+		out_err = err > 0 ? err : EIO;
+}
+
+int tool_output_flush(FILE *f)
+{
+	if (!fflush(f))
+		return 0;
+	tool_output_error(errno);
+	return -1;
+}
+
+FILE *tool_output(const char *path, unsigned int flags, FILE *dflt)
+{
+	FILE *f;
+	int fd;
+
+	out_name = path ? path : "stdout";
+	if (!path)
+		return dflt;
+	if (ftk_file_create(path, flags, &out_file))
+		tool_die("%s", out_file ? ftk_file_errmsg(out_file) : strerror(errno));
+	fd = dup(ftk_file_fd(out_file));
+	f = fd < 0 ? NULL : fdopen(fd, flags & FTK_FILE_APPEND ? "a" : "w");
+	if (!f)
+		tool_die("cannot write '%s': %s", path, strerror(errno));
+	return f;
+}
+
+int tool_output_close(FILE *f, int keep)
+{
+	int err;
+
+	/* The first failure's errno, not ferror()'s loss of it: ENOSPC, not EIO. */
+	tool_output_flush(f);
+	if (ferror(f))
+		tool_output_error(EIO);
+	err = out_err;
+	if (f != stdout && f != stderr && fclose(f) && !err)
+		err = errno;
+	if (out_file) {
+		if ((!err || keep) && ftk_file_publish(out_file) && !err) {
+			tool_err("%s", ftk_file_errmsg(out_file));
+			err = -1;
+		}
+		ftk_file_close(out_file);
+		out_file = NULL;
+	}
+	if (err > 0)
+		tool_err("cannot write '%s': %s", out_name ? out_name : "stdout", strerror(err));
+	return err ? -1 : 0;
 }

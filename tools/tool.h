@@ -126,6 +126,22 @@ void tool_register(struct ftk_tracefs *t);
 void tool_keep(struct ftk_tracefs *t);
 /* Restore and close every registered handle, newest first; 0 or the first error. */
 int tool_cleanup(void);
+/*
+ * The tool's output file, made through ftk_file_create() (no link followed,
+ * published whole by tool_output_close()); NULL @path: @dflt (stdout).
+ * Dies with the reason when it cannot be made. @flags: FTK_FILE_APPEND...
+ */
+FILE *tool_output(const char *path, unsigned int flags, FILE *dflt);
+/*
+ * Flush and close what tool_output() gave, and publish the file: 0, or -1
+ * after saying "cannot write 'PATH': No space left on device". @keep: publish
+ * even after an error (what was written is still worth having).
+ */
+int tool_output_close(FILE *f, int keep);
+/* Remember a failed write to the output (errno @err), for tool_output_close() to report. */
+void tool_output_error(int err);
+/* fflush(3) the output, remembering a failure's errno: 0 or -1. */
+int tool_output_flush(FILE *f);
 /* tool_cleanup(), then exit with @code (EXIT_FAIL if the cleanup failed and @code was 0). */
 void tool_exit(int code) __attribute__((noreturn));
 

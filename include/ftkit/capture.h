@@ -61,6 +61,15 @@ struct ftk_capture_opts {
 	unsigned int	pipe_bytes;
 	/* SCHED_FIFO priority of the CPU threads (1-99); 0 = normal scheduling. */
 	int		rt_priority;
+	/*
+	 * Called once, from a CPU thread, when the capture cannot go on (the
+	 * spool's file system is full: -ENOSPC, -EDQUOT, -EIO; or the buffer
+	 * went away). Every thread stops at once; the caller should then call
+	 * ftk_capture_stop(). Must be async-signal-safe-ish: set a flag, write
+	 * an fd, kill(getpid(), SIGTERM).
+	 */
+	void		(*on_failure)(void *arg, int err);
+	void		*on_failure_arg;
 };
 
 /* What one CPU's capture did; plain data the caller reads. */
@@ -89,6 +98,8 @@ FTK_API int ftk_capture_add_to(struct ftk_capture *c, struct ftk_tracewrite *w);
 FTK_API int ftk_capture_save(struct ftk_capture *c, const char *path,
 			     const struct ftk_tracewrite_opts *wopts);
 FTK_API const char *ftk_capture_errmsg(const struct ftk_capture *c);
+FTK_API int ftk_capture_failed(const struct ftk_capture *c);
+FTK_API uint64_t ftk_capture_shrink(struct ftk_capture *c);
 
 #ifdef __cplusplus
 }

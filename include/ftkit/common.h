@@ -72,6 +72,30 @@ FTK_API void ftk_list_free(char **list);
 /* Number of entries of a NULL-terminated list. */
 FTK_API size_t ftk_list_len(char **list);
 
+/*
+ * Files ftkit writes (trace files, reports, SVGs, folded stacks): made so
+ * that no link is followed and nothing is clobbered half written.
+ *
+ *	ftk_file_create(path, 0, &f);	an anonymous file beside path
+ *	write(ftk_file_fd(f), ...);	(or fdopen(dup(fd)) for stdio)
+ *	ftk_file_publish(f);		fsync, rename into place, fsync the dir
+ *	ftk_file_close(f);		unpublished: nothing is left
+ */
+struct ftk_file;
+
+enum ftk_file_flags {
+	FTK_FILE_EXCL	= 1 << 0,	/* fail with -EEXIST if the path exists */
+	FTK_FILE_APPEND	= 1 << 1,	/* append to a regular file (no link followed) */
+	FTK_FILE_STREAM	= 1 << 2,	/* appears at once (read while written); no rename */
+};
+
+FTK_API int ftk_file_create(const char *path, unsigned int flags, struct ftk_file **fp);
+FTK_API int ftk_file_fd(const struct ftk_file *f);
+FTK_API const char *ftk_file_path(const struct ftk_file *f);
+FTK_API int ftk_file_publish(struct ftk_file *f);
+FTK_API const char *ftk_file_errmsg(const struct ftk_file *f);
+FTK_API void ftk_file_close(struct ftk_file *f);
+
 #ifdef __cplusplus
 }
 #endif

@@ -22,6 +22,8 @@ enum ftk_reset_flags {
 	FTK_RESET_DRY_RUN	= 1 << 0,
 	/* ftk_reset_dynevents(): every dynamic event, not only ftkit's. */
 	FTK_RESET_ALL		= 1 << 1,
+	/* Also what a running ftkit process owns (its instance, its probes). */
+	FTK_RESET_FORCE		= 1 << 2,
 };
 
 /* @file relative to the tracing directory; @old and @new as the file reads. */

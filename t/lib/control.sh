@@ -34,7 +34,8 @@ TMPD=$(mktemp -d)
 trap cleanup_scratch EXIT
 
 # no_instance_of TOOL PID: true when no ftkit-TOOL-PID instance is left.
-no_instance_of() { [ ! -d "$T/instances/ftkit-$1-$2" ]; }
+# (The name ends in an owner tag: ftkit-TOOL-PID_NS_START.)
+no_instance_of() { ! compgen -G "$T/instances/ftkit-$1-$2_*" >/dev/null; }
 
 # same_dump BEFORE AFTER NAME: the two dumps are equal (diff in the TAP log otherwise).
 same_dump() {
@@ -53,10 +54,10 @@ same_dump() {
 # or the tool has exited.
 wait_for_instance() {
 	local i=0
-	while [ ! -d "$T/instances/ftkit-$1-$2" ] && [ $i -lt 100 ] && kill -0 "$2" 2>/dev/null; do
+	while no_instance_of "$1" "$2" && [ $i -lt 100 ] && kill -0 "$2" 2>/dev/null; do
 		sleep 0.1; i=$((i + 1))
 	done
-	[ -d "$T/instances/ftkit-$1-$2" ]
+	! no_instance_of "$1" "$2"
 }
 
 # interrupted TOOL SIGNAL ARGS...: start TOOL in the background, wait until it has

@@ -12,7 +12,7 @@ probe_state() {
 	local x pid
 	for x in $(ls "$T/instances" | grep -E '^ftkit-probe-[0-9]+_') \
 		 $(cat "$T/dynamic_events" "$T/uprobe_events" "$T/kprobe_events" 2>/dev/null |
-		   grep -oE ':ftkit_[0-9]+_[0-9]+/[^ ]*' | sort -u); do
+		   grep -oE ':ftkit_[0-9]+(_[0-9]+)+/[^ ]*' | sort -u); do
 		pid=${x#*ftkit[-_]}; pid=${pid#probe-}; pid=${pid%%_*}
 		kill -0 "$pid" 2>/dev/null && continue
 		# Still there now that its process is gone? (It may have ended meanwhile.)

@@ -61,7 +61,23 @@ ok "... not the one of a running process" sh -c "! grep -q 'instances: $live ' '
 ok "... nor one a person named" sh -c "! grep -q 'instances: $mine ' '$TMPD/dry'"
 ftreset -n -i -a >"$TMPD/dry"
 ok "-i -a would remove them all" grep -q "instances: $mine -> (removed)" "$TMPD/dry"
+ok "... but a running ftkit process's, named with its owner" \
+	grep -q "instances/$live: in use by PID $$ " "$TMPD/dry"
+ftreset -n -i -a --force >"$TMPD/dry"
+ok "... which --force would remove too" grep -q "instances: $live -> (removed)" "$TMPD/dry"
 rmdir "$T/instances/$stale" "$T/instances/$live" "$T/instances/$mine"
+
+# A top-level buffer at the boot default (1408 KiB, shown as "7 (expanded:
+# 1408)" until first used) is what an instance rounds to 1410 KiB: nothing
+# to reset, and a plain ftreset must not allocate it.
+top_kb=$(sed 's/.*expanded: //; s/)//' "$T/buffer_size_kb")
+if [ "$top_kb" = 1408 ]; then
+	ftreset -n >"$TMPD/dry"
+	ok "the boot-default top-level buffer is left as it is" \
+		sh -c "! grep -q '^would change buffer_size_kb' '$TMPD/dry'"
+else
+	skip "the top-level buffer is not at the boot default here ($top_kb KiB)"
+fi
 
 # Dynamic events: only ftkit's groups, unless --all; checked with a dry run.
 if has uprobes; then

@@ -28,20 +28,24 @@ wait_recording() {
 	return 1
 }
 
+# ftrecord's private instance: ftkit-rec-PID_NS_START (an owner tag).
+has_instance() { compgen -G "$T/instances/ftkit-rec-${1}_*" >/dev/null; }
+no_instance() { ! has_instance "$1"; }
+
 for sig in INT TERM; do
 	out="$tmp/$sig.dat"
 	ftrecord -e sched:sched_switch -e sched:sched_wakeup -o "$out" 2> "$tmp/$sig.err" &
 	pid=$!
 	ok "SIG$sig: ftrecord starts recording" wait_recording "$tmp/$sig.err"
 	ok "SIG$sig: its private instance exists while it records" \
-		test -d "$T/instances/ftkit-rec-$pid"
+		has_instance $pid
 	# Something to record, on the top-level marker and in the scheduler.
 	echo "ftk4110 $sig marker" > "$T/trace_marker"
 	sleep 0.2
 	kill -$sig $pid
 	wait $pid
 	is_exit "$?" 0 "SIG$sig: ftrecord exits 0" "$tmp/$sig.err"
-	ok "SIG$sig: the private instance is removed" test ! -e "$T/instances/ftkit-rec-$pid"
+	ok "SIG$sig: the private instance is removed" no_instance $pid
 	snap_is "$(tracefs_snap "$T")" "$top_before" "SIG$sig: top-level settings unchanged"
 	if [ $have_tc = 1 ]; then
 		n=$(trace-cmd report -i "$out" 2>/dev/null | grep -c 'sched_switch:')
@@ -63,7 +67,7 @@ out="$tmp/cmd.dat"
 ftrecord -q -e sched:sched_switch -o "$out" sleep 30 2> "$tmp/cmd.err" &
 pid=$!
 for i in $(seq 1 100); do
-	[ -d "$T/instances/ftkit-rec-$pid" ] && pgrep -P $pid -x sleep >/dev/null && break
+	has_instance $pid && pgrep -P $pid -x sleep >/dev/null && break
 	sleep 0.1
 done
 sleep 0.3
@@ -74,7 +78,7 @@ is_exit "$?" 0 "SIGTERM with a command: ftrecord exits 0" "$tmp/cmd.err"
 ok "SIGTERM with a command: the command was stopped too" test $((SECONDS - start)) -lt 20
 ok "SIGTERM with a command: file written" test -s "$out"
 ok "SIGTERM with a command: the private instance is removed" \
-	test ! -e "$T/instances/ftkit-rec-$pid"
+	no_instance $pid
 
 # The recorder's own system calls stay out of the trace (set_event_notrace_pid):
 # woken on every event, its splice and ppoll calls would otherwise feed back.

@@ -74,7 +74,7 @@ fi
 ok "no file is written after a failure" test ! -e out.dat
 left=
 for p in $pids; do
-	[ -e "$T/instances/ftkit-rec-$p" ] && left="$left ftkit-rec-$p"
+	compgen -G "$T/instances/ftkit-rec-${p}_*" >/dev/null && left="$left ftkit-rec-$p"
 done
 is "$left" "" "no private instance is left behind"
 snap_is "$(tracefs_snap "$T")" "$top_before" "top-level settings unchanged"

@@ -199,15 +199,51 @@ static void test_triggers(struct ftk_tracefs *t)
 	       "no newline in a trigger");
 }
 
+static char *slurp(const char *path)
+{
+	static char buf[4096];
+	int fd = open(path, O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	if (n < 0)
+		return NULL;
+	buf[n] = '\0';
+	return strdup(buf);
+}
+
 static void test_instances(struct ftk_tracefs *t)
 {
-	char name[96], path[512], mine[64], dead[64], **gone;
+	char name[96], path[512], mine[96], dead[64], **gone, *text, *p;
+	unsigned long long start = 0;
+	struct stat ns;
 	pid_t pid;
-	int ret;
+	int ret, i;
 
+	/* The owner tag: PID, PID namespace inode, start time (field 22 of /proc/self/stat). */
+	if (stat("/proc/self/ns/pid", &ns))
+		ns.st_ino = 0;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)getpid());
+	text = slurp(path);
+	p = text ? strrchr(text, ')') : NULL;
+	for (i = 3; p && i <= 22; i++)
+		if ((p = strchr(p + 1, ' ')) && i == 22)
+			start = strtoull(p + 1, NULL, 10);
+	free(text);
 	ret = ftk_instance_name("ftevent", name, sizeof(name));
-	snprintf(mine, sizeof(mine), "ftkit-ftevent-%d", (int)getpid());
-	ok(ret == 0 && !strcmp(name, mine), "instance name carries ftkit, the tool and the PID");
+	snprintf(mine, sizeof(mine), "ftkit-ftevent-%d_%lu_%llu", (int)getpid(),
+		 (unsigned long)ns.st_ino, start);
+	ok(ret == 0 && !strcmp(name, mine), "instance name: ftkit, the tool, PID_NS_START (%s)",
+	   name);
+	snprintf(name, sizeof(name), "ftkit-ftevent-%d_%lu_%llu", (int)getpid(),
+		 (unsigned long)ns.st_ino, start + 1);
+	is_int(ftk_instance_owner(name, NULL), FTK_INSTANCE_STALE,
+	       "our PID with another start time: a reused PID, stale");
+	snprintf(name, sizeof(name), "ftkit-ftevent-%d_%lu_%llu", (int)getpid(),
+		 (unsigned long)ns.st_ino + 1, start + 1);
+	is_int(ftk_instance_owner(name, NULL), FTK_INSTANCE_LIVE,
+	       "another PID namespace's: cannot tell, live");
 	is_int(ftk_instance_name("a b", name, sizeof(name)), -EINVAL, "a tool name with a space");
 	is_int(ftk_instance_owner(mine, &pid), FTK_INSTANCE_LIVE, "ours, while we run");
 	is_int(pid, getpid(), "... with our PID");
