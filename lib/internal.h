@@ -74,6 +74,13 @@ int ftk_write_file(const char *path, int oflags, const void *buf, size_t len);
  */
 int ftk_rmdir(const char *path);
 
+/*
+ * tracefs.c: the tracing directory ($FTK_TRACEFS, else libtracefs' mount),
+ * and the one check of a name that becomes a path under it (0 or -EINVAL).
+ */
+const char *ftk_tracefs_find(void);
+int ftk_name_check(const char *name);
+
 /* strdup that tolerates NULL. */
 char *ftk_strdup(const char *s);
 /* Append @s to a NULL-terminated list (growing it); returns 0 or -ENOMEM. */

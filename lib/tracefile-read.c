@@ -951,6 +951,60 @@ static int open_v7(struct ftk_tracefile *tf, struct cur *c)
 	return 0;
 }
 
+/*
+ * A pipe or a socket given as the file: the reader seeks, so its content is
+ * copied in full to an unnamed temporary file (O_TMPFILE, or a mkstemp(3)
+ * name unlinked at once) that replaces tf->fd. A FIFO with no writer reads
+ * as empty, and then as no trace.dat, instead of hanging.
+ */
+static int spool(struct ftk_tracefile *tf, struct stat *st)
+{
+	char name[] = P_tmpdir "/ftkit-spool-XXXXXX", buf[65536];
+	int out, flags;
+	ssize_t r, w, done;
+
+	flags = fcntl(tf->fd, F_GETFL);
+	if (flags < 0 || fcntl(tf->fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
+		return tf_fail(tf, -errno, "cannot read the pipe: %s", strerror(errno));
+	out = open(P_tmpdir, O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
+	if (out < 0) {
+		out = mkostemp(name, O_CLOEXEC);
+		if (out >= 0)
+			unlink(name);
+	}
+	if (out < 0)
+		return tf_fail(tf, -errno, "cannot make a spool file in %s: %s", P_tmpdir,
+			       strerror(errno));
+	for (;;) {
+		r = read(tf->fd, buf, sizeof(buf));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			r = tf_fail(tf, -errno, "cannot read the pipe: %s", strerror(errno));
+			close(out);
+			return r;
+		}
+		if (!r)
+			break;
+		for (done = 0; done < r; done += w) {
+			w = write(out, buf + done, r - done);
+			if (w < 0 && errno == EINTR)
+				w = 0;
+			else if (w < 0) {
+				w = tf_fail(tf, -errno, "cannot spool the pipe to %s: %s", P_tmpdir,
+					    strerror(errno));
+				close(out);
+				return w;
+			}
+		}
+	}
+	close(tf->fd);
+	tf->fd = out;
+	if (fstat(out, st) < 0)
+		return tf_fail(tf, -errno, "spool: %s", strerror(errno));
+	return 0;
+}
+
 /**
  * ftk_tracefile_open() - open and parse a trace.dat file
  * @path: the file
@@ -960,7 +1014,9 @@ static int open_v7(struct ftk_tracefile *tf, struct cur *c)
  * Reads the metadata of a version 6 or 7 file (compressed with zstd or
  * zlib or not): header page, ftrace and event formats, kallsyms, printk
  * formats, saved cmdlines and the options, into a libtraceevent handle.
- * Event data is not read here: see ftk_tracefile_merge().
+ * Event data is not read here: see ftk_tracefile_merge(). A pipe or a
+ * FIFO is read to its end first (into an unnamed temporary file); other
+ * files that are not regular are refused.
  *
  * Return: 0, or a negative errno or FTK_E_* code with the reason, naming the
  * file and offset, in ftk_tracefile_errmsg(*tfp). Close *tfp with
@@ -984,9 +1040,25 @@ FTK_API int ftk_tracefile_open(const char *path, unsigned int flags, struct ftk_
 	tf->path = strdup(path);
 	if (!tf->path)
 		return ftk_err(-ENOMEM);
-	tf->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO that has no writer must not hang */
+	tf->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (tf->fd < 0 || fstat(tf->fd, &st) < 0)
 		return ftk_err(tf_fail(tf, -errno, "cannot open: %s", strerror(errno)));
+	if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
+		ret = spool(tf, &st);
+		if (ret)
+			return ftk_err(ret);
+		if (!st.st_size)
+			return ftk_err(tf_fail(tf, -FTK_E_TRUNC,
+					       "the pipe gave no data (a FIFO with no writer?)"));
+	} else if (!S_ISREG(st.st_mode)) {
+		return ftk_err(tf_fail(tf, -EINVAL, "not a regular file (%s): a trace.dat file is read at random offsets",
+				       S_ISDIR(st.st_mode) ? "a directory" :
+				       S_ISCHR(st.st_mode) ? "a character device" :
+				       S_ISBLK(st.st_mode) ? "a block device" : "not a file"));
+	} else if (fcntl(tf->fd, F_SETFL, 0) < 0) {
+		return ftk_err(tf_fail(tf, -errno, "cannot open: %s", strerror(errno)));
+	}
 	tf->fsize = st.st_size;
 	c = (struct cur){ .tf = tf, .what = "file header" };
 	if ((ret = cur_read(&c, head, TRACEFILE_MAGIC_LEN)))
@@ -1446,7 +1518,7 @@ static char *read_text(const char *dir, const char *file)
 
 /**
  * ftk_tracefile_open_live() - read a live ring buffer as if it were a file
- * @tracing_dir: the tracefs mount, or NULL to find it
+ * @tracing_dir: the tracefs mount, or NULL for $FTK_TRACEFS, else the mounted tracefs
  * @instance: the instance, or NULL for the top buffer
  * @flags: FTK_TRACEFILE_NO_PLUGINS to skip libtraceevent's print plugins
  * @tfp: receives the handle, also on failure, for ftk_tracefile_errmsg()
@@ -1462,7 +1534,7 @@ static char *read_text(const char *dir, const char *file)
 FTK_API int ftk_tracefile_open_live(const char *tracing_dir, const char *instance,
 				    unsigned int flags, struct ftk_tracefile **tfp)
 {
-	const char *root = tracing_dir ? tracing_dir : tracefs_tracing_dir();
+	const char *root = tracing_dir ? tracing_dir : ftk_tracefs_find();
 	struct ftk_tracefile *tf;
 	struct tf_buffer *b;
 	char dir[4096], path[4200], *txt;
@@ -1482,6 +1554,11 @@ FTK_API int ftk_tracefile_open_live(const char *tracing_dir, const char *instanc
 	tf->comp_name = strdup("none");
 	if (!root)
 		return ftk_err(tf_fail(tf, -ENOENT, "tracefs is not mounted"));
+	if (instance && ftk_name_check(instance)) {
+		tf->path = strdup(instance);
+		return ftk_err(tf_fail(tf, -EINVAL,
+				       "not an instance name: empty, '.', '..', a '/' or a control character"));
+	}
 	if (instance)
 		snprintf(dir, sizeof(dir), "%s/instances/%s", root, instance);
 	else
