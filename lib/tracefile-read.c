@@ -21,77 +21,13 @@
 #include <unistd.h>
 
 #include <traceevent/event-parse.h>
-#include <tracefs/tracefs.h>
 
 #include "format-check.h"
 #include "internal.h"
 #include "stream-local.h"
 #include "tracefile-local.h"
+#include "tracefile-read-local.h"
 #include <ftkit/tracefile.h>
-
-/*
- * Sanity limits for sizes read from the file. Memory stays in proportion
- * to what the file holds, whatever its headers declare: a block is
- * allocated only once the file is seen to hold it, a compressed one
- * expands at most MAX_RATIO times (text and trace pages compress 3 to 10
- * times), a data chunk holds at most MAX_CHUNK_PAGES sub-buffers
- * (trace-cmd and ftrecord write 10), and CPU data regions may not
- * overlap, so each byte of the file is decoded once.
- */
-#define MAX_META	(512ULL << 20)	/* one metadata block */
-#define MAX_RATIO	64ULL		/* of a compressed block: uncompressed / compressed */
-#define MAX_CHUNK_PAGES	64		/* sub-buffers in one compressed data chunk */
-#define MAX_CPUS	8192
-#define READAHEAD_BUDGET (32U << 20)	/* file streams of one merge read ahead this much in all */
-#define ZMEM_BUDGET	(256ULL << 20)	/* uncompressed chunks held by the streams of one file */
-#define MAX_BUFFERS	64
-/* Sub-buffer sizes a kernel can produce: a page (4 KiB to 64 KiB) up to buffer_subbuf_size_kb's 1 MiB. */
-#define MIN_PAGE	1024U
-#define MAX_PAGE	(1U << 20)
-
-struct tf_cpu {
-	int			cpu;
-	int			fd;		/* live: trace_pipe_raw */
-	unsigned long long	offset;
-	unsigned long long	size;
-};
-
-struct tf_buffer {
-	char			*name;
-	char			*clock;
-	unsigned int		page_size;
-	int			nr_cpus;
-	int			compressed;
-	struct tf_cpu		*cpus;
-};
-
-struct ftk_tracefile {
-	char			*path;
-	int			fd;
-	unsigned long long	fsize;
-	int			version;
-	int			big_endian;
-	int			long_size;
-	unsigned int		page_size;
-	int			comp;
-	char			*comp_name;
-	int			cpus;
-	struct tep_handle	*tep;
-	struct tep_plugin_list	*plugins;
-	char			*uname;
-	char			*tversion;
-	char			*top_clock;
-	char			*latency;
-	long long		ts_offset;
-	char			**cpustats;	/* CPUSTAT options, in file order */
-	unsigned int		tsc_mult;	/* TSC2NSEC option */
-	unsigned int		tsc_shift;
-	int			live;
-	unsigned long long	zmem;		/* bytes of the zsrc chunk buffers */
-	int			nr_bufs;
-	struct tf_buffer	bufs[MAX_BUFFERS];
-	struct ftk_errmsg	err;
-};
 
 /* A read position: in the file, or in a block loaded (and uncompressed) from it. */
 struct cur {
@@ -103,11 +39,8 @@ struct cur {
 	const char		*what;		/* what is being read, for messages */
 };
 
-static int tf_fail(struct ftk_tracefile *tf, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
 /* Keep the first, innermost reason, prefixed with the file's path. */
-static int tf_fail(struct ftk_tracefile *tf, int err, const char *fmt, ...)
+int tf_fail(struct ftk_tracefile *tf, int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -450,7 +383,7 @@ static int read_kallsyms(struct cur *c)
  * reads past the end of a line that has no ':', and before the start of a
  * very short format (both found by fuzzing).
  */
-static void keep_colon_lines(char *b)
+void keep_colon_lines(char *b)
 {
 	char *in = b, *out = b, *nl, *colon;
 	size_t n;
@@ -500,7 +433,7 @@ static int read_cmdlines(struct cur *c)
 }
 
 /* "[local] global counter" or "local" -> "local". */
-static char *clock_name(const char *s, size_t n)
+char *clock_name(const char *s, size_t n)
 {
 	const char *b = memchr(s, '[', n), *e;
 	size_t len;
@@ -516,7 +449,7 @@ static char *clock_name(const char *s, size_t n)
 	return strndup(s, len);
 }
 
-static struct tf_buffer *new_buffer(struct ftk_tracefile *tf, const char *name, unsigned long long at)
+struct tf_buffer *new_buffer(struct ftk_tracefile *tf, const char *name, unsigned long long at)
 {
 	struct tf_buffer *b;
 
@@ -959,21 +892,27 @@ static int open_v7(struct ftk_tracefile *tf, struct cur *c)
  */
 static int spool(struct ftk_tracefile *tf, struct stat *st)
 {
-	char name[] = P_tmpdir "/ftkit-spool-XXXXXX", buf[65536];
+	const char *dir = ftk_env(FTK_ENV_TMPDIR);
+	char name[4096], buf[65536];
 	int out, flags;
 	ssize_t r, w, done;
+
+	if (!dir || !*dir)
+		dir = P_tmpdir;
+	if ((size_t)snprintf(name, sizeof(name), "%s/ftkit-spool-XXXXXX", dir) >= sizeof(name))
+		return tf_fail(tf, -ENAMETOOLONG, "TMPDIR is too long");
 
 	flags = fcntl(tf->fd, F_GETFL);
 	if (flags < 0 || fcntl(tf->fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
 		return tf_fail(tf, -errno, "cannot read the pipe: %s", strerror(errno));
-	out = open(P_tmpdir, O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
+	out = open(dir, O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
 	if (out < 0) {
 		out = mkostemp(name, O_CLOEXEC);
 		if (out >= 0)
 			unlink(name);
 	}
 	if (out < 0)
-		return tf_fail(tf, -errno, "cannot make a spool file in %s: %s", P_tmpdir,
+		return tf_fail(tf, -errno, "cannot make a spool file in %s: %s", dir,
 			       strerror(errno));
 	for (;;) {
 		r = read(tf->fd, buf, sizeof(buf));
@@ -991,7 +930,7 @@ static int spool(struct ftk_tracefile *tf, struct stat *st)
 			if (w < 0 && errno == EINTR)
 				w = 0;
 			else if (w < 0) {
-				w = tf_fail(tf, -errno, "cannot spool the pipe to %s: %s", P_tmpdir,
+				w = tf_fail(tf, -errno, "cannot spool the pipe to %s: %s", dir,
 					    strerror(errno));
 				close(out);
 				return w;
@@ -1499,131 +1438,4 @@ FTK_API struct ftk_merge *ftk_tracefile_merge(struct ftk_tracefile *tf,
 		}
 	}
 	return m;
-}
-
-/* ---------------------------------------------------------------- live buffers */
-
-static char *read_text(const char *dir, const char *file)
-{
-	char *path, *buf = NULL;
-	size_t len;
-	int ret;
-
-	if (asprintf(&path, "%s/%s", dir, file) < 0)
-		return NULL;
-	ret = ftk_read_file(path, &buf, &len);
-	free(path);
-	return ret < 0 ? NULL : buf;
-}
-
-/**
- * ftk_tracefile_open_live() - read a live ring buffer as if it were a file
- * @tracing_dir: the tracefs mount, or NULL for $FTK_TRACEFS, else the mounted tracefs
- * @instance: the instance, or NULL for the top buffer
- * @flags: FTK_TRACEFILE_NO_PLUGINS to skip libtraceevent's print plugins
- * @tfp: receives the handle, also on failure, for ftk_tracefile_errmsg()
- *
- * Event formats, saved cmdlines, printk formats and kallsyms come from the
- * running system; each CPU's stream reads per_cpu/cpuN/trace_pipe_raw
- * without blocking and ends when that CPU's buffer is empty. Reading
- * trace_pipe_raw CONSUMES the events, as trace-cmd extract and show -p do:
- * there is no way to read raw pages and leave them in the buffer.
- *
- * Return: 0, or a negative code with the reason in ftk_tracefile_errmsg().
- */
-FTK_API int ftk_tracefile_open_live(const char *tracing_dir, const char *instance,
-				    unsigned int flags, struct ftk_tracefile **tfp)
-{
-	const char *root = tracing_dir ? tracing_dir : ftk_tracefs_find();
-	struct ftk_tracefile *tf;
-	struct tf_buffer *b;
-	char dir[4096], path[4200], *txt;
-	long sub = sysconf(_SC_PAGESIZE);
-	int cpu, ncpu, fd;
-
-	*tfp = NULL;
-	if (root && (strlen(root) > 3000 || (instance && strlen(instance) > 255)))
-		return ftk_err(-ENAMETOOLONG);
-	tf = calloc(1, sizeof(*tf));
-	if (!tf)
-		return ftk_err(-ENOMEM);
-	*tfp = tf;
-	tf->fd = -1;
-	tf->live = 1;
-	tf->version = 0;
-	tf->comp_name = strdup("none");
-	if (!root)
-		return ftk_err(tf_fail(tf, -ENOENT, "tracefs is not mounted"));
-	if (instance && ftk_name_check(instance)) {
-		tf->path = strdup(instance);
-		return ftk_err(tf_fail(tf, -EINVAL,
-				       "not an instance name: empty, '.', '..', a '/' or a control character"));
-	}
-	if (instance)
-		snprintf(dir, sizeof(dir), "%s/instances/%s", root, instance);
-	else
-		snprintf(dir, sizeof(dir), "%s", root);
-	tf->path = strdup(dir);
-	if (!tf->path)
-		return ftk_err(-ENOMEM);
-	if (access(dir, R_OK) < 0)
-		return ftk_err(tf_fail(tf, -errno, "cannot open: %s", strerror(errno)));
-	tf->tep = tracefs_local_events(root);
-	if (!tf->tep)
-		return ftk_err(tf_fail(tf, -errno ? -errno : -EIO,
-				       "cannot read the event formats of %s", root));
-	tf->long_size = tep_get_header_page_size(tf->tep);
-	if (tf->long_size != 4)
-		tf->long_size = 8;
-	tf->big_endian = tep_is_local_bigendian(tf->tep);
-	tf->page_size = sub;
-	if ((txt = read_text(dir, "buffer_subbuf_size_kb"))) {
-		long kb = strtol(txt, NULL, 10);
-
-		if (kb > 0 && kb * 1024 <= (1L << 27))
-			tf->page_size = kb * 1024;
-		free(txt);
-	}
-	if (!(flags & FTK_TRACEFILE_NO_PLUGINS))
-		tf->plugins = tep_load_plugins(tf->tep);
-	if ((txt = read_text(root, "saved_cmdlines"))) {
-		tep_parse_saved_cmdlines(tf->tep, txt);
-		free(txt);
-	}
-	if ((txt = read_text(root, "printk_formats"))) {
-		keep_colon_lines(txt);
-		tep_parse_printk_formats(tf->tep, txt);
-		free(txt);
-	}
-	if ((txt = read_text("/proc", "kallsyms"))) {
-		tep_parse_kallsyms(tf->tep, txt);
-		free(txt);
-	}
-	if ((txt = read_text(dir, "trace_clock"))) {
-		tf->top_clock = clock_name(txt, strlen(txt));
-		free(txt);
-	}
-	b = new_buffer(tf, instance ? instance : "", 0);
-	if (!b)
-		return ftk_err(-ENOMEM);
-	b->clock = tf->top_clock ? strdup(tf->top_clock) : NULL;
-	b->page_size = tf->page_size;
-	ncpu = sysconf(_SC_NPROCESSORS_CONF);
-	b->cpus = calloc(ncpu > 0 ? ncpu : 1, sizeof(*b->cpus));
-	if (!b->cpus)
-		return ftk_err(-ENOMEM);
-	for (cpu = 0; cpu < ncpu; cpu++) {
-		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace_pipe_raw", dir, cpu);
-		fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		if (fd < 0) {
-			if (errno == ENOENT)
-				continue;
-			return ftk_err(tf_fail(tf, -errno, "cannot open '%s': %s", path,
-					       strerror(errno)));
-		}
-		b->cpus[b->nr_cpus++] = (struct tf_cpu){ .cpu = cpu, .fd = fd };
-	}
-	tf->cpus = ncpu;
-	tep_set_cpus(tf->tep, ncpu);
-	return 0;
 }

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <tracefs.h>
+#include <tracefs/tracefs.h>
 
 #include "internal.h"
 #include "tracefs-local.h"
@@ -29,7 +29,7 @@
  */
 const char *ftk_tracefs_find(void)
 {
-	const char *env = getenv("FTK_TRACEFS");
+	const char *env = ftk_env(FTK_ENV_TRACEFS);
 
 	if (env && *env)
 		return env;

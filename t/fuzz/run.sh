@@ -15,8 +15,10 @@ mkdir -p "$build/ftkit" && cp "$build/version.h" "$build/ftkit/version.h"
 clang -g -O1 -fsanitize=fuzzer,address,undefined -std=gnu11 -include "$build/config.h" \
 	-I"$top/include" -I"$build" -I"$top/lib" \
 	"$top/t/fuzz/fuzz-tracefile.c" "$top/lib/stream.c" "$top/lib/merge.c" \
-	"$top/lib/tracefile-read.c" "$top/lib/print.c" "$top/lib/common.c" \
-	"$top/lib/compress.c" "$top/lib/format-check.c" \
+	"$top/lib/tracefile-read.c" "$top/lib/tracefile-live.c" "$top/lib/common.c" \
+	"$top/lib/print.c" "$top/lib/print-compile.c" "$top/lib/print-text.c" \
+	"$top/lib/print-json.c" "$top/lib/print-graph.c" \
+	"$top/lib/compress.c" "$top/lib/format-check.c" "$top/lib/tracefs.c" \
 	$(pkg-config --cflags --libs libtraceevent libtracefs libzstd zlib) \
 	-o "$build/fuzz-tracefile"
 cd "$build"
