@@ -324,7 +324,7 @@ int main(int argc, char **argv)
 		input = "trace.dat";
 
 	if (live)
-		ret = ftk_tracefile_open_live(NULL, instance, tflags, &tf);
+		ret = ftk_tracefile_open_live(getenv("FTK_TRACEFS"), instance, tflags, &tf);
 	else
 		ret = ftk_tracefile_open(input, tflags, &tf);
 	if (ret < 0) {
