@@ -10,9 +10,9 @@ build="build-essential autoconf automake libtool pkg-config
 	libncurses-dev libunwind-dev libiberty-dev libzstd-dev zlib1g-dev"
 # trace-cmd and perf are the references the interop tests compare against;
 # qemu, busybox and cpio run the full-kernel lane; mandoc lints man pages;
-# tmux drives fttop's screen.
+# tmux drives fttop's screen; time's /usr/bin/time measures peak memory (t0160).
 test="trace-cmd linux-perf mandoc python3 qemu-system-x86 busybox-static cpio
-	util-linux procps file binutils tmux"
+	util-linux procps file binutils time tmux"
 
 pkgs=$build
 [ "${1:-}" = --test ] && pkgs="$build $test"

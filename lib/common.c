@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <event-parse.h>
+#include <traceevent/event-parse.h>
 #include <tracefs.h>
 
 #include "internal.h"
@@ -109,6 +109,24 @@ FTK_API void ftk_set_log_level(enum ftk_log_level level)
 	tep_set_loglevel(tl);
 }
 
+/*
+ * The environment variables of libftkit, all read here (the tools read
+ * theirs in tools/). libftkit-marker, which links nothing but libc, reads
+ * FTK_INSTANCE itself.
+ */
+const char *ftk_env(enum ftk_env_var v)
+{
+	static const char *const names[] = {
+		[FTK_ENV_TRACEFS]	= "FTK_TRACEFS",
+		[FTK_ENV_LOG_LEVEL]	= "FTK_LOG_LEVEL",
+		[FTK_ENV_PRINT_SLOW]	= "FTK_PRINT_SLOW",
+		[FTK_ENV_PMU_DIR]	= "FTK_PMU_DIR",
+		[FTK_ENV_TMPDIR]	= "TMPDIR",
+	};
+
+	return (size_t)v < ARRAY_SIZE(names) ? getenv(names[v]) : NULL;
+}
+
 /**
  * ftk_log_level() - the level in force
  *
@@ -118,7 +136,7 @@ FTK_API void ftk_set_log_level(enum ftk_log_level level)
 FTK_API enum ftk_log_level ftk_log_level(void)
 {
 	static const char *names[] = { "error", "warn", "info", "debug" };
-	const char *env = getenv("FTK_LOG_LEVEL");
+	const char *env = ftk_env(FTK_ENV_LOG_LEVEL);
 	size_t i;
 
 	if (env) {

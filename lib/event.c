@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <event-parse.h>
+#include <traceevent/event-parse.h>
 
 #include <ftkit/event.h>
 

@@ -160,7 +160,7 @@ FTK_API int ftk_ftrace_option_set(struct ftk_tracefs *t, const char *option, int
 {
 	char file[256];
 
-	if (!*option || strchr(option, '/') || !strcmp(option, "..") || !strcmp(option, "."))
+	if (ftk_name_check(option))
 		return ftk_err(-EINVAL);
 	snprintf(file, sizeof(file), "options/%s", option);
 	if (!ftk_tracefs_exists(t, file))

@@ -234,7 +234,7 @@ FTK_API int ftk_instance_remove(struct ftk_tracefs *t, const char *name)
 {
 	char path[PATH_MAX];
 
-	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+	if (ftk_name_check(name))
 		return ftk_err(-EINVAL);
 	snprintf(path, sizeof(path), "%s/instances/%s", t->root, name);
 	if (ftk_rmdir(path) < 0)

@@ -88,6 +88,26 @@ int ftk_file_tmp(const char *dir);
  */
 int ftk_rmdir(const char *path);
 
+/*
+ * tracefs.c: the tracing directory ($FTK_TRACEFS, else libtracefs' mount),
+ * and the one check of a name that becomes a path under it (0 or -EINVAL).
+ */
+const char *ftk_tracefs_find(void);
+int ftk_name_check(const char *name);
+
+/*
+ * common.c: the environment variables libftkit reads, read only through
+ * ftk_env() (getenv(3) semantics: NULL when unset). The list is there.
+ */
+enum ftk_env_var {
+	FTK_ENV_TRACEFS,	/* FTK_TRACEFS: the tracing directory */
+	FTK_ENV_LOG_LEVEL,	/* FTK_LOG_LEVEL: the library's log level */
+	FTK_ENV_PRINT_SLOW,	/* FTK_PRINT_SLOW: every event through libtraceevent */
+	FTK_ENV_PMU_DIR,	/* FTK_PMU_DIR: the sysfs PMU directory */
+	FTK_ENV_TMPDIR,		/* TMPDIR: where spools go */
+};
+const char *ftk_env(enum ftk_env_var v);
+
 /* strdup that tolerates NULL. */
 char *ftk_strdup(const char *s);
 /* Append @s to a NULL-terminated list (growing it); returns 0 or -ENOMEM. */

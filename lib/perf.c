@@ -72,7 +72,7 @@ FTK_API int ftk_perf_new(const char *sysfs, const char *tracefs, struct ftk_perf
 
 	*out = NULL;
 	if (!sysfs)
-		sysfs = getenv("FTK_PMU_DIR");
+		sysfs = ftk_env(FTK_ENV_PMU_DIR);
 	if (!sysfs)
 		sysfs = "/sys/bus/event_source/devices";
 	p = calloc(1, sizeof(*p));

@@ -13,8 +13,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <setjmp.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,61 +21,13 @@
 #include <unistd.h>
 
 #include <traceevent/event-parse.h>
-#include <tracefs/tracefs.h>
 
+#include "format-check.h"
 #include "internal.h"
 #include "stream-local.h"
 #include "tracefile-local.h"
+#include "tracefile-read-local.h"
 #include <ftkit/tracefile.h>
-
-/* Sanity limits for sizes read from the file. */
-#define MAX_META	(512ULL << 20)	/* one metadata block */
-#define MAX_CHUNK	(256U << 20)	/* one uncompressed data chunk */
-#define MAX_CPUS	8192
-#define MAX_BUFFERS	64
-
-struct tf_cpu {
-	int			cpu;
-	int			fd;		/* live: trace_pipe_raw */
-	unsigned long long	offset;
-	unsigned long long	size;
-};
-
-struct tf_buffer {
-	char			*name;
-	char			*clock;
-	unsigned int		page_size;
-	int			nr_cpus;
-	int			compressed;
-	struct tf_cpu		*cpus;
-};
-
-struct ftk_tracefile {
-	char			*path;
-	int			fd;
-	unsigned long long	fsize;
-	int			version;
-	int			big_endian;
-	int			long_size;
-	unsigned int		page_size;
-	int			comp;
-	char			*comp_name;
-	int			cpus;
-	struct tep_handle	*tep;
-	struct tep_plugin_list	*plugins;
-	char			*uname;
-	char			*tversion;
-	char			*top_clock;
-	char			*latency;
-	long long		ts_offset;
-	char			**cpustats;	/* CPUSTAT options, in file order */
-	unsigned int		tsc_mult;	/* TSC2NSEC option */
-	unsigned int		tsc_shift;
-	int			live;
-	int			nr_bufs;
-	struct tf_buffer	bufs[MAX_BUFFERS];
-	char			errmsg[512];
-};
 
 /* A read position: in the file, or in a block loaded (and uncompressed) from it. */
 struct cur {
@@ -89,21 +39,21 @@ struct cur {
 	const char		*what;		/* what is being read, for messages */
 };
 
-static int tf_fail(struct ftk_tracefile *tf, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int tf_fail(struct ftk_tracefile *tf, int err, const char *fmt, ...)
+/* Keep the first, innermost reason, prefixed with the file's path. */
+int tf_fail(struct ftk_tracefile *tf, int err, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
-	if (tf->errmsg[0])	/* keep the first, innermost reason */
-		return err;
-	n = snprintf(tf->errmsg, sizeof(tf->errmsg), "%s: ", tf->path);
 	va_start(ap, fmt);
-	vsnprintf(tf->errmsg + n, sizeof(tf->errmsg) - n, fmt, ap);
+	ftk_errmsg_vset(&tf->err, FTK_ERRMSG_KEEP, tf->path, err, fmt, ap);
 	va_end(ap);
 	return err;
+}
+
+/* A sub-buffer size the kernel can produce: a power of two from 1 KiB to 1 MiB. */
+static int bad_page_size(unsigned long long page)
+{
+	return page < MIN_PAGE || page > MAX_PAGE || (page & (page - 1));
 }
 
 static unsigned long long cur_where(const struct cur *c)
@@ -214,6 +164,9 @@ static int cur_blob(struct cur *c, unsigned long long n, char **out)
 	if (n > MAX_META)
 		return tf_fail(c->tf, -FTK_E_FORMAT, "%s: size %llu at offset %llu is not believable",
 			       c->what, n, cur_where(c) - 8);
+	/* allocate only what the file (or the block) is seen to hold */
+	if (c->mem ? n > c->len - c->pos : c->pos > c->tf->fsize || n > c->tf->fsize - c->pos)
+		return cur_short(c, n);
 	b = malloc(n + 1);
 	if (!b)
 		return -ENOMEM;
@@ -264,7 +217,7 @@ static int section_load(struct ftk_tracefile *tf, unsigned long long off, const 
 	}
 	if ((ret = cur_u32(&c, &clen)) || (ret = cur_u32(&c, &ulen)))
 		return ret;
-	if (clen + 8ULL > size || ulen > MAX_META)
+	if (clen + 8ULL > size || ulen > MAX_META || ulen > MAX_RATIO * clen + 65536)
 		return tf_fail(tf, -FTK_E_FORMAT,
 			       "%s: bad compression header at offset %llu: %u bytes into %u",
 			       what, off + 16, clen, ulen);
@@ -290,75 +243,30 @@ static int section_load(struct ftk_tracefile *tf, unsigned long long off, const 
 }
 
 
-/* ---------------------------------------------------------------- guarded parsing */
+/* ---------------------------------------------------------------- event formats */
 
 /*
- * libtraceevent's parsers trust their input: some damaged event formats
- * make tep_parse_event() dereference NULL or divide by zero (found by
- * fuzzing). A file must not crash the reader, so each call into a parser
- * runs with a SIGSEGV, SIGBUS and SIGFPE handler that jumps back here; the format is then counted as
- * unparsable, as a format libtraceevent rejects would be. Only the thread
- * inside a guarded call jumps; any other fault takes the default action.
+ * libtraceevent's event parser trusts its input: some damaged print
+ * formats make tep_parse_event() divide by zero or follow a NULL pointer
+ * (found by fuzzing). The own check in format-check.c reads each format
+ * first; a print fmt of a shape that crashes libtraceevent is left out,
+ * so the event keeps its fields and prints as one libtraceevent cannot
+ * parse. Returns 0 when libtraceevent took the whole format.
  */
-static __thread sigjmp_buf *guard_env;
-
-static void guard_handler(int sig)
+static int parse_event_format(struct ftk_tracefile *tf, char *buf, unsigned long size,
+			      const char *sys, unsigned long long at)
 {
-	if (guard_env)
-		siglongjmp(*guard_env, sig);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
+	const char *why;
+	size_t keep;
+	int ret;
 
-enum gkind { G_EVENT, G_HEADER, G_KALLSYMS, G_PRINTK, G_CMDLINES };
-
-static int guarded(struct ftk_tracefile *tf, enum gkind kind, char *buf, unsigned long size,
-		   const char *sys, unsigned long long at)
-{
-	struct sigaction sa, old_segv, old_bus, old_fpe;
-	sigjmp_buf env;
-	volatile int ret = 0;
-	int sig;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = guard_handler;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGSEGV, &sa, &old_segv);
-	sigaction(SIGBUS, &sa, &old_bus);
-	sigaction(SIGFPE, &sa, &old_fpe);
-	sig = sigsetjmp(env, 1);
-	if (!sig) {
-		guard_env = &env;
-		switch (kind) {
-		case G_EVENT:
-			ret = tep_parse_event(tf->tep, buf, size, sys) ? 1 : 0;
-			break;
-		case G_HEADER:
-			ret = tep_parse_header_page(tf->tep, buf, size, tf->long_size) ? -1 : 0;
-			break;
-		case G_KALLSYMS:
-			tep_parse_kallsyms(tf->tep, buf);
-			break;
-		case G_PRINTK:
-			tep_parse_printk_formats(tf->tep, buf);
-			break;
-		case G_CMDLINES:
-			tep_parse_saved_cmdlines(tf->tep, buf);
-			break;
-		}
-	}
-	guard_env = NULL;
-	sigaction(SIGSEGV, &old_segv, NULL);
-	sigaction(SIGBUS, &old_bus, NULL);
-	sigaction(SIGFPE, &old_fpe, NULL);
-	if (sig) {
-		pr_warn("%s: libtraceevent crashed parsing the %s before offset %llu; skipped\n",
-			tf->path, kind == G_EVENT ? "event format" : kind == G_HEADER ? "header page" :
-			kind == G_KALLSYMS ? "kallsyms" : kind == G_PRINTK ? "printk formats" :
-			"saved cmdlines", at);
-		return -2;
-	}
-	return ret;
+	ret = ftk_format_check(buf, size, &keep, &why);
+	if (ret < 0)
+		return ret;
+	if (ret)
+		pr_warn("%s: a %s event format before offset %llu has %s; its print fmt is ignored\n",
+			tf->path, sys, at, why);
+	return tep_parse_event(tf->tep, buf, keep, sys) || ret ? 1 : 0;
 }
 
 /* ---------------------------------------------------------------- metadata blocks */
@@ -378,7 +286,7 @@ static int read_header_info(struct cur *c)
 		return tf_fail(tf, -FTK_E_FORMAT, "no header_page at offset %llu", cur_where(c) - 12);
 	if ((ret = cur_num(c, 8, &size)) || (ret = cur_blob(c, size, &blob)))
 		return ret;
-	if (guarded(tf, G_HEADER, blob, size, NULL, cur_where(c)))
+	if (tep_parse_header_page(tf->tep, blob, size, tf->long_size))
 		ret = tf_fail(tf, -FTK_E_PARSE, "cannot parse header_page before offset %llu",
 			      cur_where(c));
 	free(blob);
@@ -409,10 +317,13 @@ static int read_formats(struct cur *c, const char *system)
 		if ((ret = cur_num(c, 8, &size)) || (ret = cur_blob(c, size, &blob)))
 			return ret;
 		/* A format libtraceevent cannot parse leaves that event unknown, as in trace-cmd. */
-		if (guarded(c->tf, G_EVENT, blob, size, system, cur_where(c)))
+		ret = parse_event_format(c->tf, blob, size, system, cur_where(c));
+		if (ret > 0)
 			pr_debug("%s: cannot parse a %s event format before offset %llu\n",
 				 c->tf->path, system, cur_where(c));
 		free(blob);
+		if (ret < 0)
+			return ret;
 	}
 	return 0;
 }
@@ -462,7 +373,7 @@ static int read_kallsyms(struct cur *c)
 	if (ret)
 		return ret;
 	if (*b)
-		guarded(c->tf, G_KALLSYMS, b, 0, NULL, cur_where(c));
+		tep_parse_kallsyms(c->tf->tep, b);
 	free(b);
 	return 0;
 }
@@ -472,7 +383,7 @@ static int read_kallsyms(struct cur *c)
  * reads past the end of a line that has no ':', and before the start of a
  * very short format (both found by fuzzing).
  */
-static void keep_colon_lines(char *b)
+void keep_colon_lines(char *b)
 {
 	char *in = b, *out = b, *nl, *colon;
 	size_t n;
@@ -503,7 +414,7 @@ static int read_printk(struct cur *c)
 		return ret;
 	keep_colon_lines(b);
 	if (*b)
-		guarded(c->tf, G_PRINTK, b, 0, NULL, cur_where(c));
+		tep_parse_printk_formats(c->tf->tep, b);
 	free(b);
 	return 0;
 }
@@ -516,13 +427,13 @@ static int read_cmdlines(struct cur *c)
 	if (ret)
 		return ret;
 	if (*b)
-		guarded(c->tf, G_CMDLINES, b, 0, NULL, cur_where(c));
+		tep_parse_saved_cmdlines(c->tf->tep, b);
 	free(b);
 	return 0;
 }
 
 /* "[local] global counter" or "local" -> "local". */
-static char *clock_name(const char *s, size_t n)
+char *clock_name(const char *s, size_t n)
 {
 	const char *b = memchr(s, '[', n), *e;
 	size_t len;
@@ -538,7 +449,7 @@ static char *clock_name(const char *s, size_t n)
 	return strndup(s, len);
 }
 
-static struct tf_buffer *new_buffer(struct ftk_tracefile *tf, const char *name, unsigned long long at)
+struct tf_buffer *new_buffer(struct ftk_tracefile *tf, const char *name, unsigned long long at)
 {
 	struct tf_buffer *b;
 
@@ -593,7 +504,7 @@ static int read_v6_flyrecord(struct ftk_tracefile *tf, struct tf_buffer *b, unsi
 			free(clk);
 		}
 	}
-	tf->errmsg[0] = 0;	/* a missing clock is not an error */
+	ftk_errmsg_clear(&tf->err);	/* a missing clock is not an error */
 	return 0;
 }
 
@@ -710,7 +621,7 @@ static int parse_option(struct ftk_tracefile *tf, unsigned int id, struct cur *o
 		}
 		if ((ret = cur_str(o, &clk)) || (ret = cur_u32(o, &page)) || (ret = cur_u32(o, &ncpu)))
 			break;
-		if (ncpu > MAX_CPUS || page < 32 || page > (1U << 27)) {
+		if (ncpu > MAX_CPUS || bad_page_size(page)) {
 			ret = tf_fail(tf, -FTK_E_FORMAT,
 				      "BUFFER option at offset %llu: %u cpus, page size %u",
 				      at, ncpu, page);
@@ -749,6 +660,69 @@ static int parse_option(struct ftk_tracefile *tf, unsigned int id, struct cur *o
 	}
 	free(name);
 	free(clk);
+	return ret;
+}
+
+/* ---------------------------------------------------------------- data regions */
+
+static int region_cmp(const void *a, const void *b)
+{
+	const struct tf_cpu *x = *(const struct tf_cpu * const *)a;
+	const struct tf_cpu *y = *(const struct tf_cpu * const *)b;
+
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/*
+ * The CPU data regions of every buffer: an uncompressed one holds whole
+ * sub-buffers, so at least one; and no two overlap, as no recorder writes
+ * them so (a file whose CPUs all point at the same data would otherwise
+ * be decoded, and held in memory, once per CPU).
+ */
+static int check_regions(struct ftk_tracefile *tf)
+{
+	const struct tf_cpu **r;
+	unsigned long long end, prev_end = 0;
+	size_t n = 0, i;
+	int b, k, ret = 0;
+
+	for (b = 0; b < tf->nr_bufs; b++)
+		n += tf->bufs[b].nr_cpus;
+	r = calloc(n ? n : 1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	n = 0;
+	for (b = 0; b < tf->nr_bufs; b++) {
+		const struct tf_buffer *buf = &tf->bufs[b];
+
+		for (k = 0; k < buf->nr_cpus; k++) {
+			const struct tf_cpu *c = &buf->cpus[k];
+
+			if (!c->size)
+				continue;
+			if (!buf->compressed && c->size < buf->page_size) {
+				ret = tf_fail(tf, -FTK_E_FORMAT,
+					      "buffer \"%s\" cpu %d: %llu bytes of data at offset %llu, less than one %u-byte sub-buffer",
+					      buf->name, c->cpu, c->size, c->offset, buf->page_size);
+				goto out;
+			}
+			r[n++] = c;
+		}
+	}
+	qsort(r, n, sizeof(*r), region_cmp);
+	for (i = 0; i < n; i++) {
+		if (i && r[i]->offset < prev_end) {
+			ret = tf_fail(tf, -FTK_E_FORMAT,
+				      "cpu %d data at offset %llu overlaps other cpu data (ending at %llu)",
+				      r[i]->cpu, r[i]->offset, prev_end);
+			goto out;
+		}
+		end = r[i]->offset + r[i]->size;
+		if (end > prev_end)
+			prev_end = end;
+	}
+out:
+	free(r);
 	return ret;
 }
 
@@ -910,6 +884,66 @@ static int open_v7(struct ftk_tracefile *tf, struct cur *c)
 	return 0;
 }
 
+/*
+ * A pipe or a socket given as the file: the reader seeks, so its content is
+ * copied in full to an unnamed temporary file (O_TMPFILE, or a mkstemp(3)
+ * name unlinked at once) that replaces tf->fd. A FIFO with no writer reads
+ * as empty, and then as no trace.dat, instead of hanging.
+ */
+static int spool(struct ftk_tracefile *tf, struct stat *st)
+{
+	const char *dir = ftk_env(FTK_ENV_TMPDIR);
+	char name[4096], buf[65536];
+	int out, flags;
+	ssize_t r, w, done;
+
+	if (!dir || !*dir)
+		dir = P_tmpdir;
+	if ((size_t)snprintf(name, sizeof(name), "%s/ftkit-spool-XXXXXX", dir) >= sizeof(name))
+		return tf_fail(tf, -ENAMETOOLONG, "TMPDIR is too long");
+
+	flags = fcntl(tf->fd, F_GETFL);
+	if (flags < 0 || fcntl(tf->fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
+		return tf_fail(tf, -errno, "cannot read the pipe: %s", strerror(errno));
+	out = open(dir, O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
+	if (out < 0) {
+		out = mkostemp(name, O_CLOEXEC);
+		if (out >= 0)
+			unlink(name);
+	}
+	if (out < 0)
+		return tf_fail(tf, -errno, "cannot make a spool file in %s: %s", dir,
+			       strerror(errno));
+	for (;;) {
+		r = read(tf->fd, buf, sizeof(buf));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			r = tf_fail(tf, -errno, "cannot read the pipe: %s", strerror(errno));
+			close(out);
+			return r;
+		}
+		if (!r)
+			break;
+		for (done = 0; done < r; done += w) {
+			w = write(out, buf + done, r - done);
+			if (w < 0 && errno == EINTR)
+				w = 0;
+			else if (w < 0) {
+				w = tf_fail(tf, -errno, "cannot spool the pipe to %s: %s", dir,
+					    strerror(errno));
+				close(out);
+				return w;
+			}
+		}
+	}
+	close(tf->fd);
+	tf->fd = out;
+	if (fstat(out, st) < 0)
+		return tf_fail(tf, -errno, "spool: %s", strerror(errno));
+	return 0;
+}
+
 /**
  * ftk_tracefile_open() - open and parse a trace.dat file
  * @path: the file
@@ -919,7 +953,9 @@ static int open_v7(struct ftk_tracefile *tf, struct cur *c)
  * Reads the metadata of a version 6 or 7 file (compressed with zstd or
  * zlib or not): header page, ftrace and event formats, kallsyms, printk
  * formats, saved cmdlines and the options, into a libtraceevent handle.
- * Event data is not read here: see ftk_tracefile_merge().
+ * Event data is not read here: see ftk_tracefile_merge(). A pipe or a
+ * FIFO is read to its end first (into an unnamed temporary file); other
+ * files that are not regular are refused.
  *
  * Return: 0, or a negative errno or FTK_E_* code with the reason, naming the
  * file and offset, in ftk_tracefile_errmsg(*tfp). Close *tfp with
@@ -943,9 +979,25 @@ FTK_API int ftk_tracefile_open(const char *path, unsigned int flags, struct ftk_
 	tf->path = strdup(path);
 	if (!tf->path)
 		return ftk_err(-ENOMEM);
-	tf->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO that has no writer must not hang */
+	tf->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (tf->fd < 0 || fstat(tf->fd, &st) < 0)
 		return ftk_err(tf_fail(tf, -errno, "cannot open: %s", strerror(errno)));
+	if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
+		ret = spool(tf, &st);
+		if (ret)
+			return ftk_err(ret);
+		if (!st.st_size)
+			return ftk_err(tf_fail(tf, -FTK_E_TRUNC,
+					       "the pipe gave no data (a FIFO with no writer?)"));
+	} else if (!S_ISREG(st.st_mode)) {
+		return ftk_err(tf_fail(tf, -EINVAL, "not a regular file (%s): a trace.dat file is read at random offsets",
+				       S_ISDIR(st.st_mode) ? "a directory" :
+				       S_ISCHR(st.st_mode) ? "a character device" :
+				       S_ISBLK(st.st_mode) ? "a block device" : "not a file"));
+	} else if (fcntl(tf->fd, F_SETFL, 0) < 0) {
+		return ftk_err(tf_fail(tf, -errno, "cannot open: %s", strerror(errno)));
+	}
 	tf->fsize = st.st_size;
 	c = (struct cur){ .tf = tf, .what = "file header" };
 	if ((ret = cur_read(&c, head, TRACEFILE_MAGIC_LEN)))
@@ -968,7 +1020,7 @@ FTK_API int ftk_tracefile_open(const char *path, unsigned int flags, struct ftk_
 				       head[0], head[1], c.pos - 2));
 	if ((ret = cur_u32(&c, &tf->page_size)))
 		return ftk_err(ret);
-	if (tf->page_size < 64 || tf->page_size > (1U << 27))
+	if (bad_page_size(tf->page_size))
 		return ftk_err(tf_fail(tf, -FTK_E_FORMAT, "bad page size %u at offset %llu",
 				       tf->page_size, c.pos - 4));
 	tf->tep = tep_alloc();
@@ -988,6 +1040,8 @@ FTK_API int ftk_tracefile_open(const char *path, unsigned int flags, struct ftk_
 	} else {
 		ret = open_v7(tf, &c);
 	}
+	if (!ret)
+		ret = check_regions(tf);
 	if (ret)
 		return ftk_err(ret);
 	if (tf->cpus >= 0)
@@ -1041,7 +1095,7 @@ FTK_API void ftk_tracefile_close(struct ftk_tracefile *tf)
  */
 FTK_API const char *ftk_tracefile_errmsg(const struct ftk_tracefile *tf)
 {
-	return tf->errmsg;
+	return tf->err.text;
 }
 
 /** ftk_tracefile_tep() - the libtraceevent handle of the file, owned by @tf. */
@@ -1203,6 +1257,7 @@ struct zsrc {
 	unsigned char		*ubuf;
 	size_t			ucap, ulen, upos;
 	unsigned long long	uoff;		/* file offset of the current chunk */
+	unsigned int		max_ulen;	/* MAX_CHUNK_PAGES sub-buffers */
 	int			started;
 };
 
@@ -1231,13 +1286,18 @@ static ssize_t zsrc_read(void *ctx, void *buf, size_t size, unsigned long long *
 		c.pos = z->pos;
 		if ((ret = cur_u32(&c, &clen)) || (ret = cur_u32(&c, &ulen)))
 			return ret;
-		if (ulen > MAX_CHUNK || c.pos + clen > z->end)
+		if (ulen > z->max_ulen || ulen > MAX_RATIO * clen + 65536 || c.pos + clen > z->end)
 			return -FTK_E_FORMAT;
 		if (ulen > z->ucap) {
-			unsigned char *p = realloc(z->ubuf, ulen);
+			unsigned char *p;
 
+			/* the chunks all streams hold at once stay within a budget */
+			if (tf->zmem - z->ucap + ulen > ZMEM_BUDGET)
+				return -ENOMEM;
+			p = realloc(z->ubuf, ulen);
 			if (!p)
 				return -ENOMEM;
+			tf->zmem += ulen - z->ucap;
 			z->ubuf = p;
 			z->ucap = ulen;
 		}
@@ -1267,6 +1327,7 @@ static void zsrc_close(void *ctx)
 {
 	struct zsrc *z = ctx;
 
+	z->tf->zmem -= z->ucap;
 	free(z->ubuf);
 	free(z);
 }
@@ -1311,6 +1372,7 @@ FTK_API struct ftk_stream *ftk_tracefile_stream(struct ftk_tracefile *tf, int bu
 		return NULL;
 	z->tf = tf;
 	z->pos = c->offset;
+	z->max_ulen = b->page_size * MAX_CHUNK_PAGES;
 	/* The size trace-cmd stores leaves out the 4-byte chunk count. */
 	z->end = c->offset + c->size + 4;
 	if (!c->size)
@@ -1338,153 +1400,42 @@ FTK_API struct ftk_merge *ftk_tracefile_merge(struct ftk_tracefile *tf,
 					      unsigned long long buf_mask, const int *cpus)
 {
 	struct ftk_merge *m = ftk_merge_new();
+	unsigned long long bytes = 0;
 	struct ftk_stream *s;
-	int b, i, k, want;
+	int b, i, k, want, pass;
 
 	if (!m)
 		return NULL;
-	for (b = 0; b < tf->nr_bufs; b++) {
-		if (buf_mask && (b >= 64 || !(buf_mask & (1ULL << b))))
-			continue;
-		for (i = 0; i < tf->bufs[b].nr_cpus; i++) {
-			if (!tf->live && !tf->bufs[b].cpus[i].size)
+	/* pass 0 sizes the streams' read-ahead to READAHEAD_BUDGET in all; pass 1 opens them */
+	for (pass = 0; pass < 2; pass++) {
+		for (b = 0; b < tf->nr_bufs; b++) {
+			if (buf_mask && (b >= 64 || !(buf_mask & (1ULL << b))))
 				continue;
-			if (cpus) {
-				want = 0;
-				for (k = 0; cpus[k] >= 0; k++)
-					if (cpus[k] == tf->bufs[b].cpus[i].cpu)
-						want = 1;
-				if (!want)
+			for (i = 0; i < tf->bufs[b].nr_cpus; i++) {
+				if (!tf->live && !tf->bufs[b].cpus[i].size)
 					continue;
-			}
-			s = ftk_tracefile_stream(tf, b, i);
-			if (!s || ftk_merge_add(m, s, b) < 0) {
-				ftk_merge_free(m);
-				return NULL;
+				if (cpus) {
+					want = 0;
+					for (k = 0; cpus[k] >= 0; k++)
+						if (cpus[k] == tf->bufs[b].cpus[i].cpu)
+							want = 1;
+					if (!want)
+						continue;
+				}
+				if (!pass) {
+					bytes += tf->bufs[b].page_size;
+					continue;
+				}
+				s = ftk_tracefile_stream(tf, b, i);
+				if (s)
+					ftk_stream_set_readahead(s, bytes ? READAHEAD_BUDGET / bytes : 1);
+				/* the merge owns @s, also on failure */
+				if (!s || ftk_merge_add(m, s, b) < 0) {
+					ftk_merge_free(m);
+					return NULL;
+				}
 			}
 		}
 	}
 	return m;
-}
-
-/* ---------------------------------------------------------------- live buffers */
-
-static char *read_text(const char *dir, const char *file)
-{
-	char *path, *buf = NULL;
-	size_t len;
-	int ret;
-
-	if (asprintf(&path, "%s/%s", dir, file) < 0)
-		return NULL;
-	ret = ftk_read_file(path, &buf, &len);
-	free(path);
-	return ret < 0 ? NULL : buf;
-}
-
-/**
- * ftk_tracefile_open_live() - read a live ring buffer as if it were a file
- * @tracing_dir: the tracefs mount, or NULL to find it
- * @instance: the instance, or NULL for the top buffer
- * @flags: FTK_TRACEFILE_NO_PLUGINS to skip libtraceevent's print plugins
- * @tfp: receives the handle, also on failure, for ftk_tracefile_errmsg()
- *
- * Event formats, saved cmdlines, printk formats and kallsyms come from the
- * running system; each CPU's stream reads per_cpu/cpuN/trace_pipe_raw
- * without blocking and ends when that CPU's buffer is empty. Reading
- * trace_pipe_raw CONSUMES the events, as trace-cmd extract and show -p do:
- * there is no way to read raw pages and leave them in the buffer.
- *
- * Return: 0, or a negative code with the reason in ftk_tracefile_errmsg().
- */
-FTK_API int ftk_tracefile_open_live(const char *tracing_dir, const char *instance,
-				    unsigned int flags, struct ftk_tracefile **tfp)
-{
-	const char *root = tracing_dir ? tracing_dir : tracefs_tracing_dir();
-	struct ftk_tracefile *tf;
-	struct tf_buffer *b;
-	char dir[4096], path[4200], *txt;
-	long sub = sysconf(_SC_PAGESIZE);
-	int cpu, ncpu, fd;
-
-	*tfp = NULL;
-	if (root && (strlen(root) > 3000 || (instance && strlen(instance) > 255)))
-		return ftk_err(-ENAMETOOLONG);
-	tf = calloc(1, sizeof(*tf));
-	if (!tf)
-		return ftk_err(-ENOMEM);
-	*tfp = tf;
-	tf->fd = -1;
-	tf->live = 1;
-	tf->version = 0;
-	tf->comp_name = strdup("none");
-	if (!root)
-		return ftk_err(tf_fail(tf, -ENOENT, "tracefs is not mounted"));
-	if (instance)
-		snprintf(dir, sizeof(dir), "%s/instances/%s", root, instance);
-	else
-		snprintf(dir, sizeof(dir), "%s", root);
-	tf->path = strdup(dir);
-	if (!tf->path)
-		return ftk_err(-ENOMEM);
-	if (access(dir, R_OK) < 0)
-		return ftk_err(tf_fail(tf, -errno, "cannot open: %s", strerror(errno)));
-	tf->tep = tracefs_local_events(root);
-	if (!tf->tep)
-		return ftk_err(tf_fail(tf, -errno ? -errno : -EIO,
-				       "cannot read the event formats of %s", root));
-	tf->long_size = tep_get_header_page_size(tf->tep);
-	if (tf->long_size != 4)
-		tf->long_size = 8;
-	tf->big_endian = tep_is_local_bigendian(tf->tep);
-	tf->page_size = sub;
-	if ((txt = read_text(dir, "buffer_subbuf_size_kb"))) {
-		long kb = strtol(txt, NULL, 10);
-
-		if (kb > 0 && kb * 1024 <= (1L << 27))
-			tf->page_size = kb * 1024;
-		free(txt);
-	}
-	if (!(flags & FTK_TRACEFILE_NO_PLUGINS))
-		tf->plugins = tep_load_plugins(tf->tep);
-	if ((txt = read_text(root, "saved_cmdlines"))) {
-		tep_parse_saved_cmdlines(tf->tep, txt);
-		free(txt);
-	}
-	if ((txt = read_text(root, "printk_formats"))) {
-		keep_colon_lines(txt);
-		tep_parse_printk_formats(tf->tep, txt);
-		free(txt);
-	}
-	if ((txt = read_text("/proc", "kallsyms"))) {
-		tep_parse_kallsyms(tf->tep, txt);
-		free(txt);
-	}
-	if ((txt = read_text(dir, "trace_clock"))) {
-		tf->top_clock = clock_name(txt, strlen(txt));
-		free(txt);
-	}
-	b = new_buffer(tf, instance ? instance : "", 0);
-	if (!b)
-		return ftk_err(-ENOMEM);
-	b->clock = tf->top_clock ? strdup(tf->top_clock) : NULL;
-	b->page_size = tf->page_size;
-	ncpu = sysconf(_SC_NPROCESSORS_CONF);
-	b->cpus = calloc(ncpu > 0 ? ncpu : 1, sizeof(*b->cpus));
-	if (!b->cpus)
-		return ftk_err(-ENOMEM);
-	for (cpu = 0; cpu < ncpu; cpu++) {
-		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace_pipe_raw", dir, cpu);
-		fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		if (fd < 0) {
-			if (errno == ENOENT)
-				continue;
-			return ftk_err(tf_fail(tf, -errno, "cannot open '%s': %s", path,
-					       strerror(errno)));
-		}
-		b->cpus[b->nr_cpus++] = (struct tf_cpu){ .cpu = cpu, .fd = fd };
-	}
-	tf->cpus = ncpu;
-	tep_set_cpus(tf->tep, ncpu);
-	return 0;
 }

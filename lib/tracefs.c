@@ -17,19 +17,42 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <tracefs.h>
+#include <tracefs/tracefs.h>
 
 #include "internal.h"
 #include "tracefs-local.h"
 
-static const char *find_root(void)
+/*
+ * The one lookup of the tracing directory: $FTK_TRACEFS (a copied tree
+ * for the tests, or another mount), else libtracefs' mount point, which it
+ * mounts if nothing has. Every module that needs tracefs asks here.
+ */
+const char *ftk_tracefs_find(void)
 {
-	const char *env = getenv("FTK_TRACEFS");
+	const char *env = ftk_env(FTK_ENV_TRACEFS);
 
 	if (env && *env)
 		return env;
-	/* Finds the mount point, and mounts tracefs if nothing has. */
 	return tracefs_tracing_dir();
+}
+
+/*
+ * The one check of a name that becomes a path component under tracefs
+ * (an instance, an event group or event, a probe, an option): not empty,
+ * no '/', not "." or "..", no control character, at most NAME_MAX bytes.
+ * "-B .." would otherwise open the top-level buffer, "-B ../.." /sys/kernel.
+ */
+int ftk_name_check(const char *name)
+{
+	const unsigned char *p;
+
+	if (!name || !*name || !strcmp(name, ".") || !strcmp(name, "..") ||
+	    strlen(name) > NAME_MAX)
+		return -EINVAL;
+	for (p = (const unsigned char *)name; *p; p++)
+		if (*p == '/' || *p < 0x20 || *p == 0x7f)
+			return -EINVAL;
+	return 0;
 }
 
 /**
@@ -54,13 +77,12 @@ FTK_API int ftk_tracefs_open(const char *root, const char *instance, unsigned in
 
 	*out = NULL;
 	if (!root)
-		root = find_root();
+		root = ftk_tracefs_find();
 	if (!root || stat(root, &st) < 0 || !S_ISDIR(st.st_mode)) {
 		pr_debug("no tracefs found (is it mounted? are you root?)\n");
 		return ftk_err(-ENODEV);
 	}
-	if (instance && (!*instance || strchr(instance, '/') || !strcmp(instance, ".") ||
-			 !strcmp(instance, "..")))
+	if (instance && ftk_name_check(instance))
 		return ftk_err(-EINVAL);
 
 	t = calloc(1, sizeof(*t));

@@ -15,11 +15,13 @@ mkdir -p "$build/ftkit" && cp "$build/version.h" "$build/ftkit/version.h"
 clang -g -O1 -fsanitize=fuzzer,address,undefined -std=gnu11 -include "$build/config.h" \
 	-I"$top/include" -I"$build" -I"$top/lib" \
 	"$top/t/fuzz/fuzz-tracefile.c" "$top/lib/stream.c" "$top/lib/merge.c" \
-	"$top/lib/tracefile-read.c" "$top/lib/print.c" "$top/lib/common.c" \
+	"$top/lib/tracefile-read.c" "$top/lib/tracefile-live.c" "$top/lib/common.c" \
+	"$top/lib/print.c" "$top/lib/print-compile.c" "$top/lib/print-text.c" \
+	"$top/lib/print-json.c" "$top/lib/print-graph.c" \
+	"$top/lib/compress.c" "$top/lib/format-check.c" "$top/lib/tracefs.c" \
 	$(pkg-config --cflags --libs libtraceevent libtracefs libzstd zlib) \
 	-o "$build/fuzz-tracefile"
 cd "$build"
-# let the reader guard its calls into libtraceevent's parsers (lib/tracefile-read.c)
-export ASAN_OPTIONS=allow_user_segv_handler=1:detect_leaks=0
+export ASAN_OPTIONS=detect_leaks=0
 ./fuzz-tracefile -max_total_time="$secs" -max_len=200000 -timeout=20 -detect_leaks=0 \
 	-artifact_prefix="$top/t/fuzz/" corpus

@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * print-compile: the own print-format compiler
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <traceevent/event-parse.h>
+
+#include "internal.h"
+#include "print-local.h"
+
+/*
+ * (The compiled programs are run by print-text.c.)
+ * Printing an event's own text through tep_print_event() costs about
+ * three quarters of the time of a report. For the events whose print
+ * format is plain (literal text and %d %u %x %s of fields, no helpers)
+ * and for the sched_switch and sched_wakeup plugins, the text is
+ * formatted here instead, with the same reads and casts libtraceevent
+ * makes (fields read unsigned at their size, then cast to int, long or
+ * long long by the length modifier). The first CHECK_FIRST records of
+ * every event are also printed by libtraceevent and compared: an event
+ * whose output differs goes back to libtraceevent for good, so a newer
+ * libtraceevent or plugin cannot make the text wrong.
+ */
+static struct tep_format_field *num_field(struct tep_event *ev, const char *name)
+{
+	struct tep_format_field *f = tep_find_field(ev, name);
+
+	if (!f || (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_STRING)))
+		return NULL;
+	if (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8)
+		return NULL;
+	return f;
+}
+
+static struct tep_format_field *comm_field(struct tep_event *ev, const char *name)
+{
+	struct tep_format_field *f = tep_find_any_field(ev, name);
+
+	if (!f || (f->flags & TEP_FIELD_IS_DYNAMIC) || f->size <= 0 || f->size > 64)
+		return NULL;
+	return f;
+}
+
+static int compile_generic(struct fprog *pr, struct tep_event *ev)
+{
+	const char *fmt = ev->print_fmt.format, *q;
+	struct tep_print_arg *arg = ev->print_fmt.args;
+	struct tep_format_field *f;
+	struct fop *op;
+	size_t n;
+
+	if (!fmt || strchr(fmt, '\\'))
+		return -1;
+	while (*fmt) {
+		if (pr->nops >= MAX_OPS)
+			return -1;
+		op = &pr->ops[pr->nops];
+		if (*fmt != '%') {
+			q = strchr(fmt, '%');
+			n = q ? (size_t)(q - fmt) : strlen(fmt);
+			*op = (struct fop){ .kind = FOP_LIT, .lit = fmt, .litlen = n };
+			pr->nops++;
+			fmt += n;
+			continue;
+		}
+		q = fmt + 1;
+		while (*q && strchr("-+ #0", *q))
+			q++;
+		while (*q >= '0' && *q <= '9')
+			q++;
+		if (*q == '.') {
+			q++;
+			while (*q >= '0' && *q <= '9')
+				q++;
+		}
+		*op = (struct fop){ 0 };
+		while (*q == 'l') {
+			op->ls++;
+			q++;
+		}
+		if (op->ls > 2 || !*q || !strchr("diuxXs", *q))
+			return -1;
+		op->conv = *q;
+		n = q - fmt + 1;
+		if (n >= sizeof(op->fmt))
+			return -1;
+		memcpy(op->fmt, fmt, n);
+		op->fmt[n] = 0;
+		op->plain = (n == 2 + (size_t)op->ls);
+		if (fmt[1] == '0' && fmt[2] >= '1' && fmt[2] <= '9') {
+			const char *w = fmt + 2;
+
+			while (*w >= '0' && *w <= '9')
+				w++;
+			if (w == q - op->ls && strchr("ux", *q)) {
+				op->zpad = 1;
+				op->width = atoi(fmt + 2);
+			}
+		} else if (op->plain && *q == 'x') {
+			op->zpad = 1;
+			op->width = 0;
+		}
+		fmt = q + 1;
+		if (!arg)
+			return -1;
+		{
+			struct tep_print_arg *fa = arg;
+
+			/*
+			 * A cast that leaves a 64-bit value as it is, as the
+			 * syscall events have: ((unsigned long)(REC->fd)).
+			 */
+			if (fa->type == TEP_PRINT_TYPE) {
+				const char *t = fa->typecast.type;
+
+				if (!t || tep_get_long_size(ev->tep) != 8 ||
+				    (strcmp(t, "unsigned long") && strcmp(t, "long") &&
+				     strcmp(t, "u64") && strcmp(t, "s64")))
+					return -1;
+				fa = fa->typecast.item;
+				if (!fa || fa->type != TEP_PRINT_FIELD)
+					return -1;
+				f = fa->field.field ? fa->field.field :
+				    tep_find_any_field(ev, fa->field.name);
+				if (!f || f->size != 8)
+					return -1;
+			} else if (fa->type == TEP_PRINT_FIELD) {
+				f = fa->field.field ? fa->field.field :
+				    tep_find_any_field(ev, fa->field.name);
+			} else if (fa->type == TEP_PRINT_STRING && op->conv == 's') {
+				/* __get_str(): a __data_loc string */
+				f = fa->string.field ? fa->string.field :
+				    tep_find_any_field(ev, fa->string.string);
+				arg = arg->next;
+				if (!f || !(f->flags & TEP_FIELD_IS_DYNAMIC) || f->size != 4)
+					return -1;
+				op->kind = FOP_DSTR;
+				op->off = f->offset;
+				op->size = f->size;
+				op->rel = !!(f->flags & TEP_FIELD_IS_RELATIVE);
+				pr->nops++;
+				continue;
+			} else {
+				return -1;
+			}
+		}
+		arg = arg->next;
+		if (!f || (f->flags & TEP_FIELD_IS_DYNAMIC))
+			return -1;
+		op->off = f->offset;
+		op->size = f->size;
+		if (op->conv == 's') {
+			if (!(f->flags & TEP_FIELD_IS_ARRAY) || f->size <= 0 || f->size > 1024 ||
+			    !strstr(f->type, "char"))
+				return -1;
+			op->kind = FOP_STR;
+		} else {
+			if (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING))
+				return -1;
+			if (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8)
+				return -1;
+			op->kind = FOP_NUM;
+		}
+		pr->nops++;
+	}
+	return arg ? -1 : 0;
+}
+
+/*
+ * Whether every field of @ev lies inside @rec. libtraceevent trusts the
+ * format: a record shorter than its fields, or a dynamic array pointing
+ * past the record, makes it read out of bounds (found by fuzzing).
+ */
+int ftk_print_record_ok(struct ftk_printer *p, struct tep_event *ev, const struct tep_record *rec)
+{
+	struct tep_format_field *f;
+	unsigned long long v, off, len;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (f = pass ? ev->format.fields : ev->format.common_fields; f; f = f->next) {
+			if (f->offset < 0 || f->size < 0)
+				return 0;
+			if ((unsigned long long)f->offset + f->size > (unsigned long long)rec->size)
+				return 0;
+			if (!(f->flags & TEP_FIELD_IS_DYNAMIC))
+				continue;
+			if (f->size != 4)
+				return 0;
+			v = rdn(p, (const char *)rec->data + f->offset, 4);
+			off = v & 0xffff;
+			len = v >> 16;
+			if (f->flags & TEP_FIELD_IS_RELATIVE)
+				off += f->offset + f->size;
+			if (off + len > (unsigned long long)rec->size)
+				return 0;
+		}
+	}
+	return 1;
+}
+
+/*
+ * Whether libtraceevent can evaluate these arguments on any record: it
+ * divides by whatever the divisor evaluates to, so a '/' or '%' by a
+ * record value traps (SIGFPE) on 0 or on LLONG_MIN / -1. Formats read
+ * from a file have passed format-check.c already; this also covers a tep
+ * handle a library user filled.
+ */
+static int args_safe(const struct tep_print_arg *a, int depth)
+{
+	long long v;
+	char *end;
+
+	for (; a; a = a->next) {
+		if (depth > 256)
+			return 0;
+		switch (a->type) {
+		case TEP_PRINT_OP:
+			if (a->op.op && (!strcmp(a->op.op, "/") || !strcmp(a->op.op, "%"))) {
+				if (!a->op.right || a->op.right->type != TEP_PRINT_ATOM ||
+				    !a->op.right->atom.atom)
+					return 0;
+				errno = 0;
+				v = strtoll(a->op.right->atom.atom, &end, 0);
+				if (errno || end == a->op.right->atom.atom || v <= 0)
+					return 0;
+			}
+			if (!args_safe(a->op.left, depth + 1) || !args_safe(a->op.right, depth + 1))
+				return 0;
+			break;
+		case TEP_PRINT_TYPE:
+			if (!args_safe(a->typecast.item, depth + 1))
+				return 0;
+			break;
+		case TEP_PRINT_FLAGS:
+			if (!args_safe(a->flags.field, depth + 1))
+				return 0;
+			break;
+		case TEP_PRINT_SYMBOL:
+			if (!args_safe(a->symbol.field, depth + 1))
+				return 0;
+			break;
+		case TEP_PRINT_HEX:
+		case TEP_PRINT_HEX_STR:
+			if (!args_safe(a->hex.field, depth + 1) || !args_safe(a->hex.size, depth + 1))
+				return 0;
+			break;
+		case TEP_PRINT_INT_ARRAY:
+			if (!args_safe(a->int_array.field, depth + 1) ||
+			    !args_safe(a->int_array.count, depth + 1) ||
+			    !args_safe(a->int_array.el_size, depth + 1))
+				return 0;
+			break;
+		case TEP_PRINT_FUNC:
+			if (!args_safe(a->func.args, depth + 1))
+				return 0;
+			break;
+		default:
+			break;
+		}
+	}
+	return 1;
+}
+
+struct fprog *ftk_print_compile(struct ftk_printer *p, struct tep_event *ev)
+{
+	struct fprog *pr = calloc(1, sizeof(*pr));
+
+	if (!pr)
+		return NULL;
+	pr->ev = ev;
+	pr->kind = PROG_SLOW;
+	{
+		struct tep_format_field *f;
+		int pass;
+
+		for (pass = 0; pass < 2; pass++)
+			for (f = pass ? ev->format.fields : ev->format.common_fields; f; f = f->next)
+				if (f->offset >= 0 && f->size >= 0 &&
+				    (unsigned int)(f->offset + f->size) > pr->min_size)
+					pr->min_size = f->offset + f->size;
+	}
+	if (!p->type_size) {
+		struct tep_format_field *t = tep_find_common_field(ev, "common_type");
+		struct tep_format_field *d = tep_find_common_field(ev, "common_pid");
+
+		if (t && d && (t->size == 1 || t->size == 2 || t->size == 4) && d->size == 4) {
+			p->type_off = t->offset;
+			p->pid_off = d->offset;
+			p->pid_size = d->size;
+			p->type_size = t->size;
+		}
+	}
+	if (!(ev->flags & TEP_EVENT_FL_FAILED) && !args_safe(ev->print_fmt.args, 0)) {
+		pr->kind = PROG_UNSAFE;
+		return pr;
+	}
+	if (p->no_fast || (p->flags & FTK_PRINT_RAW) || ev->flags)
+		return pr;
+	if (ev->handler) {
+		if (strcmp(ev->system, "sched"))
+			return pr;
+		if (!strcmp(ev->name, "sched_switch") && !tep_find_field(ev, "prev_state_char")) {
+			pr->f[0] = num_field(ev, "prev_pid");
+			pr->f[1] = comm_field(ev, "prev_comm");
+			pr->f[2] = num_field(ev, "prev_prio");
+			pr->f[3] = num_field(ev, "prev_state");
+			pr->f[4] = num_field(ev, "next_pid");
+			pr->f[5] = comm_field(ev, "next_comm");
+			pr->f[6] = num_field(ev, "next_prio");
+			if (pr->f[0] && pr->f[1] && pr->f[2] && pr->f[3] && pr->f[4] && pr->f[5] &&
+			    pr->f[6])
+				pr->kind = PROG_SWITCH;
+		} else if (!strcmp(ev->name, "sched_wakeup") || !strcmp(ev->name, "sched_wakeup_new")) {
+			pr->f[0] = num_field(ev, "pid");
+			pr->f[1] = comm_field(ev, "comm");
+			pr->f[2] = num_field(ev, "prio");
+			pr->f[3] = tep_find_field(ev, "success");
+			pr->f[4] = tep_find_field(ev, "target_cpu");
+			if (pr->f[0] && pr->f[1] && pr->f[2] && !pr->f[3] &&
+			    (!pr->f[4] || num_field(ev, "target_cpu")))
+				pr->kind = PROG_WAKEUP;
+		}
+		return pr;
+	}
+	if (compile_generic(pr, ev) == 0)
+		pr->kind = PROG_GENERIC;
+	else
+		pr->nops = 0;
+	return pr;
+}
+

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * print-json: JSON lines, CSV and Chrome/Perfetto trace output
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <traceevent/event-parse.h>
+
+#include "internal.h"
+#include "print-local.h"
+#include <ftkit/latency.h>
+
+/* ---------------------------------------------------------------- JSON, CSV, chrome */
+
+
+static void put_fields(struct ftk_printer *p, struct tep_event *ev, struct tep_record *rec)
+{
+	struct tep_format_field *f;
+	unsigned long long v;
+	int first = 1, len;
+	const char *str;
+
+	fputc('{', p->out);
+	for (f = ev ? ev->format.fields : NULL; f; f = f->next) {
+		if ((unsigned int)f->offset + f->size > (unsigned int)rec->size)
+			continue;
+		if (f->flags & (TEP_FIELD_IS_STRING | TEP_FIELD_IS_DYNAMIC)) {
+			if (!(f->flags & TEP_FIELD_IS_STRING) && !strstr(f->type, "char"))
+				continue;
+			str = tep_get_field_raw(&p->s, ev, f->name, rec, &len, 0);
+			if (!str)
+				continue;
+			if (str < (const char *)rec->data ||
+			    str + len > (const char *)rec->data + rec->size)
+				continue;
+			fprintf(p->out, "%s\"%s\":", first ? "" : ",", f->name);
+			ftk_json_str(p->out, str, len);
+			first = 0;
+			continue;
+		}
+		if (f->flags & TEP_FIELD_IS_ARRAY) {
+			int el = f->elementsize, n, i;
+
+			/* arrays of numbers (kernel_stack's caller[]) as JSON arrays */
+			if (el != 1 && el != 2 && el != 4 && el != 8)
+				continue;
+			n = f->size / el;
+			fprintf(p->out, "%s\"%s\":[", first ? "" : ",", f->name);
+			for (i = 0; i < n; i++)
+				fprintf(p->out, "%s%llu", i ? "," : "",
+					tep_read_number(p->tep, (char *)rec->data + f->offset + i * el, el));
+			fputc(']', p->out);
+			first = 0;
+			continue;
+		}
+		if (tep_read_number_field(f, rec->data, &v))
+			continue;
+		fprintf(p->out, "%s\"%s\":", first ? "" : ",", f->name);
+		if (f->flags & TEP_FIELD_IS_SIGNED) {
+			long long sv = f->size == 1 ? (long long)(int8_t)v :
+				       f->size == 2 ? (long long)(int16_t)v :
+				       f->size == 4 ? (long long)(int32_t)v : (long long)v;
+			fprintf(p->out, "%lld", sv);
+		} else {
+			fprintf(p->out, "%llu", v);
+		}
+		first = 0;
+	}
+	fputc('}', p->out);
+}
+
+static void put_csv(FILE *f, const char *s, size_t n)
+{
+	size_t i;
+
+	fputc('"', f);
+	for (i = 0; i < n; i++) {
+		if (s[i] == '"')
+			fputc('"', f);
+		fputc(s[i] == '\n' ? ' ' : s[i], f);
+	}
+	fputc('"', f);
+}
+
+int ftk_print_other(struct ftk_printer *p, const struct tep_record *crec, int buf,
+		       struct tep_event *ev)
+{
+	struct tep_record *rec = (struct tep_record *)crec;
+	const struct pbuf *pb = buf >= 0 && buf < p->nr_bufs ? &p->bufs[buf] : NULL;
+	const char *bname = pb ? pb->name : "";
+	int pid = tep_data_pid(p->tep, rec);
+	const char *comm = tep_data_comm_from_pid(p->tep, pid);
+	const char *sys = ev ? ev->system : "unknown", *name = ev ? ev->name : "unknown";
+	size_t info;
+
+	ftk_print_info(p, rec, ev, (p->flags & FTK_PRINT_RAW) ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
+	info = p->s.len;
+	while (info && p->s.buffer[info - 1] == '\n')
+		info--;
+	switch (p->format) {
+	case FTK_PRINT_JSON:
+		fprintf(p->out, "{\"ts\":%llu,\"cpu\":%d,\"pid\":%d,\"comm\":", rec->ts, rec->cpu,
+			pid);
+		ftk_json_str(p->out, comm, strlen(comm));
+		if (*bname) {
+			fputs(",\"buffer\":", p->out);
+			ftk_json_str(p->out, bname, strlen(bname));
+		}
+		fprintf(p->out, ",\"system\":\"%s\",\"event\":\"%s\"", sys, name);
+		if (rec->missed_events)
+			fprintf(p->out, ",\"missed\":%lld", rec->missed_events);
+		fputs(",\"fields\":", p->out);
+		if (ev && ftk_print_record_ok(p, ev, rec))
+			put_fields(p, ev, rec);
+		else
+			fputs("{}", p->out);
+		fputs(",\"info\":", p->out);
+		ftk_json_str(p->out, p->s.buffer, info);
+		fputs("}\n", p->out);
+		break;
+	case FTK_PRINT_CSV:
+		fprintf(p->out, "%llu,%d,%d,", rec->ts, rec->cpu, pid);
+		put_csv(p->out, comm, strlen(comm));
+		fputc(',', p->out);
+		put_csv(p->out, bname, strlen(bname));
+		fprintf(p->out, ",%s:%s,", sys, name);
+		put_csv(p->out, p->s.buffer, info);
+		fputc('\n', p->out);
+		break;
+	case FTK_PRINT_CHROME:
+		if (pid >= 0 && pid < (1 << 22)) {
+			if (!p->chrome_seen)
+				p->chrome_seen = calloc(1, (1 << 22) / 8);
+			if (p->chrome_seen && !(p->chrome_seen[pid >> 3] & (1 << (pid & 7)))) {
+				if (p->chrome_npids == p->chrome_apids) {
+					int n = p->chrome_apids ? 2 * p->chrome_apids : 256;
+					int *np = realloc(p->chrome_pids, n * sizeof(*np));
+
+					if (np) {
+						p->chrome_pids = np;
+						p->chrome_apids = n;
+					}
+				}
+				if (p->chrome_npids < p->chrome_apids) {
+					p->chrome_pids[p->chrome_npids++] = pid;
+					p->chrome_seen[pid >> 3] |= 1 << (pid & 7);
+				}
+			}
+		}
+		/*
+		 * Instant events on the thread's track; function_graph entries
+		 * and returns open and close slices. Chrome wants microseconds.
+		 */
+		{
+			const char *ph = "\"ph\":\"i\",\"s\":\"t\"";
+			unsigned long long func;
+			char fname[64];
+			const char *label = name;
+
+			if (ev && !strcmp(sys, "ftrace") && ftk_print_record_ok(p, ev, rec) &&
+			    (!strcmp(name, "funcgraph_entry") || !strcmp(name, "funcgraph_exit")) &&
+			    !tep_get_field_val(NULL, ev, "func", rec, &func, 0)) {
+				label = tep_find_function(p->tep, func);
+				if (!label) {
+					snprintf(fname, sizeof(fname), "0x%llx", func);
+					label = fname;
+				}
+				ph = name[10] == 'e' && name[11] == 'n' ? "\"ph\":\"B\"" : "\"ph\":\"E\"";
+			}
+			fprintf(p->out, "%s{\"name\":", p->nrec ? ",\n" : "");
+			ftk_json_str(p->out, label, strlen(label));
+			fprintf(p->out, ",\"cat\":\"%s\",%s,\"ts\":", sys, ph);
+		}
+		if (!pb || pb->in_ns)
+			fprintf(p->out, "%llu.%03llu", rec->ts / 1000, rec->ts % 1000);
+		else
+			fprintf(p->out, "%llu", rec->ts);
+		fprintf(p->out, ",\"pid\":%d,\"tid\":%d,\"args\":{\"cpu\":%d,\"comm\":", pid, pid,
+			rec->cpu);
+		ftk_json_str(p->out, comm, strlen(comm));
+		fputs(",\"info\":", p->out);
+		ftk_json_str(p->out, p->s.buffer, info);
+		fputs("}}", p->out);
+		break;
+	default:
+		break;
+	}
+	return ferror(p->out) ? -EIO : 0;
+}
+

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The printer's parts, one job a file, sharing the printer:
+ *   print.c          the public calls: new, buffers, begin, end, print
+ *   print-compile.c  the own print-format compiler (fast text) and the
+ *                    checks a record and an event pass before libtraceevent
+ *   print-text.c     trace-cmd report's text
+ *   print-json.c     JSON, CSV and Chrome/Perfetto trace output
+ *   print-graph.c    trace-cmd's ftrace handlers (function_graph, kernel_stack)
+ */
+#ifndef FTKIT_PRINT_LOCAL_H
+#define FTKIT_PRINT_LOCAL_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+
+#include <ftkit/merge.h>
+#include <ftkit/print.h>
+
+struct pbuf {
+	char	*name;
+	int	in_ns;
+};
+
+/* A growing output buffer for the fast path. */
+struct obuf {
+	char	*b;
+	size_t	len, cap;
+};
+
+struct ftk_printer {
+	FILE			*out;
+	struct tep_handle	*tep;
+	enum ftk_print_format	format;
+	unsigned int		flags;
+	struct pbuf		*bufs;
+	int			nr_bufs;
+	int			name_width;	/* widest instance name, for the prefix */
+	int			prefix;		/* print the buffer name prefix */
+	int			nrec;
+	int			err;
+	struct trace_seq	s;
+	struct fprog		**progs;	/* per event id, built on first use */
+	int			nr_progs;
+	int			no_fast;	/* FTK_PRINT_SLOW in the environment */
+	int			swap;		/* file endianness differs from ours */
+	unsigned int		comm_gen;	/* bumped whenever comms may change */
+	struct comm_slot	*comms;		/* pid -> comm cache */
+	struct obuf		ob;		/* text lines not written yet */
+	int			type_off, type_size;	/* common_type, common_pid: */
+	int			pid_off, pid_size;	/* read without a field lookup */
+	struct ftk_merge	*merge;		/* for function_graph leaves: peeked, never consumed */
+	int			leaf_cpu;	/* the funcgraph_exit a leaf printed already: */
+	unsigned long long	leaf_ts;	/* it prints nothing when it comes */
+	int			leaf_pending;
+	unsigned char		*comm_known;	/* pids libtraceevent has a comm for */
+	int			comm_array;	/* libtraceevent's comm list became its array */
+	unsigned char		*chrome_seen;	/* chrome: pids named in metadata */
+	int			*chrome_pids;
+	int			chrome_npids, chrome_apids;
+};
+
+#define COMM_SLOTS	4096
+
+struct comm_slot {
+	unsigned int	gen;
+	int		pid;
+	unsigned short	len;
+	char		comm[30];
+};
+
+/*
+ * Printing an event's own text through tep_print_event() costs about
+ * three quarters of the time of a report. For the events whose print
+ * format is plain (literal text and %d %u %x %s of fields, no helpers)
+ * and for the sched_switch and sched_wakeup plugins, the text is
+ * formatted here instead, with the same reads and casts libtraceevent
+ * makes (fields read unsigned at their size, then cast to int, long or
+ * long long by the length modifier). The first CHECK_FIRST records of
+ * every event are also printed by libtraceevent and compared: an event
+ * whose output differs goes back to libtraceevent for good, so a newer
+ * libtraceevent or plugin cannot make the text wrong.
+ */
+#define CHECK_FIRST	32
+#define MAX_OPS		32
+
+enum fop_kind { FOP_LIT, FOP_NUM, FOP_STR, FOP_DSTR };
+
+struct fop {
+	enum fop_kind	kind;
+	int		ls;		/* number of 'l's */
+	int		plain;		/* bare %d/%u/%s: no flags, width or precision */
+	int		zpad;		/* "%0Nx"-style: zero-padded to width, done here */
+	int		width;
+	char		conv;
+	char		fmt[24];
+	const char	*lit;
+	unsigned int	litlen;
+	unsigned int	off, size;
+	int		rel;		/* FOP_DSTR: __rel_loc, offset from the field's end */
+};
+
+enum { PROG_SLOW, PROG_GENERIC, PROG_SWITCH, PROG_WAKEUP, PROG_UNSAFE };
+
+struct fprog {
+	struct tep_event	*ev;
+	unsigned int		min_size;	/* fixed fields end here */
+	int			kind;
+	int			checked;
+	int			nops;
+	struct fop		ops[MAX_OPS];
+	/* plugin layouts */
+	struct tep_format_field	*f[8];
+};
+
+static inline unsigned long long rdn(struct ftk_printer *p, const void *ptr, int size)
+{
+	if (p->swap)
+		return tep_read_number(p->tep, ptr, size);
+	switch (size) {
+	case 1: return *(const uint8_t *)ptr;
+	case 2: { uint16_t v; memcpy(&v, ptr, 2); return v; }
+	case 4: { uint32_t v; memcpy(&v, ptr, 4); return v; }
+	case 8: { uint64_t v; memcpy(&v, ptr, 8); return v; }
+	}
+	return tep_read_number(p->tep, ptr, size);
+}
+
+/* print-compile.c */
+struct fprog *ftk_print_compile(struct ftk_printer *p, struct tep_event *ev);
+int ftk_print_record_ok(struct ftk_printer *p, struct tep_event *ev, const struct tep_record *rec);
+/* print-text.c */
+struct fprog *ftk_print_prog(struct ftk_printer *p, struct tep_event *ev);
+void ftk_print_info(struct ftk_printer *p, struct tep_record *rec, struct tep_event *ev,
+		    const char *what);
+int ftk_print_text(struct ftk_printer *p, const struct tep_record *crec, int buf,
+		   struct tep_event *ev);
+int ftk_print_flush(struct ftk_printer *p);
+/* print-json.c */
+int ftk_print_other(struct ftk_printer *p, const struct tep_record *crec, int buf,
+		    struct tep_event *ev);
+/* print-graph.c */
+void ftk_print_graph_register(struct ftk_printer *p);
+
+#endif

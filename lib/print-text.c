@@ -1,0 +1,543 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * print-text: trace-cmd report's text: line heads, the compiled event text, output
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <traceevent/event-parse.h>
+
+#include "internal.h"
+#include "print-local.h"
+
+/* ---------------------------------------------------------------- line building */
+
+static char *utoa(char *end, unsigned long long v)
+{
+	do {
+		*--end = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	return end;
+}
+
+/* Right-align @n chars in @width, writing at @o; returns the new end. */
+/* Copy a few bytes without a call: most pieces of a line are short. */
+static inline __attribute__((always_inline)) void small_copy(char *d, const char *s, size_t n)
+{
+	if (n > 32) {
+		memcpy(d, s, n);
+		return;
+	}
+	while (n--)
+		*d++ = *s++;
+}
+
+static char *pad_left(char *o, const char *s, int n, int width)
+{
+	while (width-- > n)
+		*o++ = ' ';
+	small_copy(o, s, n);
+	return o + n;
+}
+
+/*
+ * The stamp as libtraceevent prints TEP_PRINT_TIME with trace-cmd's
+ * formats: " %6.1000d" (seconds.microseconds, rounded), " %9.1d" with -t,
+ * "%12d" for clocks that do not count nanoseconds.
+ */
+static char *put_time(struct ftk_printer *p, struct tep_record *rec, char *o,
+		      unsigned long long ts, int in_ns, int nsec)
+{
+	char num[32], *e = num + sizeof(num), *b;
+	unsigned long long t, p10;
+	int prec, i;
+
+	if (!in_ns) {
+		b = utoa(e, ts);
+		return pad_left(o, b, e - b, 12);
+	}
+	*o++ = ' ';
+	if (nsec) {
+		t = ts;
+		prec = 9;
+		p10 = 1000000000ULL;
+	} else {
+		t = (ts + 500) / 1000;
+		prec = 6;
+		p10 = 1000000ULL;
+	}
+	if (t <= p10) {
+		/* Stamps under a second: leave the edge cases to libtraceevent. */
+		trace_seq_reset(&p->s);
+		tep_print_event(p->tep, &p->s, rec, nsec ? "%9.1d" : "%6.1000d", TEP_PRINT_TIME);
+		memcpy(o, p->s.buffer, p->s.len);
+		return o + p->s.len;
+	}
+	{
+		b = utoa(e, t / p10);
+		o = pad_left(o, b, e - b, 5);
+		*o++ = '.';
+		b = utoa(e, t % p10);
+		for (i = e - b; i < prec; i++)
+			*o++ = '0';
+		memcpy(o, b, e - b);
+		return o + (e - b);
+	}
+}
+
+static int ob_need(struct obuf *o, size_t n)
+{
+	char *nb;
+	size_t cap = o->cap ? o->cap : 256;
+
+	if (o->len + n <= o->cap)
+		return 0;
+	while (cap < o->len + n)
+		cap *= 2;
+	nb = realloc(o->b, cap);
+	if (!nb)
+		return -1;
+	o->b = nb;
+	o->cap = cap;
+	return 0;
+}
+
+static inline __attribute__((always_inline)) void ob_put(struct obuf *o, const char *s, size_t n)
+{
+	if (o->len + n > o->cap && ob_need(o, n))
+		return;
+	small_copy(o->b + o->len, s, n);
+	o->len += n;
+}
+
+/* @v in base @base (10 or 16, lower case), zero-padded to @width. */
+static void ob_num0(struct obuf *o, unsigned long long v, int width, int base)
+{
+	static const char digits[] = "0123456789abcdef";
+	char num[80], *e = num + sizeof(num), *b = e;
+
+	do {
+		*--b = digits[v % base];
+		v /= base;
+	} while (v);
+	while (e - b < width && b > num)
+		*--b = '0';
+	ob_put(o, b, e - b);
+}
+
+static void ob_lld(struct obuf *o, long long v)
+{
+	char num[24], *e = num + sizeof(num), *b;
+	unsigned long long u = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
+
+	b = utoa(e, u);
+	if (v < 0)
+		*--b = '-';
+	ob_put(o, b, e - b);
+}
+
+static void ob_printf(struct obuf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void ob_printf(struct obuf *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || ob_need(o, n + 1))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(o->b + o->len, n + 1, fmt, ap);
+	va_end(ap);
+	o->len += n;
+}
+
+static unsigned long long rd(struct ftk_printer *p, const struct tep_record *rec,
+			     const struct tep_format_field *f)
+{
+	return rdn(p, (const char *)rec->data + f->offset, f->size);
+}
+
+/* @v in decimal, zero-padded to @width (the "%03llu" the plugins use). */
+static void ob_u0(struct obuf *o, unsigned long long v, int width)
+{
+	char num[24], *e = num + sizeof(num), *b = utoa(e, v);
+
+	while (e - b < width)
+		*--b = '0';
+	ob_put(o, b, e - b);
+}
+
+/*
+ * The plugin's write_and_save_comm(): print the comm and register it for
+ * @pid, on every call as the plugin does. How often matters: until the
+ * first look-up of a pid, libtraceevent keeps comms in a list that takes
+ * duplicates, and which duplicate wins after its sort depends on them
+ * all. In checking mode (@reg 0) libtraceevent's own call registers.
+ */
+static void put_comm(struct ftk_printer *p, struct obuf *o, const struct tep_record *rec,
+		     const struct tep_format_field *f, int pid, int reg)
+{
+	const char *c = (const char *)rec->data + f->offset;
+	size_t n = strnlen(c, f->size);
+	char comm[72];
+
+	ob_put(o, c, n);
+	if (!reg)
+		return;
+	/*
+	 * Once libtraceevent sorted its comms into an array, registering a
+	 * pid it has is a no-op: skip the search for pids known to be there.
+	 */
+	if (p->comm_array && p->comm_known && pid > 0 && pid < (1 << 22) &&
+	    (p->comm_known[pid >> 3] & (1 << (pid & 7))))
+		return;
+	memcpy(comm, c, n);
+	comm[n] = 0;
+	tep_register_comm(p->tep, comm, pid);
+	if (p->comm_array && p->comm_known && pid > 0 && pid < (1 << 22))
+		p->comm_known[pid >> 3] |= 1 << (pid & 7);
+	/* only this pid's comm can have changed */
+	if (p->comms && p->comms[(unsigned int)pid % COMM_SLOTS].pid == pid)
+		p->comms[(unsigned int)pid % COMM_SLOTS].gen = 0;
+}
+
+static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct tep_record *rec,
+		    struct obuf *o, int reg)
+{
+	unsigned long long v;
+	int i, pid;
+
+	switch (pr->kind) {
+	case PROG_SWITCH:
+		pid = (int)rd(p, rec, pr->f[0]);
+		v = rd(p, rec, pr->f[3]);
+		if (v > 3)
+			return -1;	/* state letters differ between plugin versions */
+		put_comm(p, o, rec, pr->f[1], pid, reg);
+		ob_put(o, ":", 1);
+		ob_lld(o, (long long)rd(p, rec, pr->f[0]));
+		ob_put(o, " [", 2);
+		ob_lld(o, (int)rd(p, rec, pr->f[2]));
+		ob_put(o, "] ", 2);
+		ob_put(o, v == 0 ? "R" : v == 1 ? "S" : v == 2 ? "D" : "S|D", v == 3 ? 3 : 1);
+		ob_put(o, " ==> ", 5);
+		pid = (int)rd(p, rec, pr->f[4]);
+		put_comm(p, o, rec, pr->f[5], pid, reg);
+		ob_put(o, ":", 1);
+		ob_lld(o, (long long)rd(p, rec, pr->f[4]));
+		ob_put(o, " [", 2);
+		ob_lld(o, (int)rd(p, rec, pr->f[6]));
+		ob_put(o, "]", 1);
+		return 0;
+	case PROG_WAKEUP:
+		pid = (int)rd(p, rec, pr->f[0]);
+		put_comm(p, o, rec, pr->f[1], pid, reg);
+		ob_put(o, ":", 1);
+		ob_lld(o, (long long)rd(p, rec, pr->f[0]));
+		ob_put(o, " [", 2);
+		ob_lld(o, (long long)rd(p, rec, pr->f[2]));
+		ob_put(o, "]", 1);
+		if (pr->f[4]) {
+			ob_put(o, " CPU:", 5);
+			ob_u0(o, rd(p, rec, pr->f[4]), 3);
+		}
+		return 0;
+	case PROG_GENERIC:
+		for (i = 0; i < pr->nops; i++) {
+			const struct fop *op = &pr->ops[i];
+
+			if (op->kind == FOP_LIT) {
+				ob_put(o, op->lit, op->litlen);
+			} else if (op->kind == FOP_DSTR) {
+				const char *d = rec->data, *str, *nul;
+				unsigned long long off, len;
+
+				v = rdn(p, d + op->off, 4);
+				off = v & 0xffff;
+				len = v >> 16;
+				if (op->rel)
+					off += op->off + op->size;
+				if (!len)
+					continue;	/* libtraceevent prints nothing, not even padding */
+				if (off >= (unsigned long long)rec->size)
+					return -1;
+				str = d + off;
+				nul = memchr(str, 0, rec->size - off);
+				if (!nul)
+					return -1;
+				if (op->plain)
+					ob_put(o, str, nul - str);
+				else
+					ob_printf(o, op->fmt, str);
+			} else if (op->kind == FOP_STR) {
+				char buf[1025];
+
+				memcpy(buf, (const char *)rec->data + op->off, op->size);
+				buf[op->size] = 0;
+				if (op->plain)
+					ob_put(o, buf, strlen(buf));
+				else
+					ob_printf(o, op->fmt, buf);
+			} else {
+				v = rdn(p, (const char *)rec->data + op->off, op->size);
+				if (op->plain && (op->conv == 'd' || op->conv == 'i'))
+					ob_lld(o, op->ls == 0 ? (long long)(int)v :
+						  op->ls == 1 ? (long long)(long)v : (long long)v);
+				else if (op->plain && op->conv == 'u')
+					ob_u0(o, op->ls == 0 ? (unsigned long long)(unsigned int)v :
+						 op->ls == 1 ? (unsigned long long)(unsigned long)v : v, 0);
+				else if (op->zpad)
+					ob_num0(o, op->ls == 0 ? (unsigned long long)(unsigned int)v :
+						   op->ls == 1 ? (unsigned long long)(unsigned long)v : v,
+						op->width, op->conv == 'x' ? 16 : 10);
+				else if (op->ls == 0)
+					ob_printf(o, op->fmt, (int)v);
+				else if (op->ls == 1)
+					ob_printf(o, op->fmt, (long)v);
+				else
+					ob_printf(o, op->fmt, (long long)v);
+			}
+		}
+		return 0;
+	}
+	return -1;
+}
+
+/* The compiled program of @ev, built on first use; NULL if out of memory. */
+struct fprog *ftk_print_prog(struct ftk_printer *p, struct tep_event *ev)
+{
+	if (ev->id < 0 || ev->id >= 65536)
+		return NULL;
+	if (ev->id >= p->nr_progs) {
+		int n = ev->id + 64;
+		struct fprog **np = realloc(p->progs, n * sizeof(*np));
+
+		if (!np)
+			return NULL;
+		memset(np + p->nr_progs, 0, (n - p->nr_progs) * sizeof(*np));
+		p->progs = np;
+		p->nr_progs = n;
+	}
+	if (!p->progs[ev->id])
+		p->progs[ev->id] = ftk_print_compile(p, ev);
+	return p->progs[ev->id];
+}
+
+/*
+ * The event's own text into p->s, through libtraceevent (@what is
+ * TEP_PRINT_INFO or TEP_PRINT_INFO_RAW). A record goes to libtraceevent
+ * only when ftk_print_record_ok() found every field inside it, and an event only
+ * when its print fmt cannot trap (args_safe()): libtraceevent trusts
+ * both, and the library catches no signals.
+ */
+void ftk_print_info(struct ftk_printer *p, struct tep_record *rec, struct tep_event *ev,
+		      const char *what)
+{
+	struct fprog *pr = ev ? ftk_print_prog(p, ev) : NULL;
+
+	trace_seq_reset(&p->s);
+	if (ev && !ftk_print_record_ok(p, ev, rec)) {
+		trace_seq_puts(&p->s, "[record shorter than its format]");
+		return;
+	}
+	if (ev && (!pr || pr->kind == PROG_UNSAFE)) {
+		trace_seq_puts(&p->s, "[print fmt divides by a record value]");
+		tep_print_fields(&p->s, rec->data, rec->size, ev);
+		return;
+	}
+	p->comm_gen++;	/* a plugin may register comms */
+	tep_print_event(p->tep, &p->s, rec, "%s", what);
+}
+
+/* Append the event's own text (as TEP_PRINT_INFO gives it) to @o. */
+static void event_text(struct ftk_printer *p, struct tep_record *rec, struct tep_event *ev,
+		       struct obuf *o)
+{
+	struct fprog *pr = ev ? ftk_print_prog(p, ev) : NULL;
+	size_t start = o->len;
+
+	if (pr && pr->kind != PROG_SLOW && pr->kind != PROG_UNSAFE &&
+	    (unsigned int)rec->size >= pr->min_size) {
+		if (run_prog(p, pr, rec, o, pr->checked >= CHECK_FIRST) == 0) {
+			if (pr->checked >= CHECK_FIRST || !ftk_print_record_ok(p, ev, rec))
+				return;
+			pr->checked++;
+			ftk_print_info(p, rec, ev, TEP_PRINT_INFO);
+			if (p->s.len == o->len - start && !memcmp(p->s.buffer, o->b + start, p->s.len))
+				return;
+			pr_debug("print: %s:%s: own text differs from libtraceevent's, using libtraceevent\n",
+				 ev->system, ev->name);
+			pr->kind = PROG_SLOW;
+			o->len = start;
+			ob_put(o, p->s.buffer, p->s.len);
+			return;
+		}
+		o->len = start;
+	}
+	ftk_print_info(p, rec, ev, (p->flags & FTK_PRINT_RAW) ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
+	ob_put(o, p->s.buffer, p->s.len);
+}
+
+/*
+ * tep_data_comm_from_pid() is a binary search; lines of one task come in
+ * runs, so keep what it said, until a comm may have been registered.
+ */
+static const char *lookup_comm(struct ftk_printer *p, int pid, size_t *len)
+{
+	struct comm_slot *c;
+	const char *comm;
+
+	if (!p->comms)
+		p->comms = calloc(COMM_SLOTS, sizeof(*p->comms));
+	if (!p->comms) {
+		comm = tep_data_comm_from_pid(p->tep, pid);
+		*len = strlen(comm);
+		return comm;
+	}
+	c = &p->comms[(unsigned int)pid % COMM_SLOTS];
+	if (c->gen == p->comm_gen && c->pid == pid) {
+		*len = c->len;
+		return c->comm;
+	}
+	comm = tep_data_comm_from_pid(p->tep, pid);
+	*len = strlen(comm);
+	if (pid != 0) {
+		/* the first look-up of a pid sorts libtraceevent's comm list into an array */
+		p->comm_array = 1;
+		if (!p->comm_known)
+			p->comm_known = calloc(1, (1 << 22) / 8);
+		if (p->comm_known && pid > 0 && pid < (1 << 22) && strcmp(comm, "<...>"))
+			p->comm_known[pid >> 3] |= 1 << (pid & 7);
+	}
+	if (*len < sizeof(c->comm)) {
+		c->gen = p->comm_gen;
+		c->pid = pid;
+		c->len = *len;
+		memcpy(c->comm, comm, *len + 1);
+		return c->comm;
+	}
+	return comm;
+}
+
+#define OUT_FLUSH	(256 * 1024)
+
+/* Write the text buffered in p->ob; 0 or the write's -errno (-ENOSPC on a full disk). */
+int ftk_print_flush(struct ftk_printer *p)
+{
+	size_t done = 0;
+	ssize_t r;
+
+	int fd = fileno(p->out);
+
+	if (!p->ob.len)
+		return 0;
+	if (fd < 0) {	/* a memory stream */
+		r = fwrite(p->ob.b, 1, p->ob.len, p->out);
+		p->ob.len = 0;
+		return ferror(p->out) ? -EIO : 0;
+	}
+	if (fflush(p->out))
+		return -errno;
+	while (done < p->ob.len) {
+		r = write(fd, p->ob.b + done, p->ob.len - done);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return r < 0 ? -errno : -EIO;
+		done += r;
+	}
+	p->ob.len = 0;
+	return 0;
+}
+
+int ftk_print_text(struct ftk_printer *p, const struct tep_record *crec, int buf,
+		      struct tep_event *ev)
+{
+	struct tep_record *rec = (struct tep_record *)crec;
+	const struct pbuf *pb = buf >= 0 && buf < p->nr_bufs ? &p->bufs[buf] : NULL;
+	char num[32], *e = num + sizeof(num), *b, *o;
+	const char *comm, *name;
+	size_t nlen, clen;
+	int pid, n;
+
+	/*
+	 * The head first: printing the event may register comms (the
+	 * sched_switch plugin does), which trace-cmd only sees on later lines.
+	 */
+	if (p->pid_size && p->pid_off + p->pid_size <= rec->size)
+		pid = (int)rdn(p, (const char *)rec->data + p->pid_off, p->pid_size);
+	else
+		pid = tep_data_pid(p->tep, rec);
+	comm = lookup_comm(p, pid, &clen);
+	name = ev ? ev->name : "[UNKNOWN EVENT]";
+	nlen = strlen(name);
+	if (ob_need(&p->ob, nlen + clen + p->name_width + 256))
+		return -ENOMEM;
+	o = p->ob.b + p->ob.len;
+	if (p->prefix) {
+		const char *bn = pb ? pb->name : "";
+
+		n = strlen(bn);
+		o = pad_left(o, bn, n, p->name_width);
+		*o++ = n ? ':' : ' ';
+		*o++ = ' ';
+	}
+	if (rec->missed_events > 0)
+		o += sprintf(o, "CPU:%d [%lld EVENTS DROPPED]\n", rec->cpu, rec->missed_events);
+	else if (rec->missed_events < 0)
+		o += sprintf(o, "CPU:%d [EVENTS DROPPED]\n", rec->cpu);
+	/* "%16s-%-5d [%03d]" */
+	o = pad_left(o, comm, clen, 16);
+	*o++ = '-';
+	if (pid < 0) {
+		o += sprintf(o, "%-5d", pid);
+	} else {
+		b = utoa(e, pid);
+		memcpy(o, b, e - b);
+		o += e - b;
+		for (n = e - b; n < 5; n++)
+			*o++ = ' ';
+	}
+	if (rec->cpu >= 0 && rec->cpu < 1000000) {
+		b = utoa(e, rec->cpu);
+		*o++ = ' ';
+		*o++ = '[';
+		for (n = e - b; n < 3; n++)
+			*o++ = '0';
+		memcpy(o, b, e - b);
+		o += e - b;
+		*o++ = ']';
+	} else {
+		o += sprintf(o, " [%03d]", rec->cpu);
+	}
+	o = put_time(p, rec, o, rec->ts, pb ? pb->in_ns : 1, p->flags & FTK_PRINT_NSEC);
+	*o++ = ':';
+	/* " %s: " and the name padded to 20 */
+	*o++ = ' ';
+	small_copy(o, name, nlen);
+	o += nlen;
+	*o++ = ':';
+	*o++ = ' ';
+	for (n = nlen; n < 20; n++)
+		*o++ = ' ';
+	p->ob.len = o - p->ob.b;
+	n = p->ob.len;
+	event_text(p, rec, ev, &p->ob);
+	if ((int)p->ob.len > n && p->ob.b[p->ob.len - 1] == '\n')
+		p->ob.len--;
+	ob_put(&p->ob, "\n", 1);
+	if (p->ob.len >= OUT_FLUSH)
+		return ftk_print_flush(p);
+	return 0;
+}

@@ -1,0 +1,57 @@
+#!/bin/bash
+# Issue 11.7 and 11.3: inputs that are not regular files, and instance
+# names that are not names.
+# - a FIFO with no writer: ftreport neither hangs in open(2) nor says
+#   "truncated"; it exits 2 saying the pipe gave no data (a timeout of 20 s
+#   only turns a hang into a failure; no result depends on timing);
+# - a pipe: read in full (spooled), the text equals trace-cmd report's;
+# - a directory or a device: refused, naming what it is;
+# - --live -B .. and -B ../..: refused by the library's one name check
+#   (they opened the top-level buffer and /sys/kernel), on a copied tracefs
+#   tree ($FTK_TRACEFS), so no kernel is touched.
+. "$top_srcdir/t/tap.sh"
+lane unit
+fx="$top_srcdir/t/fixtures"
+tmp=$(mktemp -d /tmp/ftk-t0155-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+mkfifo "$tmp/fifo"
+timeout 20 ftreport -i "$tmp/fifo" > /dev/null 2> "$tmp/err"; rc=$?
+is "$rc" 2 "a FIFO with no writer: exits 2, no hang"
+ok "a FIFO with no writer: says so ($(cat "$tmp/err"))" grep -q "no data" "$tmp/err"
+
+timeout 20 ftreport -i /dev/stdin < "$fx/synth-v6.dat" > "$tmp/redir"
+ok "a regular file as stdin: read as before" cmp -s "$tmp/redir" "$fx/synth-v6.report"
+cat "$fx/synth-v7-zstd-inst.dat" | timeout 20 ftreport -i /dev/stdin > "$tmp/pipe" 2> "$tmp/err"
+rc=$?
+is "$rc" 0 "a pipe: exits 0 ($(head -c 200 "$tmp/err"))"
+ok "a pipe: read in full, the text equals trace-cmd report's" \
+	cmp -s "$tmp/pipe" "$fx/synth-v7-zstd-inst.report"
+(cat "$fx/synth-v6.dat" > "$tmp/fifo" &)
+timeout 20 ftreport -i "$tmp/fifo" > "$tmp/fifo.out" 2> "$tmp/err"
+# The writer may not have opened the FIFO yet when ftreport reads it: then
+# it reads no data, and says so; either way it neither hangs nor crashes.
+if cmp -s "$tmp/fifo.out" "$fx/synth-v6.report"; then
+	ok "a FIFO with a writer: read in full" true
+else
+	ok "a FIFO whose writer came late: a clear message" grep -q "no data" "$tmp/err"
+fi
+exec 3<> "$tmp/fifo"	# unblock a writer still waiting, if any
+exec 3>&-
+
+ftreport -i "$tmp" > /dev/null 2> "$tmp/err"; rc=$?
+is "$rc" 2 "a directory: exits 2"
+ok "a directory: says a regular file is needed" grep -q "not a regular file (a directory)" "$tmp/err"
+ftreport -i /dev/zero > /dev/null 2> "$tmp/err"; rc=$?
+is "$rc" 2 "a character device: exits 2"
+ok "a character device: says so" grep -q "character device" "$tmp/err"
+
+export FTK_TRACEFS="$fx/tracefs-mini"
+for name in .. ../.. . "a/b" ""; do
+	ftreport --live -B "$name" > "$tmp/out" 2> "$tmp/err"; rc=$?
+	is "$rc" 2 "--live -B '$name': exits 2"
+	ok "--live -B '$name': refused as a name ($(head -c 160 "$tmp/err"))" \
+		grep -q "not an instance name" "$tmp/err"
+	is "$(wc -c < "$tmp/out")" 0 "--live -B '$name': nothing read"
+done
+done_testing
