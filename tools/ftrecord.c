@@ -696,6 +696,9 @@ static int fly(struct ftk_tracefs *t, const struct tool_args *a,
 		ftk_flight_free(fl);
 		tool_exit(tool_cmd_code(&cmd));
 	}
+	if (!quiet)
+		fprintf(stderr, "ftrecord: armed: writing '%s' at a trigger... Ctrl-C to end.\n",
+			o.output);
 	for (n = 1; n <= (o.repeat ? o.repeat : 1); n++) {
 		if (n > 1 && ftk_flight_arm(fl))
 			fatal("cannot arm the flight recorder: %s", ftk_flight_errmsg(fl));
