@@ -42,6 +42,7 @@ struct ftk_flight {
 	int			print_id;	/* ftrace:print's type, -1 unknown */
 	int			buf_off;	/* its buf field's offset */
 	pid_t			self;
+	int			armed;		/* the triggers are in */
 	struct ftk_errmsg	err;
 };
 
@@ -89,8 +90,9 @@ out:
  *        requests only and the whole ring
  * @out: the recorder
  *
- * Switches tracing off, sets options/overwrite, buffer_size_kb and the
- * traceoff triggers, all through @t's restore journal. The mark trigger
+ * Switches tracing off, sets options/overwrite and buffer_size_kb, all
+ * through @t's restore journal; the first ftk_flight_arm() adds the
+ * traceoff triggers (journaled too). The mark trigger
  * leaves out the recorder's own reason marks (common_pid != getpid()).
  *
  * Return: 0, or a negative errno with the reason in ftk_tracefs_errmsg(@t).
@@ -99,7 +101,7 @@ FTK_API int ftk_flight_new(struct ftk_tracefs *t, const struct ftk_flight_opts *
 			   struct ftk_flight **out)
 {
 	struct ftk_flight *f;
-	char val[64], *trig = NULL;
+	char val[64];
 	int ret, bad = 0;
 
 	*out = NULL;
@@ -126,6 +128,11 @@ FTK_API int ftk_flight_new(struct ftk_tracefs *t, const struct ftk_flight_opts *
 		ret = -ENOMEM;
 		goto error;
 	}
+	if (f->mark && (strchr(f->mark, '"') || strchr(f->mark, '\n'))) {
+		pr_error("bad mark pattern '%s': no quotes or newlines\n", f->mark);
+		ret = -EINVAL;
+		goto error;
+	}
 	if (f->o.poll_ms <= 0)
 		f->o.poll_ms = 10;
 	ret = ftk_tracefs_set(t, "tracing_on", "0");
@@ -134,33 +141,6 @@ FTK_API int ftk_flight_new(struct ftk_tracefs *t, const struct ftk_flight_opts *
 	if (!ret && f->o.buffer_kb) {
 		snprintf(val, sizeof(val), "%llu", (unsigned long long)f->o.buffer_kb);
 		ret = ftk_tracefs_set(t, "buffer_size_kb", val);
-	}
-	if (ret)
-		goto error;
-	if (f->event) {
-		if (f->event_filter && asprintf(&trig, "traceoff if %s", f->event_filter) < 0)
-			trig = NULL, ret = -ENOMEM;
-		if (!ret)
-			ret = ftk_trigger_add(t, f->event, trig ? trig : "traceoff");
-		snprintf(f->kreason, sizeof(f->kreason), "event %s%s%s", f->event,
-			 f->event_filter ? " if " : "", f->event_filter ? f->event_filter : "");
-		free(trig);
-		trig = NULL;
-	}
-	if (!ret && f->mark) {
-		if (strchr(f->mark, '"') || strchr(f->mark, '\n')) {
-			pr_error("bad mark pattern '%s': no quotes or newlines\n", f->mark);
-			ret = -EINVAL;
-			goto error;
-		}
-		if (asprintf(&trig, "traceoff if buf ~ \"%s\" && common_pid != %d", f->mark,
-			     (int)f->self) < 0) {
-			ret = -ENOMEM;
-			goto error;
-		}
-		ret = ftk_trigger_add(t, "ftrace:print", trig);
-		free(trig);
-		snprintf(f->kreason, sizeof(f->kreason), "mark matching '%s'", f->mark);
 	}
 	if (ret)
 		goto error;
@@ -186,12 +166,46 @@ FTK_API void ftk_flight_free(struct ftk_flight *f)
 	free(f);
 }
 
+/*
+ * The traceoff triggers, at the first arm: after the caller enabled its
+ * events, so that the journal saves their enable files before a trigger
+ * puts them in soft mode ("0*", which cannot be written back).
+ */
+static int add_triggers(struct ftk_flight *f)
+{
+	struct ftk_tracefs *t = f->t;
+	char *trig = NULL;
+	int ret = 0;
+
+	if (f->event) {
+		if (f->event_filter && asprintf(&trig, "traceoff if %s", f->event_filter) < 0)
+			trig = NULL, ret = -ENOMEM;
+		if (!ret)
+			ret = ftk_trigger_add(t, f->event, trig ? trig : "traceoff");
+		snprintf(f->kreason, sizeof(f->kreason), "event %s%s%s", f->event,
+			 f->event_filter ? " if " : "", f->event_filter ? f->event_filter : "");
+		free(trig);
+		trig = NULL;
+	}
+	if (!ret && f->mark) {
+		if (asprintf(&trig, "traceoff if buf ~ \"%s\" && common_pid != %d", f->mark,
+			     (int)f->self) < 0) {
+			ret = -ENOMEM;
+			return ret;
+		}
+		ret = ftk_trigger_add(t, "ftrace:print", trig);
+		free(trig);
+		snprintf(f->kreason, sizeof(f->kreason), "mark matching '%s'", f->mark);
+	}
+	return ret;
+}
+
 /**
  * ftk_flight_arm() - (re)start recording into the ring
  * @f: the recorder
  *
  * Frees the capture of the last trigger (its file must be written by now)
- * and switches tracing on.
+ * and switches tracing on; the first call adds the kernel triggers.
  *
  * Return: 0 or a negative errno, the reason in ftk_flight_errmsg().
  */
@@ -203,6 +217,12 @@ FTK_API int ftk_flight_arm(struct ftk_flight *f)
 	f->cap = NULL;
 	f->reason[0] = '\0';
 	f->t_trigger = 0;
+	if (!f->armed) {
+		ret = add_triggers(f);
+		if (ret)
+			return ftk_err(fl_fail(f, ret));
+		f->armed = 1;
+	}
 	ret = ftk_tracefs_write(f->t, "tracing_on", "1");
 	return ret ? ftk_err(fl_fail(f, ret)) : 0;
 }
