@@ -683,6 +683,16 @@ static char *numbered(int n)
 	return s;
 }
 
+/* The flight recorder's failure: its message outlives the recorder that fatal() frees. */
+static void flight_fatal(const char *what) __attribute__((noreturn));
+static void flight_fatal(const char *what)
+{
+	char msg[512];
+
+	snprintf(msg, sizeof(msg), "%s", ftk_flight_errmsg(fl));
+	fatal("%s: %s", what, msg);
+}
+
 /* Wait, write a file per trigger (--repeat: up to N), re-arm. The files written. */
 static int fly(struct ftk_tracefs *t, const struct tool_args *a,
 	       const struct ftk_tracewrite_opts *wopts)
@@ -691,7 +701,7 @@ static int fly(struct ftk_tracefs *t, const struct tool_args *a,
 	char *path;
 
 	if (ftk_flight_arm(fl))
-		fatal("cannot arm the flight recorder: %s", ftk_flight_errmsg(fl));
+		flight_fatal("cannot arm the flight recorder");
 	if (a->argv && tool_cmd_start(&cmd)) {
 		ftk_flight_free(fl);
 		tool_exit(tool_cmd_code(&cmd));
@@ -701,16 +711,16 @@ static int fly(struct ftk_tracefs *t, const struct tool_args *a,
 			o.output);
 	for (n = 1; n <= (o.repeat ? o.repeat : 1); n++) {
 		if (n > 1 && ftk_flight_arm(fl))
-			fatal("cannot arm the flight recorder: %s", ftk_flight_errmsg(fl));
+			flight_fatal("cannot arm the flight recorder");
 		ret = ftk_flight_wait(fl, flight_check, (void *)a);
 		if (ret < 0)
-			fatal("flight recorder: %s", ftk_flight_errmsg(fl));
+			flight_fatal("flight recorder");
 		if (!ret)
 			break;
 		if (!quiet)
 			fprintf(stderr, "ftrecord: trigger: %s\n", ftk_flight_reason(fl));
 		if (ftk_flight_collect(fl, flight_check, (void *)a))
-			fatal("flight recorder: %s", ftk_flight_errmsg(fl));
+			flight_fatal("flight recorder");
 		cap = ftk_flight_capture(fl);
 		path = o.repeat ? numbered(n) : strdup(o.output);
 		if (!path)
