@@ -38,6 +38,7 @@
 
 #include <ftkit/capture.h>
 
+#include "capture-local.h"
 #include "internal.h"
 #include "tracefs-local.h"
 
@@ -51,6 +52,7 @@ struct cap_cpu {
 	uint64_t		base_dropped;
 	uint64_t		base_read;
 	uint64_t		spool_len[2];
+	uint64_t		skip;		/* leading bytes add_to leaves out (flight) */
 	pid_t			tid;
 	int			cpu;
 	int			trace_fd;
@@ -830,9 +832,9 @@ FTK_API int ftk_capture_add_to(struct ftk_capture *c, struct ftk_tracewrite *w)
 		if (cc->switched)
 			ret = ftk_tracewrite_add(w, cpu, cc->spool[cc->cur ^ 1], 0,
 						 cc->spool_len[cc->cur ^ 1]);
-		if (!ret)
-			ret = ftk_tracewrite_add(w, cpu, cc->spool[cc->cur], 0,
-						 cc->spool_len[cc->cur]);
+		if (!ret && cc->skip < cc->spool_len[cc->cur])
+			ret = ftk_tracewrite_add(w, cpu, cc->spool[cc->cur], cc->skip,
+						 cc->spool_len[cc->cur] - cc->skip);
 		if (!ret && cc->stats)
 			ret = ftk_tracewrite_cpustat(w, cpu, cc->stats);
 	}
@@ -941,4 +943,39 @@ FTK_API uint64_t ftk_capture_shrink(struct ftk_capture *c)
 FTK_API const char *ftk_capture_errmsg(const struct ftk_capture *c)
 {
 	return c->err.text;
+}
+
+/* ------------------------------------------------------------ for lib/flight.c */
+
+/* The one spool of @cpu of a stopped capture without max_kb: its fd, length and page size. */
+int ftk_capture_spool(const struct ftk_capture *c, int cpu, int *fd, uint64_t *len,
+		      size_t *page_size)
+{
+	const struct cap_cpu *cc;
+
+	if (cpu < 0 || cpu >= c->ncpus || !c->stopped || c->o.max_kb)
+		return -EINVAL;
+	cc = &c->cpus[cpu];
+	if (!cc->info.online)
+		return -ENOENT;
+	*fd = cc->spool[cc->cur];
+	*len = cc->spool_len[cc->cur];
+	*page_size = c->page_size;
+	return 0;
+}
+
+/* Leave the first @bytes (whole pages) of @cpu's spool out of the file. */
+int ftk_capture_skip(struct ftk_capture *c, int cpu, uint64_t bytes)
+{
+	struct cap_cpu *cc;
+
+	if (cpu < 0 || cpu >= c->ncpus || c->o.max_kb || bytes % c->page_size)
+		return -EINVAL;
+	cc = &c->cpus[cpu];
+	if (bytes > cc->spool_len[cc->cur])
+		bytes = cc->spool_len[cc->cur];
+	cc->info.bytes -= bytes - cc->skip;
+	cc->info.pages = cc->info.bytes / c->page_size;
+	cc->skip = bytes;
+	return 0;
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -33,17 +34,24 @@ static struct {
 	int		*pids;
 	const char	*tracer, *clock, *output, *compression;
 	long		buffer_kb, sleep_us, max_kb, bp, version, rt;
+	int		flight, repeat;
+	double		before, after;
+	const char	*on_event, *on_filter, *on_mark;
 } o = { .output = "trace.dat", .version = 7, .rt = 1 };
 
 static struct ftk_capture *cap;
+static struct ftk_flight *fl;
 static struct tool_cmd cmd;
 static int quiet, timed_out;
+static volatile sig_atomic_t usr1;
 
 static const char usage[] =
 "usage: ftrecord [-cFqTv] [-e event [-f filter]]... [-p tracer] [-l func] [-n func]\n"
 "                [-g func] [-P pid] [-C clock] [-b kb] [-B instance] [-o file]\n"
 "                [-s usecs] [-r prio] [-m kb] [-O option] [-D seconds]\n"
-"                [--file-version 6|7] [--compression none|zstd|zlib] [command [arg...]]\n"
+"                [--file-version 6|7] [--compression none|zstd|zlib]\n"
+"                [--flight [--before S] [--after S] [--repeat N]\n"
+"                 [--on-event SYS:EV [--on-filter F] | --on-mark GLOB]] [command [arg...]]\n"
 "\n"
 "Record tracing events into a trace.dat (trace-cmd's format), until the\n"
 "command exits, -D seconds pass, or Ctrl-C or SIGTERM. Works in a private\n"
@@ -72,6 +80,16 @@ static const char usage[] =
 "      --buffer-percent N  wake the reader at N% full (default 50)\n"
 "      --trace-self     keep the recorder's own threads in the trace\n"
 "      --no-kallsyms    leave /proc/kallsyms out of the file\n"
+"      --flight         flight recorder: keep the last -b/-m KiB per CPU in the\n"
+"                       kernel's ring, write -o only when a trigger fires\n"
+"                       (--on-event, --on-mark, or SIGUSR1 to ftrecord)\n"
+"      --before S       keep S seconds before the trigger (default: the ring)\n"
+"      --after S        go on recording S seconds after it (default 0)\n"
+"      --repeat N       re-arm after each trigger: FILE-1.dat ... FILE-N.dat\n"
+"      --on-event SYS:EV  trigger on this event (in the kernel: traceoff)\n"
+"      --on-filter F    ... when it matches filter F\n"
+"      --on-mark GLOB   trigger on a mark (ftmark, trace_marker) matching GLOB,\n"
+"                       the whole text with its newline: 'BOOM*'\n"
 "  -q, --quiet         no summary\n"
 "  -v, --verbose       more messages (again for more)\n"
 "  -V, --version       the version of ftkit\n"
@@ -81,7 +99,8 @@ static const char usage[] =
 "  ftrecord -e sched:sched_switch -e sched:sched_wakeup make -j2\n"
 "  ftrecord -e 'syscalls:sys_enter_open*' -f 'filename != 0' -o open.dat ls\n"
 "  ftrecord -e sched -F -c ./server      # the server and its children only\n"
-"  ftrecord --compression zstd -e irq -D 10\n";
+"  ftrecord --compression zstd -e irq -D 10\n"
+"  ftrecord --flight -b 512 --before 2 --after 1 -e sched --on-mark 'slow*'\n";
 
 static void add_list(char ***list, const char *s)
 {
@@ -249,6 +268,10 @@ static int has_option(const char *name)
 /* After the capture started: its fds must close before the instance can go. */
 #define fatal(...) do {					\
 		tool_cmd_kill(&cmd);			\
+		if (fl)					\
+			cap = NULL;	/* the flight's */	\
+		ftk_flight_free(fl);			\
+		fl = NULL;				\
 		ftk_capture_free(cap);			\
 		cap = NULL;				\
 		tool_die(__VA_ARGS__);			\
@@ -296,7 +319,8 @@ static int save(struct ftk_tracefs *t, const char *output, const struct ftk_trac
 	return ret;
 }
 
-enum { OPT_FILE_VERSION = 256, OPT_COMPRESSION, OPT_BP, OPT_SELF, OPT_NOKSYMS };
+enum { OPT_FILE_VERSION = 256, OPT_COMPRESSION, OPT_BP, OPT_SELF, OPT_NOKSYMS, OPT_FLIGHT,
+       OPT_BEFORE, OPT_AFTER, OPT_REPEAT, OPT_ON_EVENT, OPT_ON_FILTER, OPT_ON_MARK };
 
 static void option(int opt, char *arg, void *ctx)
 {
@@ -337,6 +361,13 @@ static void option(int opt, char *arg, void *ctx)
 	case OPT_BP: o.bp = tool_num(arg, "buffer percent", 0, 100), o.bp_set = 1; break;
 	case OPT_SELF: o.self = 1; break;
 	case OPT_NOKSYMS: o.noksyms = 1; break;
+	case OPT_FLIGHT: o.flight = 1; break;
+	case OPT_BEFORE: o.before = tool_seconds(arg); break;
+	case OPT_AFTER: o.after = tool_seconds(arg); break;
+	case OPT_REPEAT: o.repeat = tool_num(arg, "repeat count", 1, 1000000); break;
+	case OPT_ON_EVENT: o.on_event = arg; break;
+	case OPT_ON_FILTER: o.on_filter = arg; break;
+	case OPT_ON_MARK: o.on_mark = arg; break;
 	}
 }
 
@@ -363,6 +394,13 @@ static const struct option longopts[] = {
 	{ "buffer-percent",	required_argument,	NULL, OPT_BP },
 	{ "trace-self",		no_argument,		NULL, OPT_SELF },
 	{ "no-kallsyms",	no_argument,		NULL, OPT_NOKSYMS },
+	{ "flight",		no_argument,		NULL, OPT_FLIGHT },
+	{ "before",		required_argument,	NULL, OPT_BEFORE },
+	{ "after",		required_argument,	NULL, OPT_AFTER },
+	{ "repeat",		required_argument,	NULL, OPT_REPEAT },
+	{ "on-event",		required_argument,	NULL, OPT_ON_EVENT },
+	{ "on-filter",		required_argument,	NULL, OPT_ON_FILTER },
+	{ "on-mark",		required_argument,	NULL, OPT_ON_MARK },
 	{ }
 };
 
@@ -384,6 +422,17 @@ static void check_usage(const struct tool_args *a)
 		tool_usage_error("-l, -n and -g need a function tracer (-p)");
 	if (!*o.output)
 		tool_usage_error("empty output file name");
+	if (!o.flight && (o.before || o.after || o.repeat || o.on_event || o.on_mark))
+		tool_usage_error("--before, --after, --repeat, --on-event and --on-mark need --flight");
+	if (o.on_filter && !o.on_event)
+		tool_usage_error("--on-filter must come with --on-event");
+	if (o.on_event && o.on_mark)
+		tool_usage_error("--on-event and --on-mark: one kernel trigger at a time");
+	if (o.on_event && !strchr(o.on_event, ':'))
+		tool_usage_error("--on-event wants SYSTEM:EVENT, not '%s'", o.on_event);
+	if (o.on_mark && (!*o.on_mark || strpbrk(o.on_mark, "\"\n")))
+		tool_usage_error("bad --on-mark pattern '%s': empty, or a quote or newline in it",
+				 o.on_mark);
 	/* -q also drops the summary. */
 	quiet = ftk_log_level() < FTK_LOG_WARN;
 }
@@ -485,19 +534,24 @@ static void set_pids(struct ftk_tracefs *t)
  * buffer is off, so an instance with tracing off and the copy on would cut
  * the markers off from other instances.
  */
+static int copy_marker_on(struct ftk_tracefs *t)
+{
+	if (!ftk_tracefs_instance(t) || !ftk_tracefs_exists(t, "options/copy_trace_marker") ||
+	    has_option("copy_trace_marker"))
+		return 0;
+	if (ftk_tracefs_set(t, "options/copy_trace_marker", "1"))
+		fatal("cannot write 'options/copy_trace_marker': %s", ftk_tracefs_errmsg(t));
+	return 1;
+}
+
 static int record(struct ftk_tracefs *t, const struct tool_args *a)
 {
-	int ret, copy_marker = 0;
+	int ret, copy_marker;
 
 	ret = ftk_capture_start(cap);
 	if (ret)
 		fatal("cannot start recording: %s", ftk_capture_errmsg(cap));
-	if (ftk_tracefs_instance(t) && ftk_tracefs_exists(t, "options/copy_trace_marker") &&
-	    !has_option("copy_trace_marker")) {
-		if (ftk_tracefs_set(t, "options/copy_trace_marker", "1"))
-			fatal("cannot write 'options/copy_trace_marker': %s", ftk_tracefs_errmsg(t));
-		copy_marker = 1;
-	}
+	copy_marker = copy_marker_on(t);
 	if (!quiet && !o.nr_events && !o.tracer)
 		tool_warn("no event enabled: recording trace_marker writes only");
 	if (a->argv) {
@@ -559,48 +613,175 @@ static uint64_t summary(void)
 	return total;
 }
 
-static void print_written(uint64_t total)
+static void print_written(const char *path, uint64_t total)
 {
 	struct rusage ru;
 
 	getrusage(RUSAGE_SELF, &ru);
 	fprintf(stderr, "ftrecord: wrote '%s' (version %ld%s%s, %llu KiB of events), "
-		"peak RSS %ld KiB, %.3f s CPU in all\n", o.output, o.version,
+		"peak RSS %ld KiB, %.3f s CPU in all\n", path, o.version,
 		o.compression ? ", " : "", o.compression ? o.compression : "",
 		(unsigned long long)total / 1024, ru.ru_maxrss,
 		ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
 		(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
 }
 
-int main(int argc, char **argv)
-{
-	FTK_OPTS(ftk_tracewrite_opts, wopts);
-	int ret, sret = 0, mainpid = getpid();
-	uint64_t dropped;
-	struct ftk_tracefs *t;
-	struct tool_args a;
-	char name[64];
-	uint64_t total;
+/* ------------------------------------------------------------ --flight */
 
-	tool_parse(&def, argc, argv, &a, NULL);
-	check_usage(&a);
-	tool_signals();
-	if (!a.instance && ftk_instance_name("rec", name, sizeof(name)))
-		tool_die("cannot name an instance");
-	t = tool_tracefs(a.instance ? a.instance : name, FTK_TRACEFS_CREATE);
-	capture_new(t, &mainpid);
-	setup(t);
-	/* Marks the command makes with ftmark or ftk_marker_open() land in the instance. */
-	if (a.argv)
-		tool_cmd_fork(&cmd, a.argv, ftk_tracefs_instance(t));
-	set_pids(t);
-	ret = record(t, &a);
-	wopts.version = o.version;
-	wopts.compression = o.compression;
-	wopts.flags = o.noksyms ? FTK_TRACEWRITE_NO_KALLSYMS : 0;
+static void on_usr1(int sig)
+{
+	(void)sig;
+	usr1 = 1;
+}
+
+/* The flight recorder instead of a capture: overwrite mode and its trigger. */
+static void flight_new(struct ftk_tracefs *t, int *mainpid)
+{
+	FTK_OPTS(ftk_flight_opts, fo);
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	char *outcopy = strdup(o.output);
+	int ret;
+
+	if (!outcopy)
+		tool_die("out of memory");
+	fo.spool_dir = dirname(outcopy);
+	if (access(fo.spool_dir, W_OK) < 0)
+		tool_die("cannot write '%s': %s", o.output, strerror(errno));
+	fo.before = o.before;
+	fo.after = o.after;
+	fo.buffer_kb = o.buffer_kb ? o.buffer_kb : o.max_kb;
+	fo.event = o.on_event;
+	fo.event_filter = o.on_filter;
+	fo.mark = o.on_mark;
+	fo.notrace_pids = mainpid;
+	fo.nr_notrace_pids = 1;
+	fo.rt_priority = o.rt;
+	fo.capture_flags = o.self ? FTK_CAPTURE_TRACE_SELF : 0;
+	ret = ftk_flight_new(t, &fo, &fl);
+	free(outcopy);
+	if (ret)
+		tool_die("cannot set up the flight recorder: %s", ftk_tracefs_errmsg(t)[0] ?
+			 ftk_tracefs_errmsg(t) : strerror(-ret));
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+}
+
+/* Armed: stop on a stop signal, the command's end or -D; fire on SIGUSR1. */
+static int flight_check(void *arg, const char **why)
+{
+	const struct tool_args *a = arg;
+	static struct timespec t0;
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!t0.tv_sec)
+		t0 = now;
+	if (tool_stop || (a->argv && tool_cmd_done(&cmd)))
+		return FTK_FLIGHT_STOP;
+	if (a->duration && (now.tv_sec - t0.tv_sec) + (now.tv_nsec - t0.tv_nsec) / 1e9 >=
+	    a->duration) {
+		timed_out = 1;
+		return FTK_FLIGHT_STOP;
+	}
+	if (usr1) {
+		usr1 = 0;
+		*why = "SIGUSR1";
+		return FTK_FLIGHT_FIRE;
+	}
+	return FTK_FLIGHT_WAIT;
+}
+
+/* -o FILE with --repeat: FILE-N before its extension (trace.dat: trace-1.dat). */
+static char *numbered(int n)
+{
+	const char *base = strrchr(o.output, '/'), *dot;
+	char *s;
+
+	base = base ? base + 1 : o.output;
+	dot = strrchr(base, '.');
+	if (!dot || dot == base)
+		dot = o.output + strlen(o.output);
+	if (asprintf(&s, "%.*s-%d%s", (int)(dot - o.output), o.output, n, dot) < 0)
+		tool_die("out of memory");
+	return s;
+}
+
+/* The flight recorder's failure: its message outlives the recorder that fatal() frees. */
+static void flight_fatal(const char *what) __attribute__((noreturn));
+static void flight_fatal(const char *what)
+{
+	char msg[512];
+
+	snprintf(msg, sizeof(msg), "%s", ftk_flight_errmsg(fl));
+	fatal("%s: %s", what, msg);
+}
+
+/* Wait, write a file per trigger (--repeat: up to N), re-arm. The files written. */
+static int fly(struct ftk_tracefs *t, const struct tool_args *a,
+	       const struct ftk_tracewrite_opts *wopts)
+{
+	int n, ret = 0, copy_marker = copy_marker_on(t);
+	char *path;
+
+	if (ftk_flight_arm(fl))
+		flight_fatal("cannot arm the flight recorder");
+	if (a->argv && tool_cmd_start(&cmd)) {
+		ftk_flight_free(fl);
+		tool_exit(tool_cmd_code(&cmd));
+	}
+	if (!quiet)
+		fprintf(stderr, "ftrecord: armed: writing '%s' at a trigger... Ctrl-C to end.\n",
+			o.output);
+	for (n = 1; n <= (o.repeat ? o.repeat : 1); n++) {
+		if (n > 1 && ftk_flight_arm(fl))
+			flight_fatal("cannot arm the flight recorder");
+		ret = ftk_flight_wait(fl, flight_check, (void *)a);
+		if (ret < 0)
+			flight_fatal("flight recorder");
+		if (!ret)
+			break;
+		if (!quiet)
+			fprintf(stderr, "ftrecord: trigger: %s\n", ftk_flight_reason(fl));
+		if (ftk_flight_collect(fl, flight_check, (void *)a))
+			flight_fatal("flight recorder");
+		cap = ftk_flight_capture(fl);
+		path = o.repeat ? numbered(n) : strdup(o.output);
+		if (!path)
+			fatal("out of memory");
+		ret = save(t, path, wopts, a->argv ? a->argv[0] : NULL, cmd.pid);
+		if (!ret && !quiet)
+			print_written(path, summary());
+		cap = NULL;
+		free(path);
+		if (ret)
+			return ret;
+	}
+	if (n == 1 && !quiet)
+		fprintf(stderr, "ftrecord: no trigger fired: nothing written\n");
+	if (copy_marker)
+		ftk_tracefs_write(t, "options/copy_trace_marker", "0");
+	if (a->argv && !tool_cmd_done(&cmd)) {
+		timed_out = 1;	/* ended by us: not its own status */
+		tool_cmd_kill(&cmd);
+	}
+	ftk_flight_free(fl);
+	fl = NULL;
+	return 0;
+}
+
+/*
+ * Write the file after record() returned @ret: also after a full disk or a
+ * recording taken away under us, what was stored stays readable (the newest
+ * half is dropped until the file fits). Returns 0 or the first error.
+ */
+static int keep(struct ftk_tracefs *t, struct tool_args *a, struct ftk_tracewrite_opts *wopts,
+		int ret)
+{
+	uint64_t dropped, total;
+	int sret = 0;
+
 	if (!ret || full || ret == -ECANCELED) {
-		/* What was stored stays readable: drop the newest half until the file fits. */
-		while (disk_full(sret = save(t, o.output, &wopts, a.argv ? a.argv[0] : NULL,
+		while (disk_full(sret = save(t, o.output, wopts, a->argv ? a->argv[0] : NULL,
 					     cmd.pid)) &&
 		       full && (dropped = ftk_capture_shrink(cap)) > 0)
 			tool_warn("'%s': no room for all of it; dropping the newest %llu KiB",
@@ -615,7 +796,42 @@ int main(int argc, char **argv)
 	total = summary();
 	ftk_capture_free(cap);
 	if (!sret && (!ret || full || ret == -ECANCELED) && !quiet)
-		print_written(total);
+		print_written(o.output, total);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	FTK_OPTS(ftk_tracewrite_opts, wopts);
+	int ret, mainpid = getpid();
+	struct ftk_tracefs *t;
+	struct tool_args a;
+	char name[64];
+
+	tool_parse(&def, argc, argv, &a, NULL);
+	check_usage(&a);
+	tool_signals();
+	if (!a.instance && ftk_instance_name("rec", name, sizeof(name)))
+		tool_die("cannot name an instance");
+	t = tool_tracefs(a.instance ? a.instance : name, FTK_TRACEFS_CREATE);
+	if (o.flight)
+		flight_new(t, &mainpid);
+	else
+		capture_new(t, &mainpid);
+	setup(t);
+	/* Marks the command makes with ftmark or ftk_marker_open() land in the instance. */
+	if (a.argv)
+		tool_cmd_fork(&cmd, a.argv, ftk_tracefs_instance(t));
+	set_pids(t);
+	wopts.version = o.version;
+	wopts.compression = o.compression;
+	wopts.flags = o.noksyms ? FTK_TRACEWRITE_NO_KALLSYMS : 0;
+	if (o.flight) {
+		ret = fly(t, &a, &wopts) ? -1 : 0;
+		ftk_capture_free(cap);
+	} else {
+		ret = keep(t, &a, &wopts, record(t, &a));
+	}
 	if (ret)
 		tool_exit(EXIT_FAIL);
 	/* The command's status; 0 when a signal to ftrecord ended it, or -D did. */

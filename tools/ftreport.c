@@ -58,6 +58,32 @@ static const char *stream_buffer(struct ftk_tracefile *tf, struct ftk_merge *m, 
 	return tag >= 0 && tag < ftk_tracefile_buffers(tf) ? ftk_tracefile_buffer_name(tf, tag) : "";
 }
 
+/* --stat: the flight recorder's trigger, from its reason mark (ftrecord --flight). */
+static char trigger[512];
+
+static void note_trigger(struct tep_handle *tep, const struct tep_record *rec, int id)
+{
+	static struct tep_event *print;
+	static struct tep_format_field *buf;
+	size_t n = strlen(FTK_FLIGHT_MARK), len;
+	const char *text;
+
+	if (!print && !(print = tep_find_event_by_name(tep, "ftrace", "print")))
+		return;
+	if (id != print->id || (!buf && !(buf = tep_find_field(print, "buf"))))
+		return;
+	if (rec->size <= buf->offset + (int)n)
+		return;
+	text = (const char *)rec->data + buf->offset;
+	if (strncmp(text, FTK_FLIGHT_MARK, n))
+		return;
+	len = strnlen(text + n, rec->size - buf->offset - n);
+	if (len && text[n + len - 1] == '\n')
+		len--;
+	snprintf(trigger, sizeof(trigger), "%.*s at %llu.%09llu", (int)len, text + n,
+		 rec->ts / 1000000000ULL, rec->ts % 1000000000ULL);
+}
+
 static void print_stat(FILE *out, struct ftk_tracefile *tf, struct ftk_merge *m,
 		       unsigned long long *per_event, int nr_ids, unsigned long long total,
 		       unsigned long long first, unsigned long long last)
@@ -88,6 +114,8 @@ static void print_stat(FILE *out, struct ftk_tracefile *tf, struct ftk_merge *m,
 		/* counter and x86-tsc stamps are counts, not nanoseconds */
 		fprintf(out, "first:     %llu\nlast:      %llu\n", first, last);
 	}
+	if (trigger[0])
+		fprintf(out, "trigger:   %s\n", trigger);
 	fprintf(out, "\nper cpu:\n");
 	for (i = 0; i < ftk_merge_count(m); i++) {
 		struct ftk_stream *s = ftk_merge_stream(m, i);
@@ -346,6 +374,7 @@ static int report(struct ftk_tracefile *tf, const struct opts *o,
 			total++;
 			if (id >= 0 && id < nr_ids)
 				per_event[id]++;
+			note_trigger(tep, rec, id);
 		} else if (keep && ftk_printer_print(p, rec, tag) < 0) {
 			tool_output_error(errno);
 			ret = EXIT_FAIL;

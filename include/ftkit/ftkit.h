@@ -9,6 +9,7 @@
 #include <ftkit/caps.h>
 #include <ftkit/capture.h>
 #include <ftkit/event.h>
+#include <ftkit/flight.h>
 #include <ftkit/ftrace.h>
 #include <ftkit/instance.h>
 #include <ftkit/latency.h>
