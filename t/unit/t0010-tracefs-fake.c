@@ -105,6 +105,21 @@ int main(void)
 	is_int(ret, -ENOENT, "a missing instance is ENOENT without CREATE");
 	ret = ftk_tracefs_open(root, "a/b", FTK_TRACEFS_CREATE, &in);
 	is_int(ret, -EINVAL, "an instance name with a slash is refused");
+	{
+		/* One name check on every path: the handle, and the live reader. */
+		static const char *const bad[] = { "..", "../..", ".", "", "x\ny" };
+		struct ftk_tracefile *tf;
+		size_t i;
+
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			ok(ftk_tracefs_open(root, bad[i], FTK_TRACEFS_CREATE, &in) == -EINVAL,
+			   "instance name '%s' refused by ftk_tracefs_open", bad[i]);
+			tf = NULL;
+			ok(ftk_tracefile_open_live(root, bad[i], 0, &tf) < 0,
+			   "instance name '%s' refused by the live reader", bad[i]);
+			ftk_tracefile_close(tf);
+		}
+	}
 	ret = ftk_tracefs_open(root, "ftkit-test", FTK_TRACEFS_CREATE, &in);
 	ok(ret == 0, "create an instance");
 	snprintf(path, sizeof(path), "%s/instances/ftkit-test", root);
