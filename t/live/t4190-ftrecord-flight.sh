@@ -42,7 +42,9 @@ marks_ftreport() { ftreport "$1" 2>/dev/null | grep -oE '(tick [0-9]+|BOOM at [0
 marks_tc() { trace-cmd report -i "$1" 2>/dev/null | grep -oE '(tick [0-9]+|BOOM at [0-9]+)$'; }
 ticks_after_boom() { awk '/^BOOM/ { b = 1; next } b && /^tick/ { n++ } END { print n + 0 }'; }
 tick_before_boom() { awk '/^BOOM/ { print last; exit } /^tick/ { last = $0 }'; }
-no_instance() { ! ls "$T/instances" | grep -q "^ftkit-rec-$1\$"; }
+# A run's instance: ftkit-rec-PID_NS_START (the owner tag of lib/instance.c).
+instance_of() { ls -d "$T/instances/ftkit-rec-$1"_* 2>/dev/null | head -1; }
+no_instance() { ! ls "$T/instances" | grep -q "^ftkit-rec-$1_"; }
 wait_armed() {
 	local i
 	for i in $(seq 1 300); do
@@ -116,7 +118,7 @@ is "$(marks_ftreport "$tmp/c-2.dat" | grep -c '^tick [0-9]\{1,3\}$')" 0 \
 ftrecord --flight -b 64 --no-kallsyms -o "$tmp/d.dat" 2> "$tmp/d.err" &
 pid=$!
 if wait_armed "$tmp/d.err"; then
-	for i in $(seq 1 50); do echo "usr1 tick $i"; done > "$T/instances/ftkit-rec-$pid/trace_marker"
+	for i in $(seq 1 50); do echo "usr1 tick $i"; done > "$(instance_of $pid)/trace_marker"
 	kill -USR1 $pid
 fi
 wait $pid
@@ -139,7 +141,7 @@ ok "event trigger: ftreport --stat names it" \
 ftrecord --flight -b 64 --on-mark 'never*' -o "$tmp/f.dat" 2> "$tmp/f.err" &
 pid=$!
 ok "SIGTERM: ftrecord arms" wait_armed "$tmp/f.err"
-ok "SIGTERM: its instance exists while armed" test -d "$T/instances/ftkit-rec-$pid"
+ok "SIGTERM: its instance exists while armed" test -d "$(instance_of $pid)"
 kill -TERM $pid
 wait $pid
 is_exit "$?" 0 "SIGTERM while armed: ftrecord exits 0" "$tmp/f.err"
