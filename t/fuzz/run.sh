@@ -1,25 +1,88 @@
 #!/bin/sh
-# Build the trace.dat reader fuzz target with clang's libFuzzer and ASan, and
-# run it for $1 seconds (default 300) on a corpus seeded from t/fixtures.
-# Needs clang and libclang-rt-14-dev. Crashes land in t/fuzz/crash-*; keep
-# each as t/fixtures/fuzz-*.dat and t/unit/t0140-fuzz-inputs reads them all.
+# Build a fuzz target with clang's libFuzzer, ASan and UBSan, and run it.
+#
+#	t/fuzz/run.sh [TARGET] [SECONDS]
+#
+# TARGET is tracefile (the trace.dat reader, the default), format (the
+# print-format compiler), filter (ftreport -F's event filter parser) or probe
+# (the probe and trigger definition parsers); SECONDS defaults to 300. The
+# whole library is built in (every lib/*.c). Each target's corpus starts from
+# its seeds: t/fixtures/*.dat, the host's event formats, filters and probe
+# and trigger specs. Needs clang and libclang-rt-14-dev. Crashes land in
+# t/fuzz/crash-*: keep each as a fixture (t/fixtures/fuzz-*.dat for the
+# reader and the format compiler, read by t/unit/t0140-fuzz-inputs; the
+# others as t/fixtures/fuzz-TARGET-*.txt, read by t/unit/t0141-fuzz-text).
 set -e
 top=$(cd "$(dirname "$0")/../.." && pwd)
-build=${FTK_FUZZ_BUILD:-/tmp/ftk-fuzz-build}
+target=tracefile
+case ${1:-} in
+''|*[!0-9]*) [ -n "${1:-}" ] && { target=$1; shift; } ;;
+esac
 secs=${1:-300}
-mkdir -p "$build/corpus"
-cp "$top"/t/fixtures/*.dat "$build/corpus/" 2>/dev/null || true
+[ -f "$top/t/fuzz/fuzz-$target.c" ] || { echo "run.sh: no target '$target'" >&2; exit 1; }
+build=${FTK_FUZZ_BUILD:-/tmp/ftk-fuzz-build}
+corpus=$build/corpus-$target
+mkdir -p "$corpus" "$build/ftkit"
 printf '#define _GNU_SOURCE 1\n#define FTK_TEP_PLUGIN_DIR "/nonexistent"\n' > "$build/config.h"
-printf '#define FTK_VERSION_MAJOR 0\n#define FTK_VERSION_MINOR 1\n#define FTK_VERSION_PATCH 0\n' > "$build/version.h"
-mkdir -p "$build/ftkit" && cp "$build/version.h" "$build/ftkit/version.h"
-clang -g -O1 -fsanitize=fuzzer,address,undefined -std=gnu11 -include "$build/config.h" \
+sed -e 's/@FTK_VERSION_[A-Z]*@/0/' -e 's/@PACKAGE_VERSION@/fuzz/' \
+	"$top/include/ftkit/version.h.in" > "$build/ftkit/version.h"
+clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	-std=gnu11 -include "$build/config.h" -DFTK_FUZZ_TOP="\"$top\"" \
 	-I"$top/include" -I"$build" -I"$top/lib" \
-	"$top/t/fuzz/fuzz-tracefile.c" "$top/lib/stream.c" "$top/lib/merge.c" \
-	"$top/lib/tracefile-read.c" "$top/lib/print.c" "$top/lib/common.c" \
-	$(pkg-config --cflags --libs libtraceevent libtracefs libzstd zlib) \
-	-o "$build/fuzz-tracefile"
+	"$top/t/fuzz/fuzz-$target.c" "$top"/lib/*.c \
+	$(pkg-config --cflags --libs libtraceevent libtracefs libzstd zlib) -lpthread -lm \
+	-o "$build/fuzz-$target"
+
+seed() { printf '%s' "$2" > "$corpus/seed-$1"; }
+case $target in
+tracefile)
+	cp "$top"/t/fixtures/*.dat "$corpus/" 2>/dev/null || true ;;
+format)
+	# each of the host's event formats, with three records of it
+	n=0
+	for f in /sys/kernel/tracing/events/*/*/format; do
+		[ -r "$f" ] || continue
+		n=$((n + 1))
+		{ cat "$f"; printf '\0'; 
+		  id=$(sed -n 's/^ID: //p' "$f")
+		  for r in 1 2 3; do
+			printf "\\$(printf %o 40)"
+			printf "\\$(printf %o $((id & 255)))\\$(printf %o $((id >> 8 & 255)))"
+			head -c 38 /dev/urandom
+		  done; } > "$corpus/seed-$n"
+		[ $n -ge 400 ] && break
+	done
+	cp "$top"/t/fixtures/fuzz-format-*.dat "$corpus/" 2>/dev/null || true ;;
+filter)
+	seed 1 'prev_pid == 1 && next_comm ~ "bash"'
+	seed 2 'sched/sched_switch: prev_state & 1 || next_prio > 120'
+	seed 3 'sched_wakeup: pid != 0 && comm == "sshd"'
+	seed 4 '!(common_pid < 100) && COMM ~ "k*"'
+	seed 5 "$(printf 'sched_switch\nftkit/blob: len > 3')"
+	seed 6 'print: buf ~ "*hello*" || ip == 0x10' ;;
+probe)
+	for s in 'p:ftkit/open do_sys_openat2 dfd=%di:s32 name=+0(%si):ustring' \
+		 'r:myret vfs_read+0 ret=$retval' 'r10 vfs_read%return' \
+		 '/bin/true:main' 'p /bin/true:main+4 a=$arg1:u64 b=%ax' \
+		 'e:ftkit/sw sched/sched_switch prev=$prev_pid:u32' \
+		 "$(printf 'libc.so.6:malloc%%return\nsize=$arg1\nptr=$retval:x64')" \
+		 'p:g/n 0x1234' 'main'; do
+		n=$((${n:-0} + 1)); printf '\000%s' "$s" > "$corpus/seed-p$n"
+	done
+	for s in 'traceon' 'traceoff:5 if prev_pid == 1' 'stacktrace:3' \
+		 'hist:keys=common_pid:vals=hitcount:sort=hitcount.descending:size=4096 if comm ~ "b*"' \
+		 'snapshot' 'enable_event:sched:sched_wakeup:2' '!hist:keys=pid' \
+		 'hist:keys=pid:ts0=common_timestamp.usecs:onmatch(sched.sched_wakeup).trace(lat,$ts0)'; do
+		n=$((${n:-0} + 1)); printf '\001%s' "$s" > "$corpus/seed-t$n"
+	done ;;
+esac
+for f in "$top"/t/fixtures/fuzz-"$target"-*; do
+	[ -f "$f" ] && cp "$f" "$corpus/"
+done
+
 cd "$build"
-# let the reader guard its calls into libtraceevent's parsers (lib/tracefile-read.c)
+# allow_user_segv_handler: the library's own handlers, while it has them
 export ASAN_OPTIONS=allow_user_segv_handler=1:detect_leaks=0
-./fuzz-tracefile -max_total_time="$secs" -max_len=200000 -timeout=20 -detect_leaks=0 \
-	-artifact_prefix="$top/t/fuzz/" corpus
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+exec ./fuzz-$target -max_total_time="$secs" -max_len=200000 -timeout=20 -rss_limit_mb=2048 \
+	-detect_leaks=0 -print_final_stats=1 -artifact_prefix="$top/t/fuzz/crash-$target-" "$corpus"
