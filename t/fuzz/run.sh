@@ -26,10 +26,27 @@ mkdir -p "$corpus" "$build/ftkit"
 printf '#define _GNU_SOURCE 1\n#define FTK_TEP_PLUGIN_DIR "/nonexistent"\n' > "$build/config.h"
 sed -e 's/@FTK_VERSION_[A-Z]*@/0/' -e 's/@PACKAGE_VERSION@/fuzz/' \
 	"$top/include/ftkit/version.h.in" > "$build/ftkit/version.h"
+# libtraceevent's parsers are where the formats and filters go: with
+# FTK_FUZZ_TEP_SRC (a checkout of libtraceevent, e.g. 1.7.1 as Debian 12
+# ships) they are built in with coverage, so that the fuzzer sees them; the
+# installed library is not instrumented and the fuzzer would be blind there.
+tep_objs=
+if [ -n "${FTK_FUZZ_TEP_SRC:-}" ]; then
+	mkdir -p "$build/tep"
+	for c in "$FTK_FUZZ_TEP_SRC"/src/*.c; do
+		o=$build/tep/$(basename "$c" .c).o
+		[ "$o" -nt "$c" ] || clang -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
+			-fno-sanitize-recover=undefined -fno-sanitize=nonnull-attribute -D_GNU_SOURCE -w \
+			-I"$FTK_FUZZ_TEP_SRC/include" -I"$FTK_FUZZ_TEP_SRC/include/traceevent" \
+			-I"$FTK_FUZZ_TEP_SRC/src" -c "$c" -o "$o"
+		tep_objs="$tep_objs $o"
+	done
+fi
+# shellcheck disable=SC2086
 clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-std=gnu11 -include "$build/config.h" -DFTK_FUZZ_TOP="\"$top\"" \
 	-I"$top/include" -I"$build" -I"$top/lib" \
-	"$top/t/fuzz/fuzz-$target.c" "$top"/lib/*.c \
+	"$top/t/fuzz/fuzz-$target.c" "$top"/lib/*.c $tep_objs \
 	$(pkg-config --cflags --libs libtraceevent libtracefs libzstd zlib) -lpthread -lm \
 	-o "$build/fuzz-$target"
 
