@@ -12,8 +12,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <setjmp.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -80,75 +78,6 @@ static int out_flush(struct ftk_printer *p);
 static void put_json_str(FILE *f, const char *s, size_t n);
 
 
-/* ---------------------------------------------------------------- guarded libtraceevent calls */
-
-/*
- * Printing an event evaluates its print format over the record's values:
- * a damaged file can make libtraceevent divide by zero or follow a bad
- * pointer. While a printer exists, SIGSEGV, SIGBUS and SIGFPE go to a
- * handler that jumps out of the libtraceevent call in progress (the
- * record then prints as a note); a fault anywhere else puts the previous
- * handling back and happens again, so it behaves as without us.
- */
-static const int pguard_sigs[] = { SIGSEGV, SIGBUS, SIGFPE };
-static struct sigaction pguard_old[ARRAY_SIZE(pguard_sigs)];
-static int pguard_users;
-static __thread sigjmp_buf *pguard_env;
-
-static void pguard_handler(int sig)
-{
-	size_t i;
-
-	if (pguard_env)
-		siglongjmp(*pguard_env, sig);
-	for (i = 0; i < ARRAY_SIZE(pguard_sigs); i++)
-		if (pguard_sigs[i] == sig)
-			sigaction(sig, &pguard_old[i], NULL);
-}
-
-static void pguard_get(void)
-{
-	struct sigaction sa;
-	size_t i;
-
-	if (pguard_users++)
-		return;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = pguard_handler;
-	sa.sa_flags = SA_NODEFER;
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < ARRAY_SIZE(pguard_sigs); i++)
-		sigaction(pguard_sigs[i], &sa, &pguard_old[i]);
-}
-
-static void pguard_put(void)
-{
-	size_t i;
-
-	if (--pguard_users)
-		return;
-	for (i = 0; i < ARRAY_SIZE(pguard_sigs); i++)
-		sigaction(pguard_sigs[i], &pguard_old[i], NULL);
-}
-
-/* tep_print_event(p->tep, &p->s, rec, fmt, what) that survives a fault: 0, or -1 and a note. */
-static int safe_print(struct ftk_printer *p, struct tep_record *rec, const char *fmt,
-		      const char *what)
-{
-	sigjmp_buf env;
-
-	if (sigsetjmp(env, 0)) {
-		pguard_env = NULL;
-		trace_seq_reset(&p->s);
-		trace_seq_puts(&p->s, "[libtraceevent failed on this record]");
-		return -1;
-	}
-	pguard_env = &env;
-	tep_print_event(p->tep, &p->s, rec, fmt, what);
-	pguard_env = NULL;
-	return 0;
-}
-
 /**
  * ftk_print_format_parse() - output format from its name
  * @name: "text", "json", "csv" or "chrome"
@@ -195,7 +124,6 @@ FTK_API struct ftk_printer *ftk_printer_new(FILE *out, struct tep_handle *tep,
 	p->flags = flags;
 	trace_seq_init(&p->s);
 	p->no_fast = getenv("FTK_PRINT_SLOW") != NULL;
-	pguard_get();
 	p->swap = tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);
 	p->comm_gen = 1;
 	if (flags & FTK_PRINT_NSEC)
@@ -213,7 +141,6 @@ FTK_API void ftk_printer_free(struct ftk_printer *p)
 
 	if (!p)
 		return;
-	pguard_put();
 	for (i = 0; i < p->nr_bufs; i++)
 		free(p->bufs[i].name);
 	for (i = 0; i < p->nr_progs; i++)
@@ -425,7 +352,7 @@ struct fop {
 	int		rel;		/* FOP_DSTR: __rel_loc, offset from the field's end */
 };
 
-enum { PROG_SLOW, PROG_GENERIC, PROG_SWITCH, PROG_WAKEUP };
+enum { PROG_SLOW, PROG_GENERIC, PROG_SWITCH, PROG_WAKEUP, PROG_UNSAFE };
 
 struct fprog {
 	struct tep_event	*ev;
@@ -618,6 +545,69 @@ static int record_ok(struct ftk_printer *p, struct tep_event *ev, const struct t
 	return 1;
 }
 
+/*
+ * Whether libtraceevent can evaluate these arguments on any record: it
+ * divides by whatever the divisor evaluates to, so a '/' or '%' by a
+ * record value traps (SIGFPE) on 0 or on LLONG_MIN / -1. Formats read
+ * from a file have passed format-check.c already; this also covers a tep
+ * handle a library user filled.
+ */
+static int args_safe(const struct tep_print_arg *a, int depth)
+{
+	long long v;
+	char *end;
+
+	for (; a; a = a->next) {
+		if (depth > 256)
+			return 0;
+		switch (a->type) {
+		case TEP_PRINT_OP:
+			if (a->op.op && (!strcmp(a->op.op, "/") || !strcmp(a->op.op, "%"))) {
+				if (!a->op.right || a->op.right->type != TEP_PRINT_ATOM ||
+				    !a->op.right->atom.atom)
+					return 0;
+				errno = 0;
+				v = strtoll(a->op.right->atom.atom, &end, 0);
+				if (errno || end == a->op.right->atom.atom || v <= 0)
+					return 0;
+			}
+			if (!args_safe(a->op.left, depth + 1) || !args_safe(a->op.right, depth + 1))
+				return 0;
+			break;
+		case TEP_PRINT_TYPE:
+			if (!args_safe(a->typecast.item, depth + 1))
+				return 0;
+			break;
+		case TEP_PRINT_FLAGS:
+			if (!args_safe(a->flags.field, depth + 1))
+				return 0;
+			break;
+		case TEP_PRINT_SYMBOL:
+			if (!args_safe(a->symbol.field, depth + 1))
+				return 0;
+			break;
+		case TEP_PRINT_HEX:
+		case TEP_PRINT_HEX_STR:
+			if (!args_safe(a->hex.field, depth + 1) || !args_safe(a->hex.size, depth + 1))
+				return 0;
+			break;
+		case TEP_PRINT_INT_ARRAY:
+			if (!args_safe(a->int_array.field, depth + 1) ||
+			    !args_safe(a->int_array.count, depth + 1) ||
+			    !args_safe(a->int_array.el_size, depth + 1))
+				return 0;
+			break;
+		case TEP_PRINT_FUNC:
+			if (!args_safe(a->func.args, depth + 1))
+				return 0;
+			break;
+		default:
+			break;
+		}
+	}
+	return 1;
+}
+
 static struct fprog *compile(struct ftk_printer *p, struct tep_event *ev)
 {
 	struct fprog *pr = calloc(1, sizeof(*pr));
@@ -646,6 +636,10 @@ static struct fprog *compile(struct ftk_printer *p, struct tep_event *ev)
 			p->pid_size = d->size;
 			p->type_size = t->size;
 		}
+	}
+	if (!(ev->flags & TEP_EVENT_FL_FAILED) && !args_safe(ev->print_fmt.args, 0)) {
+		pr->kind = PROG_UNSAFE;
+		return pr;
 	}
 	if (p->no_fast || (p->flags & FTK_PRINT_RAW) || ev->flags)
 		return pr;
@@ -917,42 +911,66 @@ static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct 
 	return -1;
 }
 
+/* The compiled program of @ev, built on first use; NULL if out of memory. */
+static struct fprog *prog_of(struct ftk_printer *p, struct tep_event *ev)
+{
+	if (ev->id < 0 || ev->id >= 65536)
+		return NULL;
+	if (ev->id >= p->nr_progs) {
+		int n = ev->id + 64;
+		struct fprog **np = realloc(p->progs, n * sizeof(*np));
+
+		if (!np)
+			return NULL;
+		memset(np + p->nr_progs, 0, (n - p->nr_progs) * sizeof(*np));
+		p->progs = np;
+		p->nr_progs = n;
+	}
+	if (!p->progs[ev->id])
+		p->progs[ev->id] = compile(p, ev);
+	return p->progs[ev->id];
+}
+
 /*
- * The event's own text into p->s (as tep_print_event(..., TEP_PRINT_INFO)
- * would put it there).
+ * The event's own text into p->s, through libtraceevent (@what is
+ * TEP_PRINT_INFO or TEP_PRINT_INFO_RAW). A record goes to libtraceevent
+ * only when record_ok() found every field inside it, and an event only
+ * when its print fmt cannot trap (args_safe()): libtraceevent trusts
+ * both, and the library catches no signals.
  */
+static void info_text(struct ftk_printer *p, struct tep_record *rec, struct tep_event *ev,
+		      const char *what)
+{
+	struct fprog *pr = ev ? prog_of(p, ev) : NULL;
+
+	trace_seq_reset(&p->s);
+	if (ev && !record_ok(p, ev, rec)) {
+		trace_seq_puts(&p->s, "[record shorter than its format]");
+		return;
+	}
+	if (ev && (!pr || pr->kind == PROG_UNSAFE)) {
+		trace_seq_puts(&p->s, "[print fmt divides by a record value]");
+		tep_print_fields(&p->s, rec->data, rec->size, ev);
+		return;
+	}
+	p->comm_gen++;	/* a plugin may register comms */
+	tep_print_event(p->tep, &p->s, rec, "%s", what);
+}
+
 /* Append the event's own text (as TEP_PRINT_INFO gives it) to @o. */
 static void event_text(struct ftk_printer *p, struct tep_record *rec, struct tep_event *ev,
 		       struct obuf *o)
 {
-	struct fprog *pr = NULL;
+	struct fprog *pr = ev ? prog_of(p, ev) : NULL;
 	size_t start = o->len;
 
-	if (ev && ev->id >= 0 && ev->id < 65536) {
-		if (ev->id >= p->nr_progs) {
-			int n = ev->id + 64;
-			struct fprog **np = realloc(p->progs, n * sizeof(*np));
-
-			if (np) {
-				memset(np + p->nr_progs, 0, (n - p->nr_progs) * sizeof(*np));
-				p->progs = np;
-				p->nr_progs = n;
-			}
-		}
-		if (ev->id < p->nr_progs) {
-			if (!p->progs[ev->id])
-				p->progs[ev->id] = compile(p, ev);
-			pr = p->progs[ev->id];
-		}
-	}
-	if (pr && pr->kind != PROG_SLOW && (unsigned int)rec->size >= pr->min_size) {
+	if (pr && pr->kind != PROG_SLOW && pr->kind != PROG_UNSAFE &&
+	    (unsigned int)rec->size >= pr->min_size) {
 		if (run_prog(p, pr, rec, o, pr->checked >= CHECK_FIRST) == 0) {
-			if (pr->checked >= CHECK_FIRST)
+			if (pr->checked >= CHECK_FIRST || !record_ok(p, ev, rec))
 				return;
 			pr->checked++;
-			p->comm_gen++;
-			trace_seq_reset(&p->s);
-			safe_print(p, rec, "%s", TEP_PRINT_INFO);
+			info_text(p, rec, ev, TEP_PRINT_INFO);
 			if (p->s.len == o->len - start && !memcmp(p->s.buffer, o->b + start, p->s.len))
 				return;
 			pr_debug("print: %s:%s: own text differs from libtraceevent's, using libtraceevent\n",
@@ -964,15 +982,7 @@ static void event_text(struct ftk_printer *p, struct tep_record *rec, struct tep
 		}
 		o->len = start;
 	}
-	if (ev && !record_ok(p, ev, rec)) {
-		static const char bad[] = "[record shorter than its format]";
-
-		ob_put(o, bad, sizeof(bad) - 1);
-		return;
-	}
-	p->comm_gen++;	/* a plugin may register comms */
-	trace_seq_reset(&p->s);
-	safe_print(p, rec, "%s", (p->flags & FTK_PRINT_RAW) ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
+	info_text(p, rec, ev, (p->flags & FTK_PRINT_RAW) ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
 	ob_put(o, p->s.buffer, p->s.len);
 }
 
@@ -1233,12 +1243,7 @@ static int print_other(struct ftk_printer *p, const struct tep_record *crec, int
 	const char *sys = ev ? ev->system : "unknown", *name = ev ? ev->name : "unknown";
 	size_t info;
 
-	trace_seq_reset(&p->s);
-	if (ev && !record_ok(p, ev, rec))
-		trace_seq_puts(&p->s, "[record shorter than its format]");
-	else
-		safe_print(p, rec, "%s",
-			   (p->flags & FTK_PRINT_RAW) ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
+	info_text(p, rec, ev, (p->flags & FTK_PRINT_RAW) ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
 	info = p->s.len;
 	while (info && p->s.buffer[info - 1] == '\n')
 		info--;

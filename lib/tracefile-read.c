@@ -13,8 +13,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <setjmp.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +23,7 @@
 #include <traceevent/event-parse.h>
 #include <tracefs/tracefs.h>
 
+#include "format-check.h"
 #include "internal.h"
 #include "stream-local.h"
 #include "tracefile-local.h"
@@ -76,7 +75,7 @@ struct ftk_tracefile {
 	int			live;
 	int			nr_bufs;
 	struct tf_buffer	bufs[MAX_BUFFERS];
-	char			errmsg[512];
+	struct ftk_errmsg	err;
 };
 
 /* A read position: in the file, or in a block loaded (and uncompressed) from it. */
@@ -92,16 +91,13 @@ struct cur {
 static int tf_fail(struct ftk_tracefile *tf, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Keep the first, innermost reason, prefixed with the file's path. */
 static int tf_fail(struct ftk_tracefile *tf, int err, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
-	if (tf->errmsg[0])	/* keep the first, innermost reason */
-		return err;
-	n = snprintf(tf->errmsg, sizeof(tf->errmsg), "%s: ", tf->path);
 	va_start(ap, fmt);
-	vsnprintf(tf->errmsg + n, sizeof(tf->errmsg) - n, fmt, ap);
+	ftk_errmsg_vset(&tf->err, FTK_ERRMSG_KEEP, tf->path, err, fmt, ap);
 	va_end(ap);
 	return err;
 }
@@ -290,75 +286,30 @@ static int section_load(struct ftk_tracefile *tf, unsigned long long off, const 
 }
 
 
-/* ---------------------------------------------------------------- guarded parsing */
+/* ---------------------------------------------------------------- event formats */
 
 /*
- * libtraceevent's parsers trust their input: some damaged event formats
- * make tep_parse_event() dereference NULL or divide by zero (found by
- * fuzzing). A file must not crash the reader, so each call into a parser
- * runs with a SIGSEGV, SIGBUS and SIGFPE handler that jumps back here; the format is then counted as
- * unparsable, as a format libtraceevent rejects would be. Only the thread
- * inside a guarded call jumps; any other fault takes the default action.
+ * libtraceevent's event parser trusts its input: some damaged print
+ * formats make tep_parse_event() divide by zero or follow a NULL pointer
+ * (found by fuzzing). The own check in format-check.c reads each format
+ * first; a print fmt of a shape that crashes libtraceevent is left out,
+ * so the event keeps its fields and prints as one libtraceevent cannot
+ * parse. Returns 0 when libtraceevent took the whole format.
  */
-static __thread sigjmp_buf *guard_env;
-
-static void guard_handler(int sig)
+static int parse_event_format(struct ftk_tracefile *tf, char *buf, unsigned long size,
+			      const char *sys, unsigned long long at)
 {
-	if (guard_env)
-		siglongjmp(*guard_env, sig);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
+	const char *why;
+	size_t keep;
+	int ret;
 
-enum gkind { G_EVENT, G_HEADER, G_KALLSYMS, G_PRINTK, G_CMDLINES };
-
-static int guarded(struct ftk_tracefile *tf, enum gkind kind, char *buf, unsigned long size,
-		   const char *sys, unsigned long long at)
-{
-	struct sigaction sa, old_segv, old_bus, old_fpe;
-	sigjmp_buf env;
-	volatile int ret = 0;
-	int sig;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = guard_handler;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGSEGV, &sa, &old_segv);
-	sigaction(SIGBUS, &sa, &old_bus);
-	sigaction(SIGFPE, &sa, &old_fpe);
-	sig = sigsetjmp(env, 1);
-	if (!sig) {
-		guard_env = &env;
-		switch (kind) {
-		case G_EVENT:
-			ret = tep_parse_event(tf->tep, buf, size, sys) ? 1 : 0;
-			break;
-		case G_HEADER:
-			ret = tep_parse_header_page(tf->tep, buf, size, tf->long_size) ? -1 : 0;
-			break;
-		case G_KALLSYMS:
-			tep_parse_kallsyms(tf->tep, buf);
-			break;
-		case G_PRINTK:
-			tep_parse_printk_formats(tf->tep, buf);
-			break;
-		case G_CMDLINES:
-			tep_parse_saved_cmdlines(tf->tep, buf);
-			break;
-		}
-	}
-	guard_env = NULL;
-	sigaction(SIGSEGV, &old_segv, NULL);
-	sigaction(SIGBUS, &old_bus, NULL);
-	sigaction(SIGFPE, &old_fpe, NULL);
-	if (sig) {
-		pr_warn("%s: libtraceevent crashed parsing the %s before offset %llu; skipped\n",
-			tf->path, kind == G_EVENT ? "event format" : kind == G_HEADER ? "header page" :
-			kind == G_KALLSYMS ? "kallsyms" : kind == G_PRINTK ? "printk formats" :
-			"saved cmdlines", at);
-		return -2;
-	}
-	return ret;
+	ret = ftk_format_check(buf, size, &keep, &why);
+	if (ret < 0)
+		return ret;
+	if (ret)
+		pr_warn("%s: a %s event format before offset %llu has %s; its print fmt is ignored\n",
+			tf->path, sys, at, why);
+	return tep_parse_event(tf->tep, buf, keep, sys) || ret ? 1 : 0;
 }
 
 /* ---------------------------------------------------------------- metadata blocks */
@@ -378,7 +329,7 @@ static int read_header_info(struct cur *c)
 		return tf_fail(tf, -FTK_E_FORMAT, "no header_page at offset %llu", cur_where(c) - 12);
 	if ((ret = cur_num(c, 8, &size)) || (ret = cur_blob(c, size, &blob)))
 		return ret;
-	if (guarded(tf, G_HEADER, blob, size, NULL, cur_where(c)))
+	if (tep_parse_header_page(tf->tep, blob, size, tf->long_size))
 		ret = tf_fail(tf, -FTK_E_PARSE, "cannot parse header_page before offset %llu",
 			      cur_where(c));
 	free(blob);
@@ -409,10 +360,13 @@ static int read_formats(struct cur *c, const char *system)
 		if ((ret = cur_num(c, 8, &size)) || (ret = cur_blob(c, size, &blob)))
 			return ret;
 		/* A format libtraceevent cannot parse leaves that event unknown, as in trace-cmd. */
-		if (guarded(c->tf, G_EVENT, blob, size, system, cur_where(c)))
+		ret = parse_event_format(c->tf, blob, size, system, cur_where(c));
+		if (ret > 0)
 			pr_debug("%s: cannot parse a %s event format before offset %llu\n",
 				 c->tf->path, system, cur_where(c));
 		free(blob);
+		if (ret < 0)
+			return ret;
 	}
 	return 0;
 }
@@ -462,7 +416,7 @@ static int read_kallsyms(struct cur *c)
 	if (ret)
 		return ret;
 	if (*b)
-		guarded(c->tf, G_KALLSYMS, b, 0, NULL, cur_where(c));
+		tep_parse_kallsyms(c->tf->tep, b);
 	free(b);
 	return 0;
 }
@@ -503,7 +457,7 @@ static int read_printk(struct cur *c)
 		return ret;
 	keep_colon_lines(b);
 	if (*b)
-		guarded(c->tf, G_PRINTK, b, 0, NULL, cur_where(c));
+		tep_parse_printk_formats(c->tf->tep, b);
 	free(b);
 	return 0;
 }
@@ -516,7 +470,7 @@ static int read_cmdlines(struct cur *c)
 	if (ret)
 		return ret;
 	if (*b)
-		guarded(c->tf, G_CMDLINES, b, 0, NULL, cur_where(c));
+		tep_parse_saved_cmdlines(c->tf->tep, b);
 	free(b);
 	return 0;
 }
@@ -593,7 +547,7 @@ static int read_v6_flyrecord(struct ftk_tracefile *tf, struct tf_buffer *b, unsi
 			free(clk);
 		}
 	}
-	tf->errmsg[0] = 0;	/* a missing clock is not an error */
+	ftk_errmsg_clear(&tf->err);	/* a missing clock is not an error */
 	return 0;
 }
 
@@ -1041,7 +995,7 @@ FTK_API void ftk_tracefile_close(struct ftk_tracefile *tf)
  */
 FTK_API const char *ftk_tracefile_errmsg(const struct ftk_tracefile *tf)
 {
-	return tf->errmsg;
+	return tf->err.text;
 }
 
 /** ftk_tracefile_tep() - the libtraceevent handle of the file, owned by @tf. */

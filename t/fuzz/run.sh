@@ -98,8 +98,7 @@ for f in "$top"/t/fixtures/fuzz-"$target"-*; do
 done
 
 cd "$build"
-# allow_user_segv_handler: the library's own handlers, while it has them
-export ASAN_OPTIONS=allow_user_segv_handler=1:detect_leaks=0
+export ASAN_OPTIONS=detect_leaks=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 exec ./fuzz-$target -max_total_time="$secs" -max_len=200000 -timeout=20 -rss_limit_mb=2048 \
 	-detect_leaks=0 -print_final_stats=1 -artifact_prefix="$top/t/fuzz/crash-$target-" "$corpus"

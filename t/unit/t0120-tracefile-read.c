@@ -203,6 +203,21 @@ int main(void)
 	   "missing file: %s", ftk_tracefile_errmsg(tf));
 	ftk_tracefile_close(tf);
 
+	/* Issue 11.10: a path longer than the error buffer is cut, never overrun. */
+	{
+		char longp[1200];
+
+		memset(longp, 'a', sizeof(longp) - 1);
+		longp[0] = '/';
+		longp[sizeof(longp) - 1] = 0;
+		ret = ftk_tracefile_open(longp, 0, &tf);
+		ok(ret < 0 && tf && strlen(ftk_tracefile_errmsg(tf)) < 512 &&
+		   !strncmp(ftk_tracefile_errmsg(tf), "/aaaa", 5),
+		   "a %zu-character path: the message is cut at the buffer (%zu bytes)",
+		   strlen(longp), tf ? strlen(ftk_tracefile_errmsg(tf)) : 0);
+		ftk_tracefile_close(tf);
+	}
+
 	unlink(tmp);
 	free(want);
 	(void)wlen;

@@ -26,6 +26,11 @@ ok "libftkit(3) names every FTK_API function" \
 	bash -c "comm -23 '$tmp/api' '$tmp/man' | sed 's/^/missing: /' | grep . && exit 1 || exit 0"
 ok "every symbol is versioned FTKIT_*" \
 	bash -c "nm -D --defined-only '$so' | grep ' ftk_' | grep -v '@@FTKIT_' | grep . && exit 1 || exit 0"
+# Issue 11.11: the library owns no process-wide signal disposition (no
+# handlers, no jumping out of a library call); formats that would crash
+# libtraceevent are refused before it sees them (lib/format-check.c).
+ok "libftkit imports none of sigaction, signal, siglongjmp" \
+	bash -c "nm -D '$so' | grep -E 'sigaction|signal|siglongjmp|sigsetjmp' && exit 1 || exit 0"
 
 soname=$(objdump -p "$so" | awk '/SONAME/ { print $2 }')
 is "$soname" "libftkit.so.0" "soname carries the interface major"
