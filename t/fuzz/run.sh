@@ -9,7 +9,8 @@
 # whole library is built in (every lib/*.c). Each target's corpus starts from
 # its seeds: t/fixtures/*.dat, the host's event formats, filters and probe
 # and trigger specs. Needs clang and libclang-rt-14-dev. Crashes land in
-# t/fuzz/crash-*: keep each as a fixture (t/fixtures/fuzz-*.dat for the
+# t/fuzz/crash-*; FTK_FUZZ_FORK=1 keeps going after one. Keep each as a
+# fixture (t/fixtures/fuzz-*.dat for the
 # reader and the format compiler, read by t/unit/t0140-fuzz-inputs; the
 # others as t/fixtures/fuzz-TARGET-*.txt, read by t/unit/t0141-fuzz-text).
 set -e
@@ -100,5 +101,9 @@ done
 cd "$build"
 export ASAN_OPTIONS=detect_leaks=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-exec ./fuzz-$target -max_total_time="$secs" -max_len=200000 -timeout=20 -rss_limit_mb=2048 \
+# FTK_FUZZ_FORK=1: keep going after a crash (each one is still written out)
+fork=
+[ -n "${FTK_FUZZ_FORK:-}" ] && fork="-fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1"
+# shellcheck disable=SC2086
+exec ./fuzz-$target $fork -max_total_time="$secs" -max_len=200000 -timeout=20 -rss_limit_mb=2048 \
 	-detect_leaks=0 -print_final_stats=1 -artifact_prefix="$top/t/fuzz/crash-$target-" "$corpus"
