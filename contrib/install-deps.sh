@@ -10,9 +10,10 @@ build="build-essential autoconf automake libtool pkg-config
 	libncurses-dev libunwind-dev libzstd-dev zlib1g-dev"
 # trace-cmd and perf are the references the interop tests compare against, and
 # libtracecmd-dev (trace-cmd's own reader library) a second trace.dat reader;
-# qemu, busybox and cpio run the full-kernel lane; mandoc lints man pages.
+# qemu, busybox and cpio run the full-kernel lane; mandoc lints man pages;
+# time's /usr/bin/time measures peak memory (t0160).
 test="trace-cmd libtracecmd-dev linux-perf mandoc python3 qemu-system-x86 busybox-static cpio
-	util-linux procps file binutils"
+	util-linux procps file binutils time"
 
 pkgs=$build
 [ "${1:-}" = --test ] && pkgs="$build $test"

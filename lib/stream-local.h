@@ -25,4 +25,11 @@ struct ftk_record {
 	unsigned char		data[] __attribute__((aligned(8)));
 };
 
+/*
+ * Sub-buffers a file stream reads per pread(2), 1 to 32 (the default);
+ * call before the first read. The merge of a trace file lowers it when it
+ * opens many streams, to keep their buffers within a budget.
+ */
+void ftk_stream_set_readahead(struct ftk_stream *s, unsigned int subbufs);
+
 #endif

@@ -41,10 +41,11 @@ struct ftk_stream {
 	int			fd;
 	struct ftk_stream_ops	ops;
 	void			*ctx;
-	unsigned char		*chunk;		/* FILE: FILE_CHUNK_SUBBUFS sub-buffers + slack */
+	unsigned char		*chunk;		/* FILE: chunk_subbufs sub-buffers + slack */
+	unsigned int		chunk_subbufs;	/* FILE: sub-buffers per pread(2) */
 	unsigned long long	chunk_off;	/* FILE: region offset of chunk[0] */
 	size_t			chunk_len;	/* FILE: valid bytes in chunk */
-	unsigned char		*page;		/* one sub-buffer + slack */
+	unsigned char		*page;		/* one sub-buffer + slack, allocated when needed */
 	/* decoding state */
 	unsigned char		*cur_page;	/* the loaded sub-buffer */
 	unsigned long long	cur_off;	/* its offset in the source */
@@ -103,10 +104,10 @@ static struct ftk_stream *stream_new(const struct ftk_stream_fmt *fmt, enum src_
 	s->fmt.name = s->name;
 	s->kind = kind;
 	s->fd = -1;
-	s->page = calloc(1, sub + FTK_STREAM_SLACK);
+	s->chunk_subbufs = FILE_CHUNK_SUBBUFS;
 	s->kbuf = kbuffer_alloc(fmt->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
 				fmt->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
-	if (!s->name || !s->page || !s->kbuf) {
+	if (!s->name || !s->kbuf) {
 		ftk_stream_close(s);
 		errno = ENOMEM;
 		return NULL;
@@ -179,13 +180,29 @@ FTK_API struct ftk_stream *ftk_stream_open_file(int fd, unsigned long long offse
 	s->fd = fd;
 	s->base = offset;
 	s->len = len;
-	s->chunk = malloc((size_t)s->fmt.subbuf_size * FILE_CHUNK_SUBBUFS + FTK_STREAM_SLACK);
-	if (!s->chunk) {
-		ftk_stream_close(s);
-		errno = ENOMEM;
-		return NULL;
-	}
 	return s;
+}
+
+/*
+ * Sub-buffers read per pread(2) by a file stream (1 to FILE_CHUNK_SUBBUFS),
+ * so that many streams read at once stay within a memory budget; before
+ * the first read only.
+ */
+void ftk_stream_set_readahead(struct ftk_stream *s, unsigned int subbufs)
+{
+	if (!s->chunk)
+		s->chunk_subbufs = subbufs < 1 ? 1 :
+				   subbufs > FILE_CHUNK_SUBBUFS ? FILE_CHUNK_SUBBUFS : subbufs;
+}
+
+/* The stream's one-sub-buffer page, allocated on first use. */
+static unsigned char *stream_page(struct ftk_stream *s)
+{
+	if (!s->page)
+		s->page = calloc(1, (size_t)s->fmt.subbuf_size + FTK_STREAM_SLACK);
+	if (!s->page)
+		stream_fail(s, -ENOMEM, "out of memory");
+	return s->page;
 }
 
 /**
@@ -247,6 +264,8 @@ static int fetch_subbuf(struct ftk_stream *s, size_t *avail)
 	unsigned long long off;
 	ssize_t r;
 
+	if (s->kind != SRC_FILE && !stream_page(s))
+		return s->err;
 	switch (s->kind) {
 	case SRC_MEM:
 		if (s->pos >= s->len)
@@ -278,12 +297,22 @@ static int fetch_subbuf(struct ftk_stream *s, size_t *avail)
 	case SRC_FILE:
 		if (s->pos >= s->len)
 			return 0;
+		if (!s->chunk) {
+			/* in proportion to the region, not to what its header declares */
+			unsigned long long cap = (unsigned long long)sub * s->chunk_subbufs;
+
+			if (cap > s->len)
+				cap = s->len;
+			s->chunk = malloc(cap + FTK_STREAM_SLACK);
+			if (!s->chunk)
+				return stream_fail(s, -ENOMEM, "out of memory");
+		}
 		if (s->pos < s->chunk_off || s->pos >= s->chunk_off + s->chunk_len) {
 			unsigned long long want = s->len - s->pos;
 			size_t got = 0;
 
-			if (want > (unsigned long long)sub * FILE_CHUNK_SUBBUFS)
-				want = (unsigned long long)sub * FILE_CHUNK_SUBBUFS;
+			if (want > (unsigned long long)sub * s->chunk_subbufs)
+				want = (unsigned long long)sub * s->chunk_subbufs;
 			while (got < want) {
 				r = pread(s->fd, s->chunk + got, want - got,
 					  (off_t)(s->base + s->pos + got));
@@ -305,6 +334,8 @@ static int fetch_subbuf(struct ftk_stream *s, size_t *avail)
 		off = s->pos - s->chunk_off;
 		*avail = s->chunk_len - off < sub ? s->chunk_len - off : sub;
 		if (*avail < sub) {
+			if (!stream_page(s))
+				return s->err;
 			memset(s->page, 0, sub);
 			memcpy(s->page, s->chunk + off, *avail);
 			s->cur_page = s->page;

@@ -29,11 +29,25 @@
 #include "tracefile-local.h"
 #include <ftkit/tracefile.h>
 
-/* Sanity limits for sizes read from the file. */
+/*
+ * Sanity limits for sizes read from the file. Memory stays in proportion
+ * to what the file holds, whatever its headers declare: a block is
+ * allocated only once the file is seen to hold it, a compressed one
+ * expands at most MAX_RATIO times (text and trace pages compress 3 to 10
+ * times), a data chunk holds at most MAX_CHUNK_PAGES sub-buffers
+ * (trace-cmd and ftrecord write 10), and CPU data regions may not
+ * overlap, so each byte of the file is decoded once.
+ */
 #define MAX_META	(512ULL << 20)	/* one metadata block */
-#define MAX_CHUNK	(256U << 20)	/* one uncompressed data chunk */
+#define MAX_RATIO	64ULL		/* of a compressed block: uncompressed / compressed */
+#define MAX_CHUNK_PAGES	64		/* sub-buffers in one compressed data chunk */
 #define MAX_CPUS	8192
+#define READAHEAD_BUDGET (32U << 20)	/* file streams of one merge read ahead this much in all */
+#define ZMEM_BUDGET	(256ULL << 20)	/* uncompressed chunks held by the streams of one file */
 #define MAX_BUFFERS	64
+/* Sub-buffer sizes a kernel can produce: a page (4 KiB to 64 KiB) up to buffer_subbuf_size_kb's 1 MiB. */
+#define MIN_PAGE	1024U
+#define MAX_PAGE	(1U << 20)
 
 struct tf_cpu {
 	int			cpu;
@@ -73,6 +87,7 @@ struct ftk_tracefile {
 	unsigned int		tsc_mult;	/* TSC2NSEC option */
 	unsigned int		tsc_shift;
 	int			live;
+	unsigned long long	zmem;		/* bytes of the zsrc chunk buffers */
 	int			nr_bufs;
 	struct tf_buffer	bufs[MAX_BUFFERS];
 	struct ftk_errmsg	err;
@@ -100,6 +115,12 @@ static int tf_fail(struct ftk_tracefile *tf, int err, const char *fmt, ...)
 	ftk_errmsg_vset(&tf->err, FTK_ERRMSG_KEEP, tf->path, err, fmt, ap);
 	va_end(ap);
 	return err;
+}
+
+/* A sub-buffer size the kernel can produce: a power of two from 1 KiB to 1 MiB. */
+static int bad_page_size(unsigned long long page)
+{
+	return page < MIN_PAGE || page > MAX_PAGE || (page & (page - 1));
 }
 
 static unsigned long long cur_where(const struct cur *c)
@@ -210,6 +231,9 @@ static int cur_blob(struct cur *c, unsigned long long n, char **out)
 	if (n > MAX_META)
 		return tf_fail(c->tf, -FTK_E_FORMAT, "%s: size %llu at offset %llu is not believable",
 			       c->what, n, cur_where(c) - 8);
+	/* allocate only what the file (or the block) is seen to hold */
+	if (c->mem ? n > c->len - c->pos : c->pos > c->tf->fsize || n > c->tf->fsize - c->pos)
+		return cur_short(c, n);
 	b = malloc(n + 1);
 	if (!b)
 		return -ENOMEM;
@@ -260,7 +284,7 @@ static int section_load(struct ftk_tracefile *tf, unsigned long long off, const 
 	}
 	if ((ret = cur_u32(&c, &clen)) || (ret = cur_u32(&c, &ulen)))
 		return ret;
-	if (clen + 8ULL > size || ulen > MAX_META)
+	if (clen + 8ULL > size || ulen > MAX_META || ulen > MAX_RATIO * clen + 65536)
 		return tf_fail(tf, -FTK_E_FORMAT,
 			       "%s: bad compression header at offset %llu: %u bytes into %u",
 			       what, off + 16, clen, ulen);
@@ -664,7 +688,7 @@ static int parse_option(struct ftk_tracefile *tf, unsigned int id, struct cur *o
 		}
 		if ((ret = cur_str(o, &clk)) || (ret = cur_u32(o, &page)) || (ret = cur_u32(o, &ncpu)))
 			break;
-		if (ncpu > MAX_CPUS || page < 32 || page > (1U << 27)) {
+		if (ncpu > MAX_CPUS || bad_page_size(page)) {
 			ret = tf_fail(tf, -FTK_E_FORMAT,
 				      "BUFFER option at offset %llu: %u cpus, page size %u",
 				      at, ncpu, page);
@@ -703,6 +727,69 @@ static int parse_option(struct ftk_tracefile *tf, unsigned int id, struct cur *o
 	}
 	free(name);
 	free(clk);
+	return ret;
+}
+
+/* ---------------------------------------------------------------- data regions */
+
+static int region_cmp(const void *a, const void *b)
+{
+	const struct tf_cpu *x = *(const struct tf_cpu * const *)a;
+	const struct tf_cpu *y = *(const struct tf_cpu * const *)b;
+
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/*
+ * The CPU data regions of every buffer: an uncompressed one holds whole
+ * sub-buffers, so at least one; and no two overlap, as no recorder writes
+ * them so (a file whose CPUs all point at the same data would otherwise
+ * be decoded, and held in memory, once per CPU).
+ */
+static int check_regions(struct ftk_tracefile *tf)
+{
+	const struct tf_cpu **r;
+	unsigned long long end, prev_end = 0;
+	size_t n = 0, i;
+	int b, k, ret = 0;
+
+	for (b = 0; b < tf->nr_bufs; b++)
+		n += tf->bufs[b].nr_cpus;
+	r = calloc(n ? n : 1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	n = 0;
+	for (b = 0; b < tf->nr_bufs; b++) {
+		const struct tf_buffer *buf = &tf->bufs[b];
+
+		for (k = 0; k < buf->nr_cpus; k++) {
+			const struct tf_cpu *c = &buf->cpus[k];
+
+			if (!c->size)
+				continue;
+			if (!buf->compressed && c->size < buf->page_size) {
+				ret = tf_fail(tf, -FTK_E_FORMAT,
+					      "buffer \"%s\" cpu %d: %llu bytes of data at offset %llu, less than one %u-byte sub-buffer",
+					      buf->name, c->cpu, c->size, c->offset, buf->page_size);
+				goto out;
+			}
+			r[n++] = c;
+		}
+	}
+	qsort(r, n, sizeof(*r), region_cmp);
+	for (i = 0; i < n; i++) {
+		if (i && r[i]->offset < prev_end) {
+			ret = tf_fail(tf, -FTK_E_FORMAT,
+				      "cpu %d data at offset %llu overlaps other cpu data (ending at %llu)",
+				      r[i]->cpu, r[i]->offset, prev_end);
+			goto out;
+		}
+		end = r[i]->offset + r[i]->size;
+		if (end > prev_end)
+			prev_end = end;
+	}
+out:
+	free(r);
 	return ret;
 }
 
@@ -922,7 +1009,7 @@ FTK_API int ftk_tracefile_open(const char *path, unsigned int flags, struct ftk_
 				       head[0], head[1], c.pos - 2));
 	if ((ret = cur_u32(&c, &tf->page_size)))
 		return ftk_err(ret);
-	if (tf->page_size < 64 || tf->page_size > (1U << 27))
+	if (bad_page_size(tf->page_size))
 		return ftk_err(tf_fail(tf, -FTK_E_FORMAT, "bad page size %u at offset %llu",
 				       tf->page_size, c.pos - 4));
 	tf->tep = tep_alloc();
@@ -942,6 +1029,8 @@ FTK_API int ftk_tracefile_open(const char *path, unsigned int flags, struct ftk_
 	} else {
 		ret = open_v7(tf, &c);
 	}
+	if (!ret)
+		ret = check_regions(tf);
 	if (ret)
 		return ftk_err(ret);
 	if (tf->cpus >= 0)
@@ -1157,6 +1246,7 @@ struct zsrc {
 	unsigned char		*ubuf;
 	size_t			ucap, ulen, upos;
 	unsigned long long	uoff;		/* file offset of the current chunk */
+	unsigned int		max_ulen;	/* MAX_CHUNK_PAGES sub-buffers */
 	int			started;
 };
 
@@ -1185,13 +1275,18 @@ static ssize_t zsrc_read(void *ctx, void *buf, size_t size, unsigned long long *
 		c.pos = z->pos;
 		if ((ret = cur_u32(&c, &clen)) || (ret = cur_u32(&c, &ulen)))
 			return ret;
-		if (ulen > MAX_CHUNK || c.pos + clen > z->end)
+		if (ulen > z->max_ulen || ulen > MAX_RATIO * clen + 65536 || c.pos + clen > z->end)
 			return -FTK_E_FORMAT;
 		if (ulen > z->ucap) {
-			unsigned char *p = realloc(z->ubuf, ulen);
+			unsigned char *p;
 
+			/* the chunks all streams hold at once stay within a budget */
+			if (tf->zmem - z->ucap + ulen > ZMEM_BUDGET)
+				return -ENOMEM;
+			p = realloc(z->ubuf, ulen);
 			if (!p)
 				return -ENOMEM;
+			tf->zmem += ulen - z->ucap;
 			z->ubuf = p;
 			z->ucap = ulen;
 		}
@@ -1221,6 +1316,7 @@ static void zsrc_close(void *ctx)
 {
 	struct zsrc *z = ctx;
 
+	z->tf->zmem -= z->ucap;
 	free(z->ubuf);
 	free(z);
 }
@@ -1265,6 +1361,7 @@ FTK_API struct ftk_stream *ftk_tracefile_stream(struct ftk_tracefile *tf, int bu
 		return NULL;
 	z->tf = tf;
 	z->pos = c->offset;
+	z->max_ulen = b->page_size * MAX_CHUNK_PAGES;
 	/* The size trace-cmd stores leaves out the 4-byte chunk count. */
 	z->end = c->offset + c->size + 4;
 	if (!c->size)
@@ -1292,29 +1389,40 @@ FTK_API struct ftk_merge *ftk_tracefile_merge(struct ftk_tracefile *tf,
 					      unsigned long long buf_mask, const int *cpus)
 {
 	struct ftk_merge *m = ftk_merge_new();
+	unsigned long long bytes = 0;
 	struct ftk_stream *s;
-	int b, i, k, want;
+	int b, i, k, want, pass;
 
 	if (!m)
 		return NULL;
-	for (b = 0; b < tf->nr_bufs; b++) {
-		if (buf_mask && (b >= 64 || !(buf_mask & (1ULL << b))))
-			continue;
-		for (i = 0; i < tf->bufs[b].nr_cpus; i++) {
-			if (!tf->live && !tf->bufs[b].cpus[i].size)
+	/* pass 0 sizes the streams' read-ahead to READAHEAD_BUDGET in all; pass 1 opens them */
+	for (pass = 0; pass < 2; pass++) {
+		for (b = 0; b < tf->nr_bufs; b++) {
+			if (buf_mask && (b >= 64 || !(buf_mask & (1ULL << b))))
 				continue;
-			if (cpus) {
-				want = 0;
-				for (k = 0; cpus[k] >= 0; k++)
-					if (cpus[k] == tf->bufs[b].cpus[i].cpu)
-						want = 1;
-				if (!want)
+			for (i = 0; i < tf->bufs[b].nr_cpus; i++) {
+				if (!tf->live && !tf->bufs[b].cpus[i].size)
 					continue;
-			}
-			s = ftk_tracefile_stream(tf, b, i);
-			if (!s || ftk_merge_add(m, s, b) < 0) {
-				ftk_merge_free(m);
-				return NULL;
+				if (cpus) {
+					want = 0;
+					for (k = 0; cpus[k] >= 0; k++)
+						if (cpus[k] == tf->bufs[b].cpus[i].cpu)
+							want = 1;
+					if (!want)
+						continue;
+				}
+				if (!pass) {
+					bytes += tf->bufs[b].page_size;
+					continue;
+				}
+				s = ftk_tracefile_stream(tf, b, i);
+				if (s)
+					ftk_stream_set_readahead(s, bytes ? READAHEAD_BUDGET / bytes : 1);
+				/* the merge owns @s, also on failure */
+				if (!s || ftk_merge_add(m, s, b) < 0) {
+					ftk_merge_free(m);
+					return NULL;
+				}
 			}
 		}
 	}
