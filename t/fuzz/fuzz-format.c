@@ -9,7 +9,9 @@
  * the input's last byte picks (text, JSON, CSV, Chrome, raw text).
  *
  * Input: FORMAT '\0' then records, each a length byte and that many bytes.
- * The seeds (t/fuzz/run.sh) are the host's own event formats.
+ * The seeds (t/fuzz/run.sh) are the host's own event formats. Run with
+ * FTK_FUZZ_SAVE=FILE and one input, it writes the trace.dat it would read
+ * to FILE instead: that is what a crasher's fixture keeps.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -198,6 +200,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	close(fd);
 	free(o.buf);
+	/* FTK_FUZZ_SAVE=FILE: keep the trace.dat made of the input (for a fixture) */
+	if (getenv("FTK_FUZZ_SAVE") && rename(path, getenv("FTK_FUZZ_SAVE")) == 0)
+		return 0;
 	/* one output format an input (the last byte picks it): 5x the speed of all */
 	f = size ? data[size - 1] % 5 : 0;
 	read_all(path, devnull, f == 4 ? FTK_PRINT_TEXT : f, f == 4 ? FTK_PRINT_RAW | FTK_PRINT_NSEC : 0);

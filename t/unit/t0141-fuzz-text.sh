@@ -3,7 +3,10 @@
 # through the tool that takes it from a user, and must come back as a clean
 # error (exit 1 with a reason) or a clean run, never a crash:
 #   t/fixtures/fuzz-filter-*.txt   ftreport -F FILTER synth-v6.dat
-# The ones that still crash inside libtraceevent are TODO, with the reason.
+#   t/fixtures/pending/fuzz-*.dat  ftreport FILE: trace.dat crashers whose fix
+#                                  is another module's; fixed, they move to
+#                                  t/fixtures/ (t0140 reads them there)
+# The ones that still crash are TODO, with the reason and the owner.
 . "$top_srcdir/t/tap.sh"
 lane unit
 dat=$top_srcdir/t/fixtures/synth-v6.dat
@@ -33,4 +36,23 @@ for f in "$top_srcdir"/t/fixtures/fuzz-filter-*.txt; do
 	fi
 done
 [ "$n" -gt 0 ] || skip "no t/fixtures/fuzz-filter-*.txt"
+
+# Known: __print_symbolic(REC->X, ...) or __print_flags(REC->X, ...) with X not
+# a field of the event: libtraceevent 1.7.1's process_entry() (event-parse.c:2547)
+# writes through tep_find_any_field()'s NULL. lib/format-check.c lets it through.
+for f in "$top_srcdir"/t/fixtures/pending/fuzz-*.dat; do
+	[ -f "$f" ] || continue
+	rc=0
+	{ ftreport "$f" > /dev/null 2> "$tmp/err"; } 2>/dev/null || rc=$?
+	name="ftreport $(basename "$f"): exit 0, or 2 with a reason (got $rc)"
+	if [ "$rc" = 0 ] || { [ "$rc" = 2 ] && [ -s "$tmp/err" ]; }; then
+		_tap_result 0 "$name"
+	elif [ "$rc" -ge 128 ]; then
+		tap_run=$((tap_run + 1))
+		echo "not ok $tap_run - $name # TODO lib/format-check.c: unknown field in __print_symbolic/__print_flags"
+	else
+		_tap_result 1 "$name"
+		sed 's/^/# /' "$tmp/err"
+	fi
+done
 done_testing
