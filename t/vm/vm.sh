@@ -267,6 +267,10 @@ vm_job_initramfs() {
 	local script=$1 out=$2 root v
 	shift 2
 	root=$(mktemp -d "${out%/*}/job.XXXXXX") || return 1
+	# The archive's "." is the guest's "/": mktemp -d made it 0700, and the kernel
+	# unpacks this archive last, so no one but root could reach a file (commands
+	# run as nobody failed to load their libraries: "Permission denied", exit 127).
+	chmod 755 "$root"
 	mkdir -p "$root/ftk"
 	cp "$script" "$root/ftk/job.sh"
 	{
