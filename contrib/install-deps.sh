@@ -8,10 +8,11 @@ set -e
 build="build-essential autoconf automake libtool pkg-config
 	libtracefs-dev libtraceevent-dev libtraceevent1-plugin
 	libncurses-dev libunwind-dev libiberty-dev libzstd-dev zlib1g-dev"
-# trace-cmd and perf are the references the interop tests compare against;
+# trace-cmd and perf are the references the interop tests compare against, and
+# libtracecmd-dev (trace-cmd's own reader library) a second trace.dat reader;
 # qemu, busybox and cpio run the full-kernel lane; mandoc lints man pages;
 # tmux drives fttop's screen; time's /usr/bin/time measures peak memory (t0160).
-test="trace-cmd linux-perf mandoc python3 qemu-system-x86 busybox-static cpio
+test="trace-cmd libtracecmd-dev linux-perf mandoc python3 qemu-system-x86 busybox-static cpio
 	util-linux procps file binutils time tmux"
 
 pkgs=$build

@@ -1,27 +1,113 @@
 #!/bin/sh
-# Build the trace.dat reader fuzz target with clang's libFuzzer and ASan, and
-# run it for $1 seconds (default 300) on a corpus seeded from t/fixtures.
-# Needs clang and libclang-rt-14-dev. Crashes land in t/fuzz/crash-*; keep
-# each as t/fixtures/fuzz-*.dat and t/unit/t0140-fuzz-inputs reads them all.
+# Build a fuzz target with clang's libFuzzer, ASan and UBSan, and run it.
+#
+#	t/fuzz/run.sh [TARGET] [SECONDS]
+#
+# TARGET is tracefile (the trace.dat reader, the default), format (the
+# print-format compiler), filter (ftreport -F's event filter parser) or probe
+# (the probe and trigger definition parsers); SECONDS defaults to 300. The
+# whole library is built in (every lib/*.c). Each target's corpus starts from
+# its seeds: t/fixtures/*.dat, the host's event formats, filters and probe
+# and trigger specs. Needs clang and libclang-rt-14-dev. Crashes land in
+# t/fuzz/crash-*; FTK_FUZZ_FORK=1 keeps going after one. Keep each as a
+# fixture (t/fixtures/fuzz-*.dat for the
+# reader and the format compiler, read by t/unit/t0140-fuzz-inputs; the
+# others as t/fixtures/fuzz-TARGET-*.txt, read by t/unit/t0141-fuzz-text).
 set -e
 top=$(cd "$(dirname "$0")/../.." && pwd)
-build=${FTK_FUZZ_BUILD:-/tmp/ftk-fuzz-build}
+target=tracefile
+case ${1:-} in
+''|*[!0-9]*) [ -n "${1:-}" ] && { target=$1; shift; } ;;
+esac
 secs=${1:-300}
-mkdir -p "$build/corpus"
-cp "$top"/t/fixtures/*.dat "$build/corpus/" 2>/dev/null || true
+[ -f "$top/t/fuzz/fuzz-$target.c" ] || { echo "run.sh: no target '$target'" >&2; exit 1; }
+build=${FTK_FUZZ_BUILD:-/tmp/ftk-fuzz-build}
+corpus=$build/corpus-$target
+mkdir -p "$corpus" "$build/ftkit"
 printf '#define _GNU_SOURCE 1\n#define FTK_TEP_PLUGIN_DIR "/nonexistent"\n' > "$build/config.h"
-printf '#define FTK_VERSION_MAJOR 0\n#define FTK_VERSION_MINOR 1\n#define FTK_VERSION_PATCH 0\n' > "$build/version.h"
-mkdir -p "$build/ftkit" && cp "$build/version.h" "$build/ftkit/version.h"
-clang -g -O1 -fsanitize=fuzzer,address,undefined -std=gnu11 -include "$build/config.h" \
+sed -e 's/@FTK_VERSION_[A-Z]*@/0/' -e 's/@PACKAGE_VERSION@/fuzz/' \
+	"$top/include/ftkit/version.h.in" > "$build/ftkit/version.h"
+# libtraceevent's parsers are where the formats and filters go: with
+# FTK_FUZZ_TEP_SRC (a checkout of libtraceevent, e.g. 1.7.1 as Debian 12
+# ships) they are built in with coverage, so that the fuzzer sees them; the
+# installed library is not instrumented and the fuzzer would be blind there.
+# Its NULL bsearch() of an empty array and its unaligned loads of record
+# fields (fine on x86) are left out of UBSan's checks.
+tep_objs=
+if [ -n "${FTK_FUZZ_TEP_SRC:-}" ]; then
+	mkdir -p "$build/tep"
+	for c in "$FTK_FUZZ_TEP_SRC"/src/*.c; do
+		o=$build/tep/$(basename "$c" .c).o
+		[ "$o" -nt "$c" ] || clang -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
+			-fno-sanitize-recover=undefined -fno-sanitize=nonnull-attribute,alignment -D_GNU_SOURCE -w \
+			-I"$FTK_FUZZ_TEP_SRC/include" -I"$FTK_FUZZ_TEP_SRC/include/traceevent" \
+			-I"$FTK_FUZZ_TEP_SRC/src" -c "$c" -o "$o"
+		tep_objs="$tep_objs $o"
+	done
+fi
+# FTK_FUZZ_NO_BUILD=1: run the target built last time
+[ -n "${FTK_FUZZ_NO_BUILD:-}" ] && [ -x "$build/fuzz-$target" ] ||
+# shellcheck disable=SC2086
+clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	-std=gnu11 -include "$build/config.h" -DFTK_FUZZ_TOP="\"$top\"" \
 	-I"$top/include" -I"$build" -I"$top/lib" \
-	"$top/t/fuzz/fuzz-tracefile.c" "$top/lib/stream.c" "$top/lib/merge.c" \
-	"$top/lib/tracefile-read.c" "$top/lib/tracefile-live.c" "$top/lib/common.c" \
-	"$top/lib/print.c" "$top/lib/print-compile.c" "$top/lib/print-text.c" \
-	"$top/lib/print-json.c" "$top/lib/print-graph.c" \
-	"$top/lib/compress.c" "$top/lib/format-check.c" "$top/lib/tracefs.c" \
-	$(pkg-config --cflags --libs libtraceevent libtracefs libzstd zlib) \
-	-o "$build/fuzz-tracefile"
+	"$top/t/fuzz/fuzz-$target.c" "$top"/lib/*.c $tep_objs \
+	$(pkg-config --cflags --libs libtraceevent libtracefs libzstd zlib) -lpthread -lm \
+	-o "$build/fuzz-$target"
+
+seed() { printf '%s' "$2" > "$corpus/seed-$1"; }
+case $target in
+tracefile)
+	cp "$top"/t/fixtures/*.dat "$corpus/" 2>/dev/null || true ;;
+format)
+	# each of the host's event formats, with three records of it
+	n=0
+	for f in /sys/kernel/tracing/events/*/*/format; do
+		[ -r "$f" ] || continue
+		n=$((n + 1))
+		{ cat "$f"; printf '\0'; 
+		  id=$(sed -n 's/^ID: //p' "$f")
+		  for r in 1 2 3; do
+			printf "\\$(printf %o 40)"
+			printf "\\$(printf %o $((id & 255)))\\$(printf %o $((id >> 8 & 255)))"
+			head -c 38 /dev/urandom
+		  done; } > "$corpus/seed-$n"
+		[ $n -ge 400 ] && break
+	done
+	cp "$top"/t/fixtures/fuzz-format-*.dat "$corpus/" 2>/dev/null || true ;;
+filter)
+	seed 1 'prev_pid == 1 && next_comm ~ "bash"'
+	seed 2 'sched/sched_switch: prev_state & 1 || next_prio > 120'
+	seed 3 'sched_wakeup: pid != 0 && comm == "sshd"'
+	seed 4 '!(common_pid < 100) && COMM ~ "k*"'
+	seed 5 "$(printf 'sched_switch\nftkit/blob: len > 3')"
+	seed 6 'print: buf ~ "*hello*" || ip == 0x10' ;;
+probe)
+	for s in 'p:ftkit/open do_sys_openat2 dfd=%di:s32 name=+0(%si):ustring' \
+		 'r:myret vfs_read+0 ret=$retval' 'r10 vfs_read%return' \
+		 '/bin/true:main' 'p /bin/true:main+4 a=$arg1:u64 b=%ax' \
+		 'e:ftkit/sw sched/sched_switch prev=$prev_pid:u32' \
+		 "$(printf 'libc.so.6:malloc%%return\nsize=$arg1\nptr=$retval:x64')" \
+		 'p:g/n 0x1234' 'main'; do
+		n=$((${n:-0} + 1)); printf '\000%s' "$s" > "$corpus/seed-p$n"
+	done
+	for s in 'traceon' 'traceoff:5 if prev_pid == 1' 'stacktrace:3' \
+		 'hist:keys=common_pid:vals=hitcount:sort=hitcount.descending:size=4096 if comm ~ "b*"' \
+		 'snapshot' 'enable_event:sched:sched_wakeup:2' '!hist:keys=pid' \
+		 'hist:keys=pid:ts0=common_timestamp.usecs:onmatch(sched.sched_wakeup).trace(lat,$ts0)'; do
+		n=$((${n:-0} + 1)); printf '\001%s' "$s" > "$corpus/seed-t$n"
+	done ;;
+esac
+for f in "$top"/t/fixtures/fuzz-"$target"-*; do
+	[ -f "$f" ] && cp "$f" "$corpus/"
+done
+
 cd "$build"
 export ASAN_OPTIONS=detect_leaks=0
-./fuzz-tracefile -max_total_time="$secs" -max_len=200000 -timeout=20 -detect_leaks=0 \
-	-artifact_prefix="$top/t/fuzz/" corpus
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# FTK_FUZZ_FORK=1: keep going after a crash (each one is still written out)
+fork=
+[ -n "${FTK_FUZZ_FORK:-}" ] && fork="-fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1"
+# shellcheck disable=SC2086
+exec ./fuzz-$target $fork -max_total_time="$secs" -max_len=200000 -timeout=20 -rss_limit_mb=2048 \
+	-detect_leaks=0 -print_final_stats=1 -artifact_prefix="$top/t/fuzz/crash-$target-" "$corpus"

@@ -97,8 +97,9 @@ ftrecord -q -T -F -e sched:sched_process_exec -o "$tmp/t.dat" true 2> "$tmp/err"
 is_exit "$?" 0 "-T: ftrecord exits 0" "$tmp/err"
 ok "-T: the exec comes with a kernel stack" eval 'report "$tmp/t.dat" | grep -q "kernel_stack:"'
 
-# A uprobe event: getpid in libc, hit by the command.
-libc=$(ldd /bin/true 2>/dev/null | awk '/libc\.so/ { print $3 }')
+# A uprobe event: getpid in libc, hit by the command. libc as bash loads it: /bin/true
+# is busybox, linked statically, in the full-kernel VM.
+libc=$(ldd "$(command -v bash)" 2>/dev/null | awk '/libc\.so/ { print $3 }')
 if ! has uprobes; then
 	skip "uprobes: $why"
 elif [ -z "$libc" ] || ! command -v readelf >/dev/null || ! command -v nm >/dev/null; then

@@ -126,14 +126,35 @@ _vm_modorder() {
 # The host programs the guest gets (with every library they load). Besides busybox: bash
 # and trace-cmd, and the GNU tools whose options the tests use where busybox lacks them (dd
 # iflag=nonblock; readelf): they go to /usr/local/bin, ahead of busybox in the guest's PATH.
-FTK_VM_GNU_TOOLS="dd diff grep mktemp nm readelf sed sort stat taskset timeout"
+# setpriv runs commands as nobody (t/lib/control.sh as_nobody); ldd (a bash script) finds
+# libc for t4140's uprobe.
+FTK_VM_GNU_TOOLS="dd diff grep ldd mktemp nm readelf sed setpriv sort stat taskset timeout"
+# Debian's python3 (not whatever python3 comes first in PATH) with the few standard modules
+# the tests import, found by importing them on the host: about 1 MB, not the 50 MB stdlib.
+: "${FTK_VM_PYTHON:=$(readlink -f /usr/bin/python3 2>/dev/null)}"
+FTK_VM_PY_MODULES="csv json os sys"
 vm_host_programs() {
 	local p
 	echo /bin/bash
 	command -v trace-cmd
 	for p in $FTK_VM_GNU_TOOLS; do
-		p=$(command -v "$p") && echo "$p"
+		p=$(PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin command -v "$p") &&
+			echo "$p"
 	done
+	[ -x "$FTK_VM_PYTHON" ] && echo "$FTK_VM_PYTHON"
+}
+
+# _vm_python_files: the standard library files python3 loads for $FTK_VM_PY_MODULES
+# (site and its encodings included); none of dist-packages.
+_vm_python_files() {
+	[ -x "$FTK_VM_PYTHON" ] || return 0
+	"$FTK_VM_PYTHON" -c 'import sys
+for m in sys.argv[1:]:
+    __import__(m)
+for m in list(sys.modules.values()):
+    f = getattr(m, "__file__", None)
+    if f and "-packages/" not in f:
+        print(f)' $FTK_VM_PY_MODULES | sort -u
 }
 
 # _vm_copy SRC DST: copy a file (following links), making directories.
@@ -177,7 +198,9 @@ vm_base_initramfs() {
 	mapfile -t elves < <(_vm_build_elves)
 	new=$(
 		{
-			for f in "${progs[@]}" /bin/busybox; do stat -L -c '%n %s %Y' "$f"; done
+			for f in "${progs[@]}" /bin/busybox $(_vm_python_files); do
+				stat -L -c '%n %s %Y' "$f"
+			done
 			for f in "${elves[@]}"; do stat -L -c '%n %s %Y' ${f%% *}; done
 			find "$top_srcdir/t/live" "$top_srcdir/t/lib" "$top_srcdir/t/tap.sh" \
 				"$top_srcdir/t/vm/init" "$top_builddir/lib/.libs" \
@@ -201,6 +224,10 @@ vm_base_initramfs() {
 		*) _vm_copy "$f" "$root$f" ;;
 		esac
 	done
+	if [ -x "$FTK_VM_PYTHON" ]; then
+		ln -sf "${FTK_VM_PYTHON##*/}" "$root${FTK_VM_PYTHON%/*}/python3"
+		for f in $(_vm_python_files); do _vm_copy "$f" "$root$f"; done
+	fi
 	# The build tree's programs at the same relative paths (libtool wrappers replaced by
 	# the real binaries), libftkit where the wrappers would have pointed LD_LIBRARY_PATH.
 	for f in "${elves[@]}"; do _vm_copy "${f%% *}" "$root/ftk/build/${f#* }"; done
@@ -240,6 +267,10 @@ vm_job_initramfs() {
 	local script=$1 out=$2 root v
 	shift 2
 	root=$(mktemp -d "${out%/*}/job.XXXXXX") || return 1
+	# The archive's "." is the guest's "/": mktemp -d made it 0700, and the kernel
+	# unpacks this archive last, so no one but root could reach a file (commands
+	# run as nobody failed to load their libraries: "Permission denied", exit 127).
+	chmod 755 "$root"
 	mkdir -p "$root/ftk"
 	cp "$script" "$root/ftk/job.sh"
 	{
