@@ -48,11 +48,16 @@ fi
 # FTK_FUZZ_NO_BUILD=1: run the target built last time
 [ -n "${FTK_FUZZ_NO_BUILD:-}" ] && [ -x "$build/fuzz-$target" ] ||
 # shellcheck disable=SC2086
+# lib/latency.c's syscall names, generated as Makefile.am does.
+echo '#include <sys/syscall.h>' | cpp -dM - |
+	sed -n 's/^#define __NR_\([a-z0-9_]*\) \([0-9][0-9]*\)$/	[\2] = "\1",/p' |
+	sort -t'[' -k2 -n > "$build/syscall-names.h"
 clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-std=gnu11 -include "$build/config.h" -DFTK_FUZZ_TOP="\"$top\"" \
 	-I"$top/include" -I"$build" -I"$top/lib" \
 	"$top/t/fuzz/fuzz-$target.c" "$top"/lib/*.c $tep_objs \
-	$(pkg-config --cflags --libs libtraceevent libtracefs libzstd zlib) -lpthread -lm \
+	$(pkg-config --cflags --libs libtraceevent libtracefs libzstd zlib libunwind-generic) -liberty \
+	-lpthread -lm \
 	-o "$build/fuzz-$target"
 
 seed() { printf '%s' "$2" > "$corpus/seed-$1"; }
