@@ -106,8 +106,9 @@ if [ "${FTK_RESET_TOP:-}" = 1 ] || case " ${FTK_LANES:-} " in *" vm "*) true ;; 
 	# A machine of our own (the vm lane): a mess of several tools, with probes and
 	# instances too, and ftreset -i -a leaves all of tracefs as the kernel booted it.
 	if [ -n "${FTK_BOOT_DUMP:-}" ] && [ -r "$FTK_BOOT_DUMP" ]; then
-		ftevent -B "ftkit-mess-$$" -e sched:sched_switch -e 'irq:*' 2>/dev/null
-		fttrigger -B "ftkit-mess-$$" -e sched:sched_switch -t 'traceoff:5' 2>/dev/null
+		# Not an ftkit-TOOL-PID name: that of a live owner (this shell) is left alone.
+		ftevent -B "mess-$$" -e sched:sched_switch -e 'irq:*' 2>/dev/null
+		fttrigger -B "mess-$$" -e sched:sched_switch -t 'traceoff:5' 2>/dev/null
 		ftevent -T -e sched:sched_wakeup -f 'pid == 1' 2>/dev/null
 		has uprobes && ftprobe -a "$(command -v bash):0x1000" >/dev/null 2>&1
 		echo global > "$T/trace_clock"

@@ -5,7 +5,7 @@
 # the test file's name: so the host's results show what ran in the full kernel and what was
 # skipped there, and why. A test that crashes, hangs or exits non-zero without a "not ok"
 # fails here too; so does a VM that panics or passes its wall-clock limit.
-#   FTK_VM_TIMEOUT (default 900 s) wall-clock limit; FTK_VM_TESTS globs of t/live names.
+#   FTK_VM_TIMEOUT (default 2400 s: every t/live test under TCG) wall-clock limit; FTK_VM_TESTS globs of t/live names.
 . "$top_srcdir/t/tap.sh"
 lane vm
 why=$(. "$top_srcdir/t/vm/vm.sh" && vm_need) || skip_all "$why"
@@ -15,7 +15,7 @@ mkdir -p "${log%/*}"
 envs=()
 [ -n "${FTK_VM_TESTS:-}" ] && envs=(-e "FTK_VM_TESTS=$FTK_VM_TESTS")
 t0=$(date +%s)
-err=$("$top_srcdir/t/vm/run-in-vm.sh" -t "${FTK_VM_TIMEOUT:-900}" -l "$log" "${envs[@]}" \
+err=$("$top_srcdir/t/vm/run-in-vm.sh" -t "${FTK_VM_TIMEOUT:-2400}" -l "$log" "${envs[@]}" \
 	"$top_srcdir/t/vm/live-job.sh" 2>&1)
 rc=$?
 diag "$err"
