@@ -20,10 +20,24 @@
  *     (SIGSEGV on "... : VIF_P REC->prev_state ...").
  *  3. Nesting deep enough to run the recursive-descent parser out of
  *     stack: every operator and parenthesis is a level of recursion.
+ *  4. "REC->X" where X is not a field the format declares: as the value
+ *     of __print_symbolic() or __print_flags(), process_entry()
+ *     (event-parse.c:2547) writes through the NULL tep_find_any_field()
+ *     gives for X (SIGSEGV). Kernel formats name only their own fields.
  *
  * A format with any of them is handed to libtraceevent without its
  * "print fmt:" line: the event and its fields stay known, and it prints
- * as trace-cmd prints any format libtraceevent cannot parse. The
+ * as trace-cmd prints any format libtraceevent cannot parse.
+ *
+ * One shape crashes libtraceevent before the print fmt, so a format with
+ * it is not handed to libtraceevent at all (the event stays unknown):
+ *
+ *  5. A field line whose '[' is not closed by a ']' on the same line:
+ *     event_read_fields() (event-parse.c:1797) reads on for the ']' and
+ *     strcmp()s the NULL token it gets at the end of the format or at a
+ *     character it has no token for ("field:char buf[" then EOF).
+ *
+ * The
  * tokenizer below follows libtraceevent's __read_token(), so that both
  * see the same tokens.
  */
@@ -312,8 +326,71 @@ static int safe_divisor(const struct tok *t, size_t n, size_t i)
 	return prio > 6;
 }
 
+/* The names of the fields a format declares, as tokens into its text. */
+struct fields {
+	struct tok	*name;
+	size_t		n, cap;
+};
+
+static int is_field(const struct fields *f, const struct tok *t)
+{
+	size_t i;
+
+	for (i = 0; i < f->n; i++)
+		if (f->name[i].len == t->len && !memcmp(f->name[i].s, t->s, t->len))
+			return 1;
+	return 0;
+}
+
+/*
+ * Read the field line at @line (up to @end): its name goes into @f (the
+ * last word before ';' outside brackets, as event_read_fields() takes
+ * it). Returns -1 (with *why) when a '[' is not closed on the line: shape
+ * 5 above. Tokens are cut as libtraceevent cuts them, so that a ']'
+ * inside a string does not count.
+ */
+static int check_field_line(const char *line, const char *end, struct fields *f,
+			    const char **why)
+{
+	struct lexer l = { .buf = line, .size = (size_t)(end - line) };
+	struct tok t, name = { .type = T_NONE };
+	int depth = 0, named = 0;
+
+	if (lx_next(&l, &t) != T_ITEM || !is(&t, T_ITEM, "field") ||
+	    lx_next(&l, &t) != T_OP || !is(&t, T_OP, ":"))
+		return 0;	/* not a field line */
+	while (lx_next(&l, &t) != T_NONE) {
+		if (is(&t, T_OP, "["))
+			depth++;
+		else if (is(&t, T_OP, "]") && depth > 0)
+			depth--;
+		else if (!depth && is(&t, T_OP, ";"))
+			named = 1;
+		else if (!depth && !named && t.type == T_ITEM)
+			name = t;
+	}
+	/* a string or a character libtraceevent has no token for also ends the line here */
+	if (depth) {
+		*why = "a field whose '[' is not closed on its line";
+		return -1;
+	}
+	if (name.type != T_ITEM)
+		return 0;
+	if (f->n == f->cap) {
+		struct tok *nn;
+
+		f->cap = f->cap ? f->cap * 2 : 32;
+		nn = realloc(f->name, f->cap * sizeof(*nn));
+		if (!nn)
+			return -ENOMEM;
+		f->name = nn;
+	}
+	f->name[f->n++] = name;
+	return 0;
+}
+
 /* Check the arguments of the print fmt that starts at @p. */
-static int check_args(const char *p, size_t size, const char **why)
+static int check_args(const char *p, size_t size, const struct fields *f, const char **why)
 {
 	struct lexer l = { .buf = p, .size = size };
 	struct tok *t = NULL, one;
@@ -372,6 +449,12 @@ static int check_args(const char *p, size_t size, const char **why)
 			ret = -1;
 			break;
 		}
+		if (is(&t[i], T_ITEM, "REC") && i + 2 < n && is(&t[i + 1], T_OP, "->") &&
+		    t[i + 2].type == T_ITEM && !is_field(f, &t[i + 2])) {
+			*why = "REC-> of a name that is not one of its fields";
+			ret = -1;
+			break;
+		}
 		if (is(&t[i], T_OP, "]") && bad_follow(t, n, i + 1)) {
 			*why = "an unknown operator after '[...]'";
 			ret = -1;
@@ -388,31 +471,49 @@ out:
  * @buf: the format, as in events/SYSTEM/EVENT/format
  * @size: its length
  * @keep: receives how many bytes to hand to tep_parse_event()
- * @why: receives the reason when the print fmt is left out
+ * @why: receives the reason when part of the format is left out
  *
  * Return: 0 when the whole format is safe (*keep == @size), 1 when only
  * the part before "print fmt:" is (*keep is where it starts, *why says
- * why), or -ENOMEM.
+ * why), 2 when none of it is (*keep == 0, *why says why), or -ENOMEM.
  */
 int ftk_format_check(const char *buf, size_t size, size_t *keep, const char **why)
 {
-	const char *p, *first = NULL;
-	int ret;
+	struct fields f = { 0 };
+	const char *p, *first = NULL, *end;
+	int ret = 0;
 
 	*keep = size;
 	*why = NULL;
+	/* Every field line, wherever it is: shape 5, and the names for shape 4. */
+	for (p = buf; p < buf + size; p = end + 1) {
+		end = memchr(p, '\n', size - (p - buf));
+		if (!end)
+			end = buf + size;
+		ret = check_field_line(p, end, &f, why);
+		if (ret == -ENOMEM)
+			goto out;
+		if (ret) {
+			*keep = 0;
+			ret = 2;
+			goto out;
+		}
+	}
 	/* Every "print" libtraceevent could take for the start of the print fmt. */
 	for (p = buf; (p = memmem(p, size - (p - buf), "print", 5)); p += 5) {
 		/* where libtraceevent looks for it: at the start of a line */
 		if (!first && (p == buf || p[-1] == '\n'))
 			first = p;
-		ret = check_args(p, size - (p - buf), why);
+		ret = check_args(p, size - (p - buf), &f, why);
 		if (ret == -ENOMEM)
-			return ret;
+			goto out;
 		if (ret) {
 			*keep = (first ? first : p) - buf;
-			return 1;
+			ret = 1;
+			goto out;
 		}
 	}
-	return 0;
+out:
+	free(f.name);
+	return ret;
 }

@@ -251,7 +251,8 @@ static int section_load(struct ftk_tracefile *tf, unsigned long long off, const 
  * (found by fuzzing). The own check in format-check.c reads each format
  * first; a print fmt of a shape that crashes libtraceevent is left out,
  * so the event keeps its fields and prints as one libtraceevent cannot
- * parse. Returns 0 when libtraceevent took the whole format.
+ * parse; a format whose field lines would crash it is left out whole.
+ * Returns 0 when libtraceevent took the whole format.
  */
 static int parse_event_format(struct ftk_tracefile *tf, char *buf, unsigned long size,
 			      const char *sys, unsigned long long at)
@@ -263,6 +264,12 @@ static int parse_event_format(struct ftk_tracefile *tf, char *buf, unsigned long
 	ret = ftk_format_check(buf, size, &keep, &why);
 	if (ret < 0)
 		return ret;
+	if (ret == 2) {
+		/* libtraceevent 1.7.1 would crash in event_read_fields(): not even the fields */
+		pr_warn("%s: a %s event format before offset %llu has %s; the event is ignored\n",
+			tf->path, sys, at, why);
+		return 1;
+	}
 	if (ret)
 		pr_warn("%s: a %s event format before offset %llu has %s; its print fmt is ignored\n",
 			tf->path, sys, at, why);

@@ -44,6 +44,11 @@ static const struct {
 	{ "\"%d\", ((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((("
 	  "(((((((((((((((((((((((((((((((((((((((((((((((((((((((((((1", 1,
 	  "nesting deeper than the check allows" },
+	{ "\"%s\", __print_symbolic(REC->nosuch, { 0, \"A\" })", 1,
+	  "__print_symbolic of a name that is not a field (fuzz-print-symbolic-unknown-field)" },
+	{ "\"%s\", __print_flags(REC->nosuch & 3, \"|\", { 1, \"A\" })", 1,
+	  "__print_flags of a name that is not a field" },
+	{ "\"%d\", REC->b + REC->arrr[1]", 1, "REC-> of a name that is not a field, elsewhere" },
 	/* the kernel's own shapes */
 	{ "\"%lu\", REC->prev_state / 1000L", 0, "a division by a literal (timer:itimer_state)" },
 	{ "\"%lu\", (REC->prev_state - REC->b) / 250, REC->b", 0, "writeback's jiffies / 250" },
@@ -54,6 +59,21 @@ static const struct {
 	  "sched_switch's flags" },
 	{ "\"%d %s\", (int)REC->arr[1], __get_str(name)", 0, "a cast, a subscript, a string" },
 	{ "\"%lx\", (unsigned long)(REC->prev_state) % 4096", 0, "modulo by a literal" },
+	{ "\"%s %d\", __print_symbolic(REC->common_pid, { 0, \"A\" }), REC->arr[0]", 0,
+	  "__print_symbolic of a common field" },
+};
+
+/* field lines: an unclosed '[' crashes event_read_fields() (libtraceevent 1.7.1) */
+static const struct {
+	const char	*line;
+	int		bad;
+	const char	*what;
+} fields[] = {
+	{ "char buf[", 1, "'[' then the end of the format (fuzz-field-unclosed-bracket)" },
+	{ "char buf[\n16];\toffset:2;\tsize:16;\tsigned:0;", 1, "']' on the next line" },
+	{ "char buf[\"]\";\toffset:2;\tsize:16;\tsigned:0;", 1, "']' only inside a string" },
+	{ "char buf[16];\toffset:2;\tsize:16;\tsigned:0;", 0, "an array" },
+	{ "__data_loc char[] s;\toffset:2;\tsize:4;\tsigned:0;", 0, "a dynamic array" },
 };
 
 int main(void)
@@ -84,5 +104,22 @@ int main(void)
 	}
 	ret = ftk_format_check(HEAD, strlen(HEAD), &keep, &why);
 	ok(ret == 0 && keep == strlen(HEAD), "a format cut before its arguments is left alone");
+	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		struct tep_handle *tep = tep_alloc();
+
+		n = snprintf(buf, sizeof(buf), "name: ev\nID: 7\nformat:\n"
+			     "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+			     "\tfield:%s\n\nprint fmt: \"%%d\", REC->common_type\n", fields[i].line);
+		ret = ftk_format_check(buf, n, &keep, &why);
+		ok(ret == (fields[i].bad ? 2 : 0), "field %s: %s%s", fields[i].what,
+		   ret ? "format left out: " : "accepted", ret ? why : "");
+		ok(ret != 2 || keep == 0, "field %s: nothing kept when left out", fields[i].what);
+		tep_set_long_size(tep, 8);
+		if (keep)
+			tep_parse_event(tep, buf, keep, "t");
+		ok(fields[i].bad || tep_find_event(tep, 7), "field %s: libtraceevent parses it",
+		   fields[i].what);
+		tep_free(tep);
+	}
 	return done_testing();
 }

@@ -37,6 +37,11 @@ is "$(grep -vc -e ' sched_switch: ' -e '^cpus=' -e 'EVENTS DROPPED' "$tmp/sw")" 
 	"-F sched_switch drops the others"
 ftreport -F 'sched_switch:(prev_pid>1' "$f" > /dev/null 2>&1; rc=$?
 is "$rc" 1 "a bad filter is a usage error"
+ftreport -F 'sched_switch: prev_pid == 0 || nosuch' "$f" > /dev/null 2> "$tmp/err"; rc=$?
+is "$rc" 1 "a filter naming a field the event lacks is a usage error"
+ok "the message names the field" grep -q "unknown field 'nosuch' in filter" "$tmp/err"
+ftreport -F 'sched_switch: prev_pid == 0 || prev_pid == 1' "$f" > /dev/null 2>&1; rc=$?
+is "$rc" 0 "the same shape with fields is taken"
 
 total=$(grep -c ' \[00[0-9]\] ' "$tmp/all")
 ftreport --stat "$f" > "$tmp/stat"
