@@ -6,6 +6,11 @@
 #
 #   lat_env_of TOOL     remember the LD_LIBRARY_PATH TOOL's COMMAND gets
 #   lat_env CMD...      run CMD with it
+# The workload helper: make check exports LAT_WORK; the VM lane's image has
+# the build tree at the same relative path.
+: "${LAT_WORK:=$top_builddir/t/helpers/lat-work}"
+[ -x "$LAT_WORK" ] || skip_all "t/helpers/lat-work is not built (make check builds it)"
+
 lat_env_of() {
 	_lat_ldlp=${tmp:-/tmp}/lat-ldlp.$$
 	"$1" -- sh -c 'printenv LD_LIBRARY_PATH >"$0"' "$_lat_ldlp" >/dev/null 2>&1
