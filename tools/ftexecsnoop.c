@@ -46,10 +46,10 @@ static const char usage[] =
 "the arguments (the first 16), also of processes that end at once.\n"
 "\n"
 "  -x, --failed          failed execs only\n"
-"  -t, --timestamp       a time stamp column (seconds since the start)\n"
+LAT_HELP_TIMESTAMP
 "  -n, --name NAME       only execs whose arguments contain NAME\n"
-"  -d SECS               as -D\n"
-"      --json            one JSON object a line\n"
+LAT_HELP_D
+LAT_HELP_JSON
 TOOL_HELP_DURATION TOOL_HELP_INSTANCE TOOL_HELP_COMMON
 "\n"
 "examples:\n"

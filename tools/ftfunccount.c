@@ -26,9 +26,9 @@ static const char usage[] =
 "(uprobe, also on a locked-down kernel), SYMBOL for a kernel function\n"
 "(kprobe, where the kernel allows them).\n"
 "\n"
-"  -p, --pid PID         this process only\n"
+LAT_HELP_PID
 "  -i, --interval S      print and reset every S seconds\n"
-"  -d SECS               as -D\n"
+LAT_HELP_D
 "      --json            the counts as JSON\n"
 TOOL_HELP_DURATION TOOL_HELP_INSTANCE TOOL_HELP_COMMON
 "\n"

@@ -33,9 +33,9 @@ static const char usage[] =
 "\n"
 "  -m, --msecs           milliseconds\n"
 "  -u, --usecs           microseconds (nanoseconds by default)\n"
-"  -p, --pid PID         this process only\n"
+LAT_HELP_PID
 "  -i, --interval S      print and reset every S seconds\n"
-"  -d SECS               as -D\n"
+LAT_HELP_D
 "      --json            the histogram as JSON\n"
 TOOL_HELP_DURATION TOOL_HELP_INSTANCE TOOL_HELP_COMMON
 "\n"

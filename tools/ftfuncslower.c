@@ -30,10 +30,10 @@ static const char usage[] =
 "(kprobes, where the kernel allows them).\n"
 "\n"
 "  -m, --msecs           MIN and latencies in milliseconds\n"
-"  -t, --timestamp       a time stamp column (seconds since the start)\n"
-"  -p, --pid PID         this process only\n"
-"  -d SECS               as -D\n"
-"      --json            one JSON object a line\n"
+LAT_HELP_TIMESTAMP
+LAT_HELP_PID
+LAT_HELP_D
+LAT_HELP_JSON
 TOOL_HELP_DURATION TOOL_HELP_INSTANCE TOOL_HELP_COMMON
 "\n"
 "examples:\n"

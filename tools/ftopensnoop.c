@@ -47,11 +47,11 @@ static const char usage[] =
 "descriptor, or the errno) and the path.\n"
 "\n"
 "  -x, --failed          failed opens only\n"
-"  -t, --timestamp       a time stamp column (seconds since the start)\n"
+LAT_HELP_TIMESTAMP
 "  -n, --name NAME       only tasks whose command name contains NAME\n"
-"  -p, --pid PID         this process only\n"
-"  -d SECS               as -D\n"
-"      --json            one JSON object a line\n"
+LAT_HELP_PID
+LAT_HELP_D
+LAT_HELP_JSON
 TOOL_HELP_DURATION TOOL_HELP_INSTANCE TOOL_HELP_COMMON
 "\n"
 "examples:\n"

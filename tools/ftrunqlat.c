@@ -51,7 +51,7 @@ static const char usage[] =
 "  -w, --worst N         the N worst waits (default 5, 0 for none)\n"
 "  -p, --pid PID         tasks of this process only\n"
 "  -i, --interval S      print and reset every S seconds\n"
-"  -d SECS               as -D\n"
+LAT_HELP_D
 "      --json            one JSON object (per interval)\n"
 TOOL_HELP_DURATION TOOL_HELP_INSTANCE TOOL_HELP_COMMON
 "\n"

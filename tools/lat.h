@@ -17,6 +17,16 @@
 #ifndef FTK_TOOL_LAT_H
 #define FTK_TOOL_LAT_H
 
+/* Usage lines of the options the latency tools share, in the same words. */
+#define LAT_HELP_TIMESTAMP \
+"  -t, --timestamp       a time stamp column (seconds since the start)\n"
+#define LAT_HELP_PID \
+"  -p, --pid PID         this process only\n"
+#define LAT_HELP_D \
+"  -d SECS               as -D\n"
+#define LAT_HELP_JSON \
+"      --json            one JSON object a line\n"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
