@@ -3,7 +3,7 @@
  * capture: per-CPU recorder threads that splice trace_pipe_raw into spools.
  *
  * Why by hand: libtracefs 1.6 has no recorder (trace-cmd's lives in
- * libtracecmd, which Debian does not ship as a library), and its
+ * libtracecmd; doc/design.md, "Why the reader is ftkit's own"), and its
  * tracefs_iterate_raw_events() reads pages into user space.
  *
  * Each CPU thread:

@@ -8,8 +8,9 @@
  * of a crash. The formats themselves are parsed by libtraceevent
  * (tep_parse_header_page, tep_parse_event, tep_parse_kallsyms,
  * tep_parse_printk_formats, tep_parse_saved_cmdlines); the container is
- * read by hand because libtracecmd, which reads it, is not a Debian
- * library package.
+ * read by hand: Debian does ship libtracecmd, but it is slower, larger and
+ * refuses or crashes on damaged files (doc/design.md, "Why the reader is
+ * ftkit's own").
  */
 #include <errno.h>
 #include <fcntl.h>

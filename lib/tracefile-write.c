@@ -3,9 +3,9 @@
  * tracefile-write: write trace-cmd's trace.dat, versions 6 and 7.
  *
  * Written by hand because neither libtracefs nor libtraceevent writes the
- * file (libtracecmd does, but Debian does not ship it as a library, and its
- * writer reads the trace data back through user space). The layout follows
- * trace-cmd.dat.v7(5) and trace-cmd.dat.v6(5):
+ * file (libtracecmd does, but its writer reads the trace data back through
+ * user space; doc/design.md, "Why the reader is ftkit's own"). The layout
+ * follows trace-cmd.dat.v7(5) and trace-cmd.dat.v6(5):
  *
  * v7: magic, "tracing", "7", endian, long size, page size, compression
  *     name and version, offset of the first options section; then the
