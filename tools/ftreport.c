@@ -3,9 +3,7 @@
  * ftreport: print or summarise a trace.dat file, or a live buffer, with
  * the records of every CPU merged by time stamp.
  */
-#include <ctype.h>
 #include <errno.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -285,120 +283,6 @@ static void check_usage(struct opts *o, const struct tool_args *a)
 	tep_set_loglevel(ftk_log_level() > FTK_LOG_WARN ? TEP_LOG_WARNING : TEP_LOG_CRITICAL);
 }
 
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	for (e = s + strlen(s); e > s && isspace((unsigned char)e[-1]); e--)
-		;
-	*e = 0;
-	return s;
-}
-
-/* Each word of the filter @body (after the ':') that is not a field of @ev: a usage error. */
-static void check_filter_words(struct tep_event *ev, const char *body, const char *filter)
-{
-	const char *p = body, *w;
-	char *word;
-	int q;
-
-	while (*p) {
-		if (*p == '"' || *p == '\'') {		/* a string, as libtraceevent reads it */
-			for (q = *p++; *p && *p != q; p++)
-				if (*p == '\\' && p[1])
-					p++;
-			if (*p)
-				p++;
-		} else if (isalpha((unsigned char)*p) || *p == '_') {
-			for (w = p; isalnum((unsigned char)*p) || *p == '_'; p++)
-				;
-			word = strndup(w, p - w);
-			if (!word)
-				tool_die("out of memory");
-			/* COMM and CPU are libtraceevent's own names for every event */
-			if (strcmp(word, "COMM") && strcmp(word, "CPU") && !tep_find_any_field(ev, word))
-				tool_usage_error("unknown field '%s' in filter '%s' (%s/%s has none)",
-						 word, filter, ev->system, ev->name);
-			free(word);
-		} else if (isdigit((unsigned char)*p)) {	/* a number, 0x1f too */
-			while (isalnum((unsigned char)*p) || *p == '_')
-				p++;
-		} else {
-			p++;
-		}
-	}
-}
-
-/*
- * libtraceevent 1.7.1 makes a word of a filter that is not a field of
- * the event a FALSE boolean, and for "prev_pid == 0 || nosuch" its
- * collapse_tree() then calls test_arg() (parse-filter.c:810) on a NULL
- * operand: SIGSEGV (trace-cmd report -F crashes the same way). So every
- * word of @filter must be a field of each event it names, matched as
- * tep_filter_add_filter_str() matches them ("SYS/EVENT" or "NAME",
- * comma-separated, each an anchored case-blind regex), before it gets
- * there. What libtraceevent refuses anyway (no events, a bad regex) is
- * left to it, for its own message.
- */
-static void check_filter_fields(struct tep_handle *tep, const char *filter)
-{
-	struct tep_event **events = tep_list_events(tep, TEP_EVENT_SORT_ID);
-	const char *body = strchr(filter, ':');
-	char *names, *one, *sys, *name, *re, *sp1, *sp2;
-	regex_t sreg, ereg;
-	int i, hit;
-
-	if (!body || !events)
-		return;
-	names = strndup(filter, body - filter);
-	if (!names)
-		tool_die("out of memory");
-	for (one = strtok_r(names, ",", &sp1); one; one = strtok_r(NULL, ",", &sp1)) {
-		sys = strtok_r(one, "/", &sp2);
-		name = strtok_r(NULL, "/", &sp2);
-		if (!sys)
-			continue;
-		sys = trim(sys);
-		name = name ? trim(name) : NULL;
-		if (!name) {
-			name = sys;
-			sys = NULL;
-		}
-		if (asprintf(&re, "^%s$", name) < 0)
-			tool_die("out of memory");
-		hit = regcomp(&ereg, re, REG_ICASE | REG_NOSUB);
-		free(re);
-		if (hit)
-			continue;
-		if (sys) {
-			if (asprintf(&re, "^%s$", sys) < 0)
-				tool_die("out of memory");
-			hit = regcomp(&sreg, re, REG_ICASE | REG_NOSUB);
-			free(re);
-			if (hit) {
-				regfree(&ereg);
-				continue;
-			}
-		}
-		for (i = 0; events[i]; i++) {
-			if (sys)
-				hit = !regexec(&sreg, events[i]->system, 0, NULL, 0) &&
-				      !regexec(&ereg, events[i]->name, 0, NULL, 0);
-			else
-				hit = !regexec(&ereg, events[i]->system, 0, NULL, 0) ||
-				      !regexec(&ereg, events[i]->name, 0, NULL, 0);
-			if (hit)
-				check_filter_words(events[i], body + 1, filter);
-		}
-		if (sys)
-			regfree(&sreg);
-		regfree(&ereg);
-	}
-	free(names);
-}
-
 /* -F: one filter of them all, as trace-cmd report -F builds it. */
 static struct tep_event_filter *make_filter(struct tep_handle *tep, char **filters, int n)
 {
@@ -412,12 +296,11 @@ static struct tep_event_filter *make_filter(struct tep_handle *tep, char **filte
 	if (!filter)
 		tool_die("out of memory");
 	for (i = 0; i < n; i++) {
-		check_filter_fields(tep, filters[i]);
-		ret = tep_filter_add_filter_str(filter, filters[i]);
-		if (ret < 0) {
-			tep_strerror(tep, ret, err, sizeof(err));
+		ret = ftk_filter_add(filter, filters[i], err, sizeof(err));
+		if (ret == -ENOMEM)
+			tool_die("out of memory");
+		if (ret < 0)
 			tool_usage_error("bad filter '%s': %s", filters[i], err);
-		}
 	}
 	return filter;
 }

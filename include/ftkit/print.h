@@ -58,6 +58,16 @@ FTK_API int ftk_printer_ftrace_overrides(struct ftk_printer *p, struct ftk_merge
 /* Finish the output (closes chrome's JSON); returns 0 or -EIO if writing failed. */
 FTK_API int ftk_printer_end(struct ftk_printer *p);
 
+/*
+ * Add a trace-cmd report -F filter ("EVENTS: EXPRESSION") to libtraceevent's
+ * @filter, refusing (-EINVAL, the reason in @why) the shapes that crash
+ * libtraceevent 1.7.1's filter parser. A word that is not a field of an
+ * event is FALSE for it, as in trace-cmd report.
+ */
+struct tep_event_filter;
+FTK_API int ftk_filter_add(struct tep_event_filter *filter, const char *str, char *why,
+			   size_t len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -59,6 +59,15 @@ same "-N no plugins" "$f" -N
 same "--cpu 1" "$f" --cpu 1
 same "-F sched_switch" "$f" -F sched_switch
 same "-F with a field condition" "$f" -F 'sched_wakeup:prio>120'
+# A filter is parsed once per event it names, and a word that is not a field
+# of an event is false for it: sched_wakeup has no prev_pid.
+same "-F system filter, a field only some events have" "$f" -F 'sched: prev_pid > 100'
+same "-F system filter that keeps nothing" "$f" -F 'sched: prev_pid == 0'
+same "-F regex event names" "$f" -F 'sched_w.*,.*/sched_sw.*: prev_prio < 120 || prio < 120'
+same "-F per-event filters" "$f" -F 'sched_switch: next_pid > 100' -F 'sched_wakeup: target_cpu == 1'
+same "-F a word that is no field, in a comparison" "$f" -F 'sched_switch: nosuch == 1 || prev_pid > 100'
+same "-F strings and regexes" "$f" -F 'sched: prev_comm =~ "^[a-k]" && next_comm != "bash" || comm ~ "*o*"'
+same "-F arithmetic and negation" "$f" -F 'sched_switch: !(prev_state & 1) && prev_pid > 100 || prev_state & 2'
 f="$tmp/s7.dat"
 same "function_graph with -t" "$f" -t
 same "function_graph with -N (no trace-cmd handlers)" "$f" -N
