@@ -591,6 +591,11 @@ static void svg_node(struct svg *s, const struct node *n, double x, int depth)
 	}
 }
 
+/*
+ * x and width are written with two decimals, so a child's end can pass its
+ * parent's by 0.01: zoom() compares with E = 0.03, under the 0.1-pixel
+ * narrowest frame, so that a sibling never passes for a descendant.
+ */
 static const char svg_script[] =
 "<script type=\"text/ecmascript\"><![CDATA[\n"
 "var W=%d,P=%d,fr=[],base=[],matchedText,zoomed=null;\n"
@@ -605,10 +610,10 @@ static const char svg_script[] =
 " document.getElementById('reset').addEventListener('click',reset);\n"
 " document.getElementById('search').addEventListener('click',function(){var t=prompt('Search (regular expression)','');if(t)search(t);});\n"
 " document.getElementById('clear').addEventListener('click',clearSearch);}\n"
-"function zoom(z){var x0=z.ox,w0=z.ow,k=(W-2*P)/w0;zoomed=z;\n"
+"function zoom(z){var x0=z.ox,w0=z.ow,k=(W-2*P)/w0,E=0.03;zoomed=z;\n"
 " fr.forEach(function(g){var r=R(g);\n"
-"  if(g.oy>z.oy&&g.ox<=x0+1e-6&&g.ox+g.ow>=x0+w0-1e-6){g.style.display='';g.style.opacity='0.6';r.setAttribute('x',P);r.setAttribute('width',W-2*P);}\n"
-"  else if(g.oy<=z.oy&&g.ox>=x0-1e-6&&g.ox+g.ow<=x0+w0+1e-6){g.style.display='';g.style.opacity='';r.setAttribute('x',P+(g.ox-x0)*k);r.setAttribute('width',g.ow*k);}\n"
+"  if(g.oy>z.oy&&g.ox<=x0+E&&g.ox+g.ow>=x0+w0-E){g.style.display='';g.style.opacity='0.6';r.setAttribute('x',P);r.setAttribute('width',W-2*P);}\n"
+"  else if(g.oy<=z.oy&&g.ox>=x0-E&&g.ox+g.ow<=x0+w0+E){g.style.display='';g.style.opacity='';r.setAttribute('x',P+(g.ox-x0)*k);r.setAttribute('width',g.ow*k);}\n"
 "  else g.style.display='none';label(g);});\n"
 " document.getElementById('reset').style.opacity='1';}\n"
 "function reset(){zoomed=null;fr.forEach(function(g){var r=R(g);g.style.display='';g.style.opacity='';\n"
