@@ -11,9 +11,11 @@ build="build-essential autoconf automake libtool pkg-config
 # trace-cmd and perf are the references the interop tests compare against, and
 # libtracecmd-dev (trace-cmd's own reader library) a second trace.dat reader;
 # qemu, busybox and cpio run the full-kernel lane; mandoc lints man pages;
-# tmux drives fttop's screen; time's /usr/bin/time measures peak memory (t0160).
+# tmux drives fttop's screen; time's /usr/bin/time measures peak memory (t0160);
+# chromium and node run ftprofile's SVG flame graph in a browser (t6120), with
+# puppeteer-core from npm (below).
 test="trace-cmd libtracecmd-dev linux-perf mandoc python3 qemu-system-x86 busybox-static cpio
-	util-linux procps file binutils time tmux"
+	util-linux procps file binutils time tmux chromium nodejs"
 
 pkgs=$build
 [ "${1:-}" = --test ] && pkgs="$build $test"
@@ -33,4 +35,18 @@ if [ -n "$missing" ]; then
 	apt-get update -q
 	# shellcheck disable=SC2086
 	apt-get install -y -q --no-install-recommends $missing
+fi
+
+# puppeteer-core (the DevTools protocol client t6120 drives Chromium with)
+# from npm, outside the source tree, where the tests look for it. npm comes
+# with nodejs from NodeSource; Debian's nodejs needs the npm package too.
+node_dir=/usr/local/lib/ftkit-node
+if [ "${1:-}" = --test ] &&
+   ! NODE_PATH=$node_dir/node_modules node -e 'require("puppeteer-core")' 2>/dev/null; then
+	command -v npm >/dev/null || apt-get install -y -q --no-install-recommends npm
+	mkdir -p "$node_dir"
+	[ -f "$node_dir/package.json" ] ||
+		echo '{ "name": "ftkit-node", "private": true }' > "$node_dir/package.json"
+	echo "install-deps.sh: installing puppeteer-core in $node_dir"
+	npm install --prefix "$node_dir" --no-audit --no-fund puppeteer-core@24
 fi
