@@ -22,6 +22,10 @@
  *  4. Nesting: every '(' and '!' is a recursion of process_filter().
  *  5. A ',' after the ':' is taken as an event-name separator, and the
  *     length of that "name" goes negative (a huge malloc()).
+ *  6. A string compared with a field that is not a string ("pid ==
+ *     \"1\"", CPU too): get_field_str() prints the number into a local
+ *     buffer that test_str() reads after it is gone (found by
+ *     t/fuzz/run.sh filter; ASan: stack-use-after-scope).
  *
  * Which operands are fields, and so the tree's shape, depends on the
  * event: a word that is not a field of it becomes FALSE ("sched:
@@ -62,6 +66,7 @@ struct fc_node {
 	int			sub;		/* op, cmp or exp kind */
 	enum fc_val		vtype;
 	unsigned long long	val;
+	int			text;		/* N_FIELD: a string field, or COMM */
 	struct fc_node		*l, *r;
 	int			freed;
 };
@@ -268,6 +273,7 @@ static void fc_free(struct fc *c, struct fc_node *n)
 static struct fc_node *fc_item(struct fc *c, enum fc_tok type)
 {
 	struct fc_node *n = fc_alloc(c, N_VALUE);
+	struct tep_format_field *f;
 
 	if (!n)
 		return NULL;
@@ -276,9 +282,12 @@ static struct fc_node *fc_item(struct fc *c, enum fc_tok type)
 	} else if (isdigit((unsigned char)c->tok[0])) {
 		n->vtype = V_NUMBER;
 		n->val = strtoull(c->tok, NULL, 0);
-	} else if (tep_find_any_field(c->event, c->tok) || !strcmp(c->tok, "COMM") ||
-		   !strcmp(c->tok, "CPU")) {
+	} else if ((f = tep_find_any_field(c->event, c->tok))) {
 		n->type = N_FIELD;
+		n->text = !!(f->flags & TEP_FIELD_IS_STRING);
+	} else if (!strcmp(c->tok, "COMM") || !strcmp(c->tok, "CPU")) {
+		n->type = N_FIELD;
+		n->text = c->tok[1] == 'O';
 	} else {
 		n->type = N_BOOL;
 	}
@@ -339,6 +348,15 @@ static int fc_add_right(struct fc *c, struct fc_node *op, struct fc_node *arg)
 				return -1;
 			regfree(&re);
 		} else if (cmp != TEP_FILTER_CMP_EQ && cmp != TEP_FILTER_CMP_NE) {
+			return -1;
+		}
+		/*
+		 * get_field_str() gives the text of a field that is not a
+		 * string in a local buffer of its own (char hex[64]), which
+		 * test_str() then reads after it returned.
+		 */
+		if (!left->text) {
+			c->why = "a string compared with a field that is not a string";
 			return -1;
 		}
 		fc_free(c, arg);
@@ -733,7 +751,8 @@ nomem:
  * Checks @str for each event it names against the shapes that crash
  * libtraceevent 1.7.1's filter parser or its matching (an unfinished
  * expression, a syntax error it frees twice, a division by a field or 0,
- * a shift by a field, deep nesting, a ',' in the expression) and refuses
+ * a shift by a field, deep nesting, a ',' in the expression, a string
+ * compared with a field that is not a string) and refuses
  * it, or hands it to tep_filter_add_filter_str(). A word that is not a
  * field of an event is FALSE for that event, as in trace-cmd report.
  *

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer target for the event filter parser that ftreport -F uses
- * (libtraceevent's tep_filter_add_filter_str(), as tools/ftreport.c calls
- * it): the input is one or more filters, a line each. Each is compiled
- * against the events of a real file (t/fixtures/synth-v6.dat, read once
- * through the library), turned back into text and matched against that
- * file's records.
+ * libFuzzer target for the event filter parser that ftreport -F uses:
+ * ftk_filter_add() (lib/filter-check.c), which refuses the shapes that
+ * crash libtraceevent and hands the rest to tep_filter_add_filter_str().
+ * So what this finds is a crash the check lets through (build with
+ * FTK_FUZZ_TEP_SRC, or the fuzzer is blind inside libtraceevent). The
+ * input is one or more filters, a line each. Each is compiled against the
+ * events of a real file (t/fixtures/synth-v6.dat, read once through the
+ * library), turned back into text and matched against that file's
+ * records.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -62,8 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	     line = strtok_r(NULL, "\n", &save)) {
 		char err[256];
 
-		if (tep_filter_add_filter_str(filter, line) < 0)
-			tep_filter_strerror(filter, -1, err, sizeof(err));
+		ftk_filter_add(filter, line, err, sizeof(err));
 	}
 	for (i = 0; filter && i < nrec; i++)
 		tep_filter_match(filter, recs[i]);

@@ -86,6 +86,8 @@ prev_state % 0;'/' or '%'
 prev_state >> next_pid;'<<' or '>>'
 prev_state << 64;'<<' or '>>'
 prev_comm == "a,b";a ',' after the ':'
+prev_pid != "1234";a string compared with a field that is not a string
+CPU == "1";a string compared with a field that is not a string
 SHAPES
 deep=$(printf '(%.0s' $(seq 40))prev_pid==1$(printf ')%.0s' $(seq 40))
 ftreport -F "sched_switch: $deep" "$f6" > /dev/null 2> "$tmp/err"; rc=$?
