@@ -71,6 +71,7 @@ struct ftk_profile {
 	struct follow		*follow[COMM_BUCKETS];
 	int			following;	/* keep only followed processes' stacks */
 	int			stopping;	/* the last read: use every record */
+	int			task_switch;	/* off-CPU per task: PERF_RECORD_SWITCH ends waits */
 	uint64_t		until;		/* records up to this time can be used */
 	uint32_t		next_pid_off;	/* sched_switch's next_pid in the raw data */
 	char			*line;		/* the stack being folded */
@@ -319,26 +320,40 @@ static void pending_free(struct pending *x)
 	}
 }
 
-/* Off-CPU: the task switched in ends a wait; the task switched out starts one. */
+/* Off-CPU: @tid runs again at @time, which ends its wait (if one is pending). */
+static int off_cpu_end(struct ftk_profile *p, pid_t tid, uint64_t time)
+{
+	struct pending *x = pending_take(p, tid);
+	int ret = 0;
+
+	if (!x)
+		return 0;
+	if (time > x->time)
+		ret = ftk_stacks_add(p->stacks, x->stack, (time - x->time) / 1000);
+	pending_free(x);
+	if (!ret)
+		p->st.samples++;
+	return ret;
+}
+
+/*
+ * Off-CPU: a sched_switch sample starts a wait of the task switched out.
+ * Sampled per task (p->task_switch), the task's own PERF_RECORD_SWITCH in
+ * ends it; sampled per CPU, the switch's next_pid does.
+ */
 static int off_cpu(struct ftk_profile *p, const struct ftk_sample *s)
 {
 	struct pending *x;
 	int32_t next;
 	int ret;
 
-	if (s->raw_size < p->next_pid_off + 4)
-		return 0;
-	memcpy(&next, (const char *)s->raw + p->next_pid_off, 4);
-	x = pending_take(p, next);
-	if (x) {
-		if (s->time > x->time)
-			ret = ftk_stacks_add(p->stacks, x->stack, (s->time - x->time) / 1000);
-		else
-			ret = 0;
-		pending_free(x);
+	if (!p->task_switch) {
+		if (s->raw_size < p->next_pid_off + 4)
+			return 0;
+		memcpy(&next, (const char *)s->raw + p->next_pid_off, 4);
+		ret = off_cpu_end(p, next, s->time);
 		if (ret)
 			return ret;
-		p->st.samples++;
 	}
 	if (!s->tid || !followed(p, s->pid))
 		return 0;	/* the idle task's waits are idle time */
@@ -378,6 +393,10 @@ static int use(struct ftk_profile *p, const struct ftk_sample *s)
 		if (!ret)
 			p->st.samples++;
 		return ret;
+	case PERF_RECORD_SWITCH:
+		if (p->task_switch && !(s->misc & PERF_RECORD_MISC_SWITCH_OUT))
+			return off_cpu_end(p, s->tid, s->time);
+		return 0;
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
 		if (!(s->prot & PROT_EXEC) || s->pid == -1)
@@ -552,10 +571,13 @@ static int find_next_pid(struct ftk_profile *p)
  * @out: the profile
  *
  * With FTK_PROFILE_OFF_CPU the event is sched:sched_switch, every switch
- * sampled (period 1) with its callchain and raw fields, which needs tracefs
- * for the field layout; open it on every CPU (the switch into a task is
- * seen on the CPU it runs on, not in the task) and keep the stacks of the
- * processes wanted with a later filter.
+ * sampled (period 1) with its callchain, which weighs the time until the
+ * task runs again. Opened on @tids, the event sees only their switches
+ * out, and their switches back in come as PERF_RECORD_SWITCH records of
+ * the same event: nothing of other tasks fills the rings. Opened on @cpus
+ * alone, it sees every task's switches, and the switch's next_pid (its
+ * layout read from tracefs) ends a wait; ftk_profile_follow() then picks
+ * the processes wanted.
  *
  * Return: 0 or a negative errno. *@out must be freed with
  * ftk_profile_free() in every case; on failure ftk_profile_errmsg() says why.
@@ -581,9 +603,19 @@ FTK_API int ftk_profile_open(const struct ftk_sample_opts *o, unsigned int flags
 	    ftk_unwind_new(p->syms, &p->uw))
 		return ftk_err(fail(p, -ENOMEM, "out of memory"));
 	if (flags & FTK_PROFILE_OFF_CPU) {
-		ret = find_next_pid(p);
-		if (ret)
-			return ftk_err(ret);
+		/*
+		 * Per task, not every switch of the machine: a busy machine's
+		 * switches (8 KiB of stack each in DWARF mode) filled the rings,
+		 * and each switch lost dropped a wait.
+		 */
+		p->task_switch = tids && nr_tids;
+		if (p->task_switch) {
+			so.flags |= FTK_SAMPLE_SWITCH;
+		} else {
+			ret = find_next_pid(p);
+			if (ret)
+				return ftk_err(ret);
+		}
 		so.event = "sched:sched_switch";
 		so.period = 1;
 		so.freq = 0;

@@ -217,40 +217,23 @@ static int write_out(struct ftk_stacks *st, struct ftk_stacks *base, const char 
 }
 
 /*
- * Fork the command if there is one, and open the profile on the targets.
- * Off-CPU time is seen on CPUs (a task's switch back in happens on the CPU,
- * not in the task): a command or -p processes are then followed in
- * CPU-wide sampling.
+ * Fork the command if there is one, and open the profile on the targets
+ * (off-CPU too: their switches out are sampled, their switches back in
+ * come as the event's PERF_RECORD_SWITCH records).
  */
 static struct ftk_profile *open_profile(struct tool_cmd *c, char **argv)
 {
-	pid_t *follow = cfg.tids, *tids;
-	size_t i, nr_follow = cfg.nr_tids, nr_tids;
 	struct ftk_profile *p = NULL;
 	int ret;
 
 	if (argv) {
 		tool_cmd_fork(c, argv, NULL);
-		follow = &c->pid;
-		nr_follow = 1;
 		cfg.tids = &c->pid;
 		cfg.nr_tids = 1;
 		cfg.so.flags |= FTK_SAMPLE_INHERIT | FTK_SAMPLE_ON_EXEC;
 	}
-	if ((cfg.flags & FTK_PROFILE_OFF_CPU) && cfg.tids) {
-		if (ftk_perf_online_cpus(&cfg.cpus, &cfg.nr_cpus))
-			tool_die("cannot read '/sys/devices/system/cpu/online': %s", strerror(errno));
-		tids = NULL;
-		nr_tids = 0;
-		cfg.so.flags &= ~(FTK_SAMPLE_INHERIT | FTK_SAMPLE_ON_EXEC);
-	} else {
-		tids = cfg.tids;
-		nr_tids = cfg.nr_tids;
-		nr_follow = 0;
-	}
-	ret = ftk_profile_open(&cfg.so, cfg.flags, cfg.cpus, cfg.nr_cpus, tids, nr_tids, &p);
-	for (i = 0; !ret && i < nr_follow; i++)
-		ret = ftk_profile_follow(p, follow[i]);
+	ret = ftk_profile_open(&cfg.so, cfg.flags, cfg.cpus, cfg.nr_cpus, cfg.tids, cfg.nr_tids,
+			       &p);
 	if (!ret && !(cfg.so.flags & FTK_SAMPLE_ON_EXEC))
 		ret = ftk_profile_enable(p);
 	if (ret) {
