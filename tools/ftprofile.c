@@ -6,7 +6,6 @@
  * folded stacks), lib/symbols.c, lib/unwind.c, lib/stacks.c (outputs).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,21 +186,12 @@ static struct ftk_stacks *read_folded(const char *path)
 	return st;
 }
 
-/* The output: standard output, or a new file, never through a link. */
+/* The output: standard output, or a new file (tool_output(): no link followed). */
 static int write_out(struct ftk_stacks *st, struct ftk_stacks *base, const char *unit)
 {
-	FILE *f = stdout;
-	int fd, ret;
+	FILE *f = tool_output(cfg.output, FTK_FILE_EXCL, stdout);
+	int ret;
 
-	if (cfg.output) {
-		fd = open(cfg.output, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-		if (fd < 0)
-			tool_die("cannot create '%s': %s%s", cfg.output, strerror(errno),
-				 errno == EEXIST ? " (ftprofile writes new files only)" : "");
-		f = fdopen(fd, "w");
-		if (!f)
-			tool_die("out of memory");
-	}
 	if (!strcmp(cfg.format, "top"))
 		ret = ftk_stacks_write_top(st, f, cfg.rows, unit);
 	else if (!strcmp(cfg.format, "svg"))
@@ -210,10 +200,9 @@ static int write_out(struct ftk_stacks *st, struct ftk_stacks *base, const char 
 					   "Flame Graph", unit);
 	else
 		ret = ftk_stacks_write_folded(st, f);
-	if (fflush(f) || ret || (f != stdout && fclose(f)))
-		tool_die("cannot write '%s': %s", cfg.output ? cfg.output : "standard output",
-			 strerror(ret ? -ret : errno));
-	return EXIT_OK;
+	if (ret)
+		tool_output_error(-ret);
+	return tool_output_close(f, 0) ? EXIT_FAIL : EXIT_OK;
 }
 
 /*
@@ -313,7 +302,9 @@ int main(int argc, char **argv)
 	if (ftk_profile_stop(p) == -ENOMEM)
 		tool_die("%s", ftk_profile_errmsg(p));
 	report(p, end);
-	write_out(ftk_profile_stacks(p), NULL, cfg.flags & FTK_PROFILE_OFF_CPU ? "us" : "samples");
+	if (write_out(ftk_profile_stacks(p), NULL, cfg.flags & FTK_PROFILE_OFF_CPU ? "us" :
+		      "samples"))
+		code = EXIT_FAIL;
 	ftk_profile_free(p);
 	tool_exit(code);
 }
