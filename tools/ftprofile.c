@@ -37,7 +37,7 @@ static const char usage[] =
 "                        microseconds until the task runs again (on all CPUs)\n"
 "      --pid-root        \"comm-PID\" as the root frame, not \"comm\"\n"
 "      --no-demangle     keep C++ and Rust names mangled\n"
-"  -f, --format F        folded (default), top, or svg\n"
+"  -f, --format F        folded (default), script (as perf script), top, or svg\n"
 "  -o, --output FILE     write there (a new file) instead of standard output\n"
 "  -n, --rows N          rows of the top table (default 25; 0: all)\n"
 "      --title TEXT      the flame graph's title\n"
@@ -143,8 +143,9 @@ static void option(int opt, char *arg, void *ctx)
 	case OPT_OFF_CPU: cfg.flags |= FTK_PROFILE_OFF_CPU; break;
 	case OPT_PID_ROOT: cfg.flags |= FTK_PROFILE_PID; break;
 	case OPT_NO_DEMANGLE: cfg.flags |= FTK_PROFILE_NO_DEMANGLE; break;
-	case 'f': if (strcmp(arg, "folded") && strcmp(arg, "top") && strcmp(arg, "svg"))
-			  tool_usage_error("bad format '%s': want folded, top or svg", arg);
+	case 'f': if (strcmp(arg, "folded") && strcmp(arg, "script") && strcmp(arg, "top") &&
+		      strcmp(arg, "svg"))
+			  tool_usage_error("bad format '%s': want folded, script, top or svg", arg);
 		  cfg.format = arg;
 		  break;
 	case 'o': cfg.output = arg; break;
@@ -162,6 +163,16 @@ static const struct tool_def def = {
 
 static void report(struct ftk_profile *p, double ended);
 
+/* -f script: the output, opened before the samples are read, written as they are. */
+static FILE *script_out;
+
+static FILE *script_open(void)
+{
+	if (!strcmp(cfg.format, "script") && !script_out)
+		script_out = tool_output(cfg.output, FTK_FILE_EXCL, stdout);
+	return script_out;
+}
+
 /* A folded file, or a perf.data file (by its magic) folded as if sampled now. */
 static struct ftk_stacks *read_folded(const char *path)
 {
@@ -174,11 +185,13 @@ static struct ftk_stacks *read_folded(const char *path)
 		tool_die("cannot open '%s': %s", path, strerror(errno));
 	if (fread(magic, 1, sizeof(magic), f) == sizeof(magic) && !memcmp(magic, "PERFILE2", 8)) {
 		fclose(f);
-		if (ftk_profile_load(path, cfg.flags, &p))
+		if (ftk_profile_load_script(path, cfg.flags, script_open(), &p))
 			tool_die("%s", p ? ftk_profile_errmsg(p) : "out of memory");
 		report(p, tool_now());
 		return ftk_profile_stacks(p);	/* the profile lives until exit */
 	}
+	if (!strcmp(cfg.format, "script"))
+		tool_die("'%s': -f script needs samples: a perf.data file, not folded stacks", path);
 	rewind(f);
 	if (ftk_stacks_new(&st) || ftk_stacks_read(st, f, path, err, sizeof(err)))
 		tool_die("%s", errno == ENOMEM ? "out of memory" : err);
@@ -189,10 +202,12 @@ static struct ftk_stacks *read_folded(const char *path)
 /* The output: standard output, or a new file (tool_output(): no link followed). */
 static int write_out(struct ftk_stacks *st, struct ftk_stacks *base, const char *unit)
 {
-	FILE *f = tool_output(cfg.output, FTK_FILE_EXCL, stdout);
+	FILE *f = script_out ? script_out : tool_output(cfg.output, FTK_FILE_EXCL, stdout);
 	int ret;
 
-	if (!strcmp(cfg.format, "top"))
+	if (script_out)
+		ret = 0;	/* written sample by sample */
+	else if (!strcmp(cfg.format, "top"))
 		ret = ftk_stacks_write_top(st, f, cfg.rows, unit);
 	else if (!strcmp(cfg.format, "svg"))
 		ret = ftk_stacks_write_svg(st, base, f, cfg.title ? cfg.title :
@@ -281,6 +296,7 @@ int main(int argc, char **argv)
 		tool_usage_error("-p/-t and -a/-C exclude each other");
 	tool_signals();
 	p = open_profile(&c, a.argv);
+	ftk_profile_script(p, script_open());
 	end = a.duration ? tool_now() + a.duration : 0;
 	if (a.argv) {
 		if (tool_cmd_start(&c))

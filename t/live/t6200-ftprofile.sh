@@ -193,6 +193,11 @@ for run in "dwarf $NOFP main;c;d;snooze" "fp $W main;c;d"; do
 		near10 "$under" "$known"
 done
 
+# -f script: each wait a record, its period the microseconds: the five sleeps one by one
+ftprofile --off-cpu -f script -o "$tmp/off.script" "$W" sleep >/dev/null 2>&1
+n=$(awk '/^[^ \t]/ { p = $(NF - 1) } /do_nanosleep\+/ && p >= 99000 { n++ } END { print n + 0 }' "$tmp/off.script")
+is "$n" 5 "off-cpu -f script: five waits of >= 99 ms in do_nanosleep, one per sleep"
+
 # --- output files: new files only, never through a link
 ftprofile -o "$tmp/fp.folded" true 2>"$tmp/exists.err"; is "$?" 2 "-o an existing file: exit 2"
 ln -s "$tmp/target" "$tmp/link"
