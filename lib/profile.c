@@ -39,6 +39,8 @@ struct pending {
 	pid_t		tid;
 	uint64_t	time;
 	char		*stack;
+	char		*script;	/* the switch's perf-script text, less its period */
+	long		head;		/* where its header line ends */
 };
 
 /* A process whose stacks are kept, and the ones it forks (ftk_profile_follow()). */
@@ -71,8 +73,11 @@ struct ftk_profile {
 	struct follow		*follow[COMM_BUCKETS];
 	int			following;	/* keep only followed processes' stacks */
 	int			stopping;	/* the last read: use every record */
+	int			task_switch;	/* off-CPU per task: PERF_RECORD_SWITCH ends waits */
 	uint64_t		until;		/* records up to this time can be used */
 	uint32_t		next_pid_off;	/* sched_switch's next_pid in the raw data */
+	FILE			*script;	/* perf-script text of each sample, or NULL */
+	char			event[64];	/* the event's name, for the script */
 	char			*line;		/* the stack being folded */
 	size_t			line_cap;
 	struct ftk_profile_stats st;
@@ -270,6 +275,59 @@ static int fold(struct ftk_profile *p, const struct ftk_sample *s)
 	return ret;
 }
 
+/*
+ * The sample as perf script prints a -g recording: "comm pid/tid [cpu]
+ * secs.usecs: period event:", then one line a frame, leaf first, "\tADDR
+ * SYM+0xOFF (OBJECT)", and a blank line; without the period (off-CPU: the
+ * wait is known only when it ends) when @head is not NULL, which then
+ * says where the header ends.
+ */
+static char *script_text(struct ftk_profile *p, const struct ftk_sample *s, long *head)
+{
+	uint64_t ips[MAX_FRAMES];
+	unsigned char ret_addr[MAX_FRAMES];
+	size_t n, i, len = 0;
+	char *text = NULL;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	n = frames(p, s, ips, ret_addr);
+	fprintf(f, "%s %d/%d [%03d] %" PRIu64 ".%06" PRIu64 ": ", comm_of(p, s->pid, s->tid),
+		s->pid, s->tid, s->cpu < 0 ? 0 : s->cpu, s->time / 1000000000,
+		s->time % 1000000000 / 1000);
+	if (head)
+		*head = ftell(f);
+	else
+		fprintf(f, "%" PRIu64 " %s:\n", s->period ? s->period : 1, p->event);
+	for (i = 0; i < n; i++) {
+		struct ftk_frame fr;
+
+		ftk_symbols_resolve(p->syms, s->pid, ips[i] - ret_addr[i], &fr);
+		if (fr.kind == FTK_FRAME_UNKNOWN)
+			fprintf(f, "\t%16" PRIx64 " [unknown] (%s)\n", ips[i], fr.object);
+		else
+			fprintf(f, "\t%16" PRIx64 " %s+0x%" PRIx64 " (%s)\n", ips[i], fr.name,
+				fr.offset + ret_addr[i], fr.object);
+	}
+	if (fclose(f)) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+static int script_write(struct ftk_profile *p, const struct ftk_sample *s)
+{
+	char *text = script_text(p, s, NULL);
+
+	if (!text)
+		return -ENOMEM;
+	fprintf(p->script, "%s\n", text);
+	free(text);
+	return 0;
+}
+
 static int followed(struct ftk_profile *p, pid_t pid)
 {
 	struct follow *f;
@@ -314,31 +372,50 @@ static struct pending *pending_take(struct ftk_profile *p, pid_t tid)
 static void pending_free(struct pending *x)
 {
 	if (x) {
+		free(x->script);
 		free(x->stack);
 		free(x);
 	}
 }
 
-/* Off-CPU: the task switched in ends a wait; the task switched out starts one. */
+/* Off-CPU: @tid runs again at @time, which ends its wait (if one is pending). */
+static int off_cpu_end(struct ftk_profile *p, pid_t tid, uint64_t time)
+{
+	struct pending *x = pending_take(p, tid);
+	int ret = 0;
+
+	if (!x)
+		return 0;
+	if (time > x->time) {
+		ret = ftk_stacks_add(p->stacks, x->stack, (time - x->time) / 1000);
+		if (x->script)	/* the period: microseconds off the CPU */
+			fprintf(p->script, "%.*s%" PRIu64 " %s:\n%s\n", (int)x->head, x->script,
+				(time - x->time) / 1000, p->event, x->script + x->head);
+	}
+	pending_free(x);
+	if (!ret)
+		p->st.samples++;
+	return ret;
+}
+
+/*
+ * Off-CPU: a sched_switch sample starts a wait of the task switched out.
+ * Sampled per task (p->task_switch), the task's own PERF_RECORD_SWITCH in
+ * ends it; sampled per CPU, the switch's next_pid does.
+ */
 static int off_cpu(struct ftk_profile *p, const struct ftk_sample *s)
 {
 	struct pending *x;
 	int32_t next;
 	int ret;
 
-	if (s->raw_size < p->next_pid_off + 4)
-		return 0;
-	memcpy(&next, (const char *)s->raw + p->next_pid_off, 4);
-	x = pending_take(p, next);
-	if (x) {
-		if (s->time > x->time)
-			ret = ftk_stacks_add(p->stacks, x->stack, (s->time - x->time) / 1000);
-		else
-			ret = 0;
-		pending_free(x);
+	if (!p->task_switch) {
+		if (s->raw_size < p->next_pid_off + 4)
+			return 0;
+		memcpy(&next, (const char *)s->raw + p->next_pid_off, 4);
+		ret = off_cpu_end(p, next, s->time);
 		if (ret)
 			return ret;
-		p->st.samples++;
 	}
 	if (!s->tid || !followed(p, s->pid))
 		return 0;	/* the idle task's waits are idle time */
@@ -351,9 +428,13 @@ static int off_cpu(struct ftk_profile *p, const struct ftk_sample *s)
 		return -ENOMEM;
 	x->tid = s->tid;
 	x->time = s->time;
+	if (p->script && !(x->script = script_text(p, s, &x->head))) {
+		free(x);
+		return -ENOMEM;
+	}
 	x->stack = strdup(p->line);
 	if (!x->stack) {
-		free(x);
+		pending_free(x);
 		return -ENOMEM;
 	}
 	x->next = p->pending[(unsigned int)s->tid % COMM_BUCKETS];
@@ -375,9 +456,15 @@ static int use(struct ftk_profile *p, const struct ftk_sample *s)
 		ret = fold(p, s);
 		if (!ret)
 			ret = ftk_stacks_add(p->stacks, p->line, 1);
+		if (!ret && p->script)
+			ret = script_write(p, s);
 		if (!ret)
 			p->st.samples++;
 		return ret;
+	case PERF_RECORD_SWITCH:
+		if (p->task_switch && !(s->misc & PERF_RECORD_MISC_SWITCH_OUT))
+			return off_cpu_end(p, s->tid, s->time);
+		return 0;
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
 		if (!(s->prot & PROT_EXEC) || s->pid == -1)
@@ -552,10 +639,13 @@ static int find_next_pid(struct ftk_profile *p)
  * @out: the profile
  *
  * With FTK_PROFILE_OFF_CPU the event is sched:sched_switch, every switch
- * sampled (period 1) with its callchain and raw fields, which needs tracefs
- * for the field layout; open it on every CPU (the switch into a task is
- * seen on the CPU it runs on, not in the task) and keep the stacks of the
- * processes wanted with a later filter.
+ * sampled (period 1) with its callchain, which weighs the time until the
+ * task runs again. Opened on @tids, the event sees only their switches
+ * out, and their switches back in come as PERF_RECORD_SWITCH records of
+ * the same event: nothing of other tasks fills the rings. Opened on @cpus
+ * alone, it sees every task's switches, and the switch's next_pid (its
+ * layout read from tracefs) ends a wait; ftk_profile_follow() then picks
+ * the processes wanted.
  *
  * Return: 0 or a negative errno. *@out must be freed with
  * ftk_profile_free() in every case; on failure ftk_profile_errmsg() says why.
@@ -581,13 +671,24 @@ FTK_API int ftk_profile_open(const struct ftk_sample_opts *o, unsigned int flags
 	    ftk_unwind_new(p->syms, &p->uw))
 		return ftk_err(fail(p, -ENOMEM, "out of memory"));
 	if (flags & FTK_PROFILE_OFF_CPU) {
-		ret = find_next_pid(p);
-		if (ret)
-			return ftk_err(ret);
+		/*
+		 * Per task, not every switch of the machine: a busy machine's
+		 * switches (8 KiB of stack each in DWARF mode) filled the rings,
+		 * and each switch lost dropped a wait.
+		 */
+		p->task_switch = tids && nr_tids;
+		if (p->task_switch) {
+			so.flags |= FTK_SAMPLE_SWITCH;
+		} else {
+			ret = find_next_pid(p);
+			if (ret)
+				return ftk_err(ret);
+		}
 		so.event = "sched:sched_switch";
 		so.period = 1;
 		so.freq = 0;
 	}
+	snprintf(p->event, sizeof(p->event), "%s", so.event ? so.event : "cpu-clock");
 	ret = ftk_sampler_open(&so, cpus, nr_cpus, tids, nr_tids, &p->smp);
 	if (ret) {
 		fail(p, ret, "%s", p->smp ? ftk_sampler_errmsg(p->smp) : strerror(-ret));
@@ -685,6 +786,34 @@ static int load_records(struct ftk_profile *p, const unsigned char *map, size_t 
  */
 FTK_API int ftk_profile_load(const char *path, unsigned int flags, struct ftk_profile **out)
 {
+	return ftk_profile_load_script(path, flags, NULL, out);
+}
+
+/* The sampled event's name as perf names the usual ones, for the script. */
+static void event_name(struct ftk_profile *p)
+{
+	const struct perf_event_attr *a = &p->attr;
+	const char *n = a->type == PERF_TYPE_HARDWARE && a->config == PERF_COUNT_HW_CPU_CYCLES ? "cycles" :
+			a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_CPU_CLOCK ? "cpu-clock" :
+			a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_TASK_CLOCK ? "task-clock" :
+			a->type == PERF_TYPE_TRACEPOINT ? "tracepoint" : "event";
+
+	snprintf(p->event, sizeof(p->event), "%s", n);
+}
+
+/**
+ * ftk_profile_load_script() - a profile from a perf.data file, and its samples as perf script text
+ * @path: as for ftk_profile_load()
+ * @flags: as for ftk_profile_load()
+ * @script: where each sample is written as perf script prints it (see
+ *	    ftk_profile_script()), or NULL
+ * @out: as for ftk_profile_load()
+ *
+ * Return: as ftk_profile_load().
+ */
+FTK_API int ftk_profile_load_script(const char *path, unsigned int flags, FILE *script,
+				    struct ftk_profile **out)
+{
 	struct perf_file_header h;
 	const unsigned char *map = NULL;
 	struct ftk_profile *p;
@@ -698,6 +827,7 @@ FTK_API int ftk_profile_load(const char *path, unsigned int flags, struct ftk_pr
 		return ftk_err(-ENOMEM);
 	*out = p;
 	p->flags = flags & ~FTK_PROFILE_OFF_CPU;
+	p->script = script;
 	if (ftk_stacks_new(&p->stacks) ||
 	    ftk_symbols_new(FTK_SYMBOLS_NO_PROC | (flags & FTK_PROFILE_NO_DEMANGLE ?
 						   FTK_SYMBOLS_NO_DEMANGLE : 0), &p->syms) ||
@@ -747,6 +877,7 @@ FTK_API int ftk_profile_load(const char *path, unsigned int flags, struct ftk_pr
 			   path);
 		goto out;
 	}
+	event_name(p);
 	p->callchain = p->attr.sample_type & PERF_SAMPLE_STACK_USER ? FTK_CALLCHAIN_DWARF :
 		       p->attr.sample_type & PERF_SAMPLE_CALLCHAIN ? FTK_CALLCHAIN_FP :
 		       FTK_CALLCHAIN_NONE;
@@ -803,6 +934,23 @@ FTK_API void ftk_profile_free(struct ftk_profile *p)
 FTK_API int ftk_profile_follow(struct ftk_profile *p, pid_t pid)
 {
 	return ftk_err(follow_add(p, pid));
+}
+
+/**
+ * ftk_profile_script() - write each sample as perf script prints a -g recording
+ * @p: the profile, before its first read
+ * @f: the stream, or NULL for none
+ *
+ * Each sample taken into the stacks is also written to @f as "comm
+ * pid/tid [cpu] secs.usecs: period event:", one line a frame, leaf first
+ * ("\tADDR SYM+0xOFF (OBJECT)", or "[unknown] (OBJECT)"), and a blank
+ * line: what stackcollapse-perf.pl and speedscope read. In off-CPU mode a
+ * wait is written when it ends, stamped with its start, its period the
+ * microseconds off the CPU.
+ */
+FTK_API void ftk_profile_script(struct ftk_profile *p, FILE *f)
+{
+	p->script = f;
 }
 
 /** ftk_profile_errmsg() - the last failure's text, owned by @p; "" if none */

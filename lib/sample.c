@@ -133,6 +133,7 @@ static int make_attr(struct ftk_sampler *s, const struct ftk_sample_opts *o)
 	a->inherit = !!(o->flags & FTK_SAMPLE_INHERIT);
 	a->disabled = 1;
 	a->enable_on_exec = !!(o->flags & FTK_SAMPLE_ON_EXEC);
+	a->context_switch = !!(o->flags & FTK_SAMPLE_SWITCH);
 	a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = 1;
 	a->sample_id_all = 1;
 	a->watermark = 1;
@@ -597,6 +598,8 @@ FTK_API int ftk_sample_parse(const void *rec, size_t size, const struct perf_eve
 		if (take64(&c, &out->lost))
 			ret = -1;
 		break;
+	case PERF_RECORD_SWITCH:
+		break;	/* no body: the task and time are in the trailer */
 	default:
 		return 0;	/* known by type only */
 	}

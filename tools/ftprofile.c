@@ -6,7 +6,6 @@
  * folded stacks), lib/symbols.c, lib/unwind.c, lib/stacks.c (outputs).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +37,7 @@ static const char usage[] =
 "                        microseconds until the task runs again (on all CPUs)\n"
 "      --pid-root        \"comm-PID\" as the root frame, not \"comm\"\n"
 "      --no-demangle     keep C++ and Rust names mangled\n"
-"  -f, --format F        folded (default), top, or svg\n"
+"  -f, --format F        folded (default), script (as perf script), top, or svg\n"
 "  -o, --output FILE     write there (a new file) instead of standard output\n"
 "  -n, --rows N          rows of the top table (default 25; 0: all)\n"
 "      --title TEXT      the flame graph's title\n"
@@ -144,8 +143,9 @@ static void option(int opt, char *arg, void *ctx)
 	case OPT_OFF_CPU: cfg.flags |= FTK_PROFILE_OFF_CPU; break;
 	case OPT_PID_ROOT: cfg.flags |= FTK_PROFILE_PID; break;
 	case OPT_NO_DEMANGLE: cfg.flags |= FTK_PROFILE_NO_DEMANGLE; break;
-	case 'f': if (strcmp(arg, "folded") && strcmp(arg, "top") && strcmp(arg, "svg"))
-			  tool_usage_error("bad format '%s': want folded, top or svg", arg);
+	case 'f': if (strcmp(arg, "folded") && strcmp(arg, "script") && strcmp(arg, "top") &&
+		      strcmp(arg, "svg"))
+			  tool_usage_error("bad format '%s': want folded, script, top or svg", arg);
 		  cfg.format = arg;
 		  break;
 	case 'o': cfg.output = arg; break;
@@ -163,6 +163,16 @@ static const struct tool_def def = {
 
 static void report(struct ftk_profile *p, double ended);
 
+/* -f script: the output, opened before the samples are read, written as they are. */
+static FILE *script_out;
+
+static FILE *script_open(void)
+{
+	if (!strcmp(cfg.format, "script") && !script_out)
+		script_out = tool_output(cfg.output, FTK_FILE_EXCL, stdout);
+	return script_out;
+}
+
 /* A folded file, or a perf.data file (by its magic) folded as if sampled now. */
 static struct ftk_stacks *read_folded(const char *path)
 {
@@ -175,11 +185,13 @@ static struct ftk_stacks *read_folded(const char *path)
 		tool_die("cannot open '%s': %s", path, strerror(errno));
 	if (fread(magic, 1, sizeof(magic), f) == sizeof(magic) && !memcmp(magic, "PERFILE2", 8)) {
 		fclose(f);
-		if (ftk_profile_load(path, cfg.flags, &p))
+		if (ftk_profile_load_script(path, cfg.flags, script_open(), &p))
 			tool_die("%s", p ? ftk_profile_errmsg(p) : "out of memory");
 		report(p, tool_now());
 		return ftk_profile_stacks(p);	/* the profile lives until exit */
 	}
+	if (!strcmp(cfg.format, "script"))
+		tool_die("'%s': -f script needs samples: a perf.data file, not folded stacks", path);
 	rewind(f);
 	if (ftk_stacks_new(&st) || ftk_stacks_read(st, f, path, err, sizeof(err)))
 		tool_die("%s", errno == ENOMEM ? "out of memory" : err);
@@ -187,22 +199,15 @@ static struct ftk_stacks *read_folded(const char *path)
 	return st;
 }
 
-/* The output: standard output, or a new file, never through a link. */
+/* The output: standard output, or a new file (tool_output(): no link followed). */
 static int write_out(struct ftk_stacks *st, struct ftk_stacks *base, const char *unit)
 {
-	FILE *f = stdout;
-	int fd, ret;
+	FILE *f = script_out ? script_out : tool_output(cfg.output, FTK_FILE_EXCL, stdout);
+	int ret;
 
-	if (cfg.output) {
-		fd = open(cfg.output, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-		if (fd < 0)
-			tool_die("cannot create '%s': %s%s", cfg.output, strerror(errno),
-				 errno == EEXIST ? " (ftprofile writes new files only)" : "");
-		f = fdopen(fd, "w");
-		if (!f)
-			tool_die("out of memory");
-	}
-	if (!strcmp(cfg.format, "top"))
+	if (script_out)
+		ret = 0;	/* written sample by sample */
+	else if (!strcmp(cfg.format, "top"))
 		ret = ftk_stacks_write_top(st, f, cfg.rows, unit);
 	else if (!strcmp(cfg.format, "svg"))
 		ret = ftk_stacks_write_svg(st, base, f, cfg.title ? cfg.title :
@@ -210,47 +215,29 @@ static int write_out(struct ftk_stacks *st, struct ftk_stacks *base, const char 
 					   "Flame Graph", unit);
 	else
 		ret = ftk_stacks_write_folded(st, f);
-	if (fflush(f) || ret || (f != stdout && fclose(f)))
-		tool_die("cannot write '%s': %s", cfg.output ? cfg.output : "standard output",
-			 strerror(ret ? -ret : errno));
-	return EXIT_OK;
+	if (ret)
+		tool_output_error(-ret);
+	return tool_output_close(f, 0) ? EXIT_FAIL : EXIT_OK;
 }
 
 /*
- * Fork the command if there is one, and open the profile on the targets.
- * Off-CPU time is seen on CPUs (a task's switch back in happens on the CPU,
- * not in the task): a command or -p processes are then followed in
- * CPU-wide sampling.
+ * Fork the command if there is one, and open the profile on the targets
+ * (off-CPU too: their switches out are sampled, their switches back in
+ * come as the event's PERF_RECORD_SWITCH records).
  */
 static struct ftk_profile *open_profile(struct tool_cmd *c, char **argv)
 {
-	pid_t *follow = cfg.tids, *tids;
-	size_t i, nr_follow = cfg.nr_tids, nr_tids;
 	struct ftk_profile *p = NULL;
 	int ret;
 
 	if (argv) {
 		tool_cmd_fork(c, argv, NULL);
-		follow = &c->pid;
-		nr_follow = 1;
 		cfg.tids = &c->pid;
 		cfg.nr_tids = 1;
 		cfg.so.flags |= FTK_SAMPLE_INHERIT | FTK_SAMPLE_ON_EXEC;
 	}
-	if ((cfg.flags & FTK_PROFILE_OFF_CPU) && cfg.tids) {
-		if (ftk_perf_online_cpus(&cfg.cpus, &cfg.nr_cpus))
-			tool_die("cannot read '/sys/devices/system/cpu/online': %s", strerror(errno));
-		tids = NULL;
-		nr_tids = 0;
-		cfg.so.flags &= ~(FTK_SAMPLE_INHERIT | FTK_SAMPLE_ON_EXEC);
-	} else {
-		tids = cfg.tids;
-		nr_tids = cfg.nr_tids;
-		nr_follow = 0;
-	}
-	ret = ftk_profile_open(&cfg.so, cfg.flags, cfg.cpus, cfg.nr_cpus, tids, nr_tids, &p);
-	for (i = 0; !ret && i < nr_follow; i++)
-		ret = ftk_profile_follow(p, follow[i]);
+	ret = ftk_profile_open(&cfg.so, cfg.flags, cfg.cpus, cfg.nr_cpus, cfg.tids, cfg.nr_tids,
+			       &p);
 	if (!ret && !(cfg.so.flags & FTK_SAMPLE_ON_EXEC))
 		ret = ftk_profile_enable(p);
 	if (ret) {
@@ -309,6 +296,7 @@ int main(int argc, char **argv)
 		tool_usage_error("-p/-t and -a/-C exclude each other");
 	tool_signals();
 	p = open_profile(&c, a.argv);
+	ftk_profile_script(p, script_open());
 	end = a.duration ? tool_now() + a.duration : 0;
 	if (a.argv) {
 		if (tool_cmd_start(&c))
@@ -330,7 +318,9 @@ int main(int argc, char **argv)
 	if (ftk_profile_stop(p) == -ENOMEM)
 		tool_die("%s", ftk_profile_errmsg(p));
 	report(p, end);
-	write_out(ftk_profile_stacks(p), NULL, cfg.flags & FTK_PROFILE_OFF_CPU ? "us" : "samples");
+	if (write_out(ftk_profile_stacks(p), NULL, cfg.flags & FTK_PROFILE_OFF_CPU ? "us" :
+		      "samples"))
+		code = EXIT_FAIL;
 	ftk_profile_free(p);
 	tool_exit(code);
 }

@@ -23,6 +23,7 @@
 #define FTKIT_PROFILE_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include <ftkit/common.h>
@@ -58,11 +59,14 @@ FTK_API int ftk_profile_open(const struct ftk_sample_opts *o, unsigned int flags
 			     size_t nr_cpus, const pid_t *tids, size_t nr_tids,
 			     struct ftk_profile **out);
 FTK_API int ftk_profile_load(const char *path, unsigned int flags, struct ftk_profile **out);
+FTK_API int ftk_profile_load_script(const char *path, unsigned int flags, FILE *script,
+				    struct ftk_profile **out);
 FTK_API void ftk_profile_free(struct ftk_profile *p);
 FTK_API const char *ftk_profile_errmsg(const struct ftk_profile *p);
 FTK_API int ftk_profile_follow(struct ftk_profile *p, pid_t pid);
 FTK_API int ftk_profile_enable(struct ftk_profile *p);
 FTK_API int ftk_profile_read(struct ftk_profile *p, int timeout_ms);
+FTK_API void ftk_profile_script(struct ftk_profile *p, FILE *f);
 FTK_API int ftk_profile_stop(struct ftk_profile *p);
 FTK_API void ftk_profile_stats(const struct ftk_profile *p, struct ftk_profile_stats *st);
 FTK_API struct ftk_stacks *ftk_profile_stacks(struct ftk_profile *p);

@@ -41,6 +41,7 @@ enum ftk_sample_flags {
 	FTK_SAMPLE_INHERIT	= 1 << 0,	/* children created after the open too */
 	FTK_SAMPLE_ON_EXEC	= 1 << 1,	/* start when the target calls exec */
 	FTK_SAMPLE_USER		= 1 << 2,	/* user space only (exclude_kernel) */
+	FTK_SAMPLE_SWITCH	= 1 << 3,	/* PERF_RECORD_SWITCH: the targets' switches in and out */
 };
 
 struct ftk_sample_opts {
