@@ -429,6 +429,18 @@ void lat_funcs_find(struct lat *l, struct lat_func *f, int n)
 	}
 }
 
+/* Deeper than this, a thread's pending entries are replaced (returns lost, a longjmp). */
+#define LAT_NEST_DEPTH	4096
+
+struct ftk_pair *lat_pair_nested(void)
+{
+	struct ftk_pair *p = ftk_pair_new();
+
+	if (!p || ftk_pair_nest(p, LAT_NEST_DEPTH))
+		tool_die("out of memory");
+	return p;
+}
+
 int lat_func_of(const struct lat_func *f, int n, int type, int *is_ret)
 {
 	int i;

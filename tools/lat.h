@@ -85,6 +85,12 @@ void lat_funcs_find(struct lat *l, struct lat_func *f, int n);
 /* The function of event @type: its index, *@is_ret set; -1 if none. */
 int lat_func_of(const struct lat_func *f, int n, int type, int *is_ret);
 
+/*
+ * A pairing by thread for entry and return probes, where a thread's calls
+ * nest (recursion): its returns pair innermost first. Dies without memory.
+ */
+struct ftk_pair *lat_pair_nested(void);
+
 /* The event, after lat_run() began or lat_tep(); dies if the kernel has none. */
 struct tep_event *lat_find(struct lat *l, const char *sys, const char *name);
 /* The field of @ev; dies if missing. */
