@@ -81,6 +81,8 @@ void lat_open(struct lat *l, struct tool_args *args, pid_t pid)
 		tool_cmd_fork(&l->cmd, args->argv, ftk_tracefs_instance(l->t));
 		l->has_cmd = 1;
 		l->pid = l->cmd.pid;
+		if (l->all_tasks)
+			return;
 		snprintf(buf, sizeof(buf), "%d", (int)l->pid);
 		set_or_die(l, "options/event-fork", "1");
 		set_or_die(l, "set_event_pid", buf);

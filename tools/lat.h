@@ -49,10 +49,14 @@ struct lat {
 	int			has_cmd;
 	pid_t			pid;		/* -p, or COMMAND's */
 	int			verbose;	/* -v given */
+	int			all_tasks;	/* every task's events, also with COMMAND (set before lat_open) */
 	char			instance[128];
 };
 
-/* Make the private instance (or -B's), mono clock, buffers; fork COMMAND; pid filter. */
+/*
+ * Make the private instance (or -B's), mono clock, buffers; fork COMMAND;
+ * the pid filter, unless @l->all_tasks (events of no task: I/O completions).
+ */
 void lat_open(struct lat *l, struct tool_args *args, pid_t pid);
 /* "TID TID ..." of every thread of @pid (malloc'd); dies if there is no such process. */
 char *lat_threads(pid_t pid);
