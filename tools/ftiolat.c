@@ -27,13 +27,14 @@ struct io {
 	char			rwbs[MAX_FLAGS][10];
 	unsigned int		nrwbs;
 	double			interval;
+	const char		*heatmap;
 	uint64_t		div, issues, first_ts;
 	const char		*uname;
 };
 
 static const char usage[] =
 "usage: ftiolat [-F] [--disks] [--disk NAME] [-m|-u|-n] [-T] [-i SECS] [-D SECS]\n"
-"               [--json] [-B NAME] [[--] COMMAND [ARG...]]\n"
+"               [--json] [--heatmap FILE.svg] [-B NAME] [[--] COMMAND [ARG...]]\n"
 "\n"
 "Block I/O latency, from a request's issue to the device to its completion,\n"
 "as a log2 histogram, per disk and per operation if asked (bcc's biolatency).\n"
@@ -46,7 +47,7 @@ static const char usage[] =
 "  -n, --nsecs           nanoseconds\n"
 "  -T, --timestamp       a time stamp before each interval's output\n"
 "  -i, --interval S      print and reset every S seconds\n"
-LAT_HELP_D LAT_HELP_JSON
+LAT_HELP_D LAT_HELP_JSON LAT_HELP_HEATMAP
 TOOL_HELP_DURATION TOOL_HELP_INSTANCE TOOL_HELP_COMMON
 "\n"
 "A COMMAND is run and traced to its end; every task's I/O is counted meanwhile\n"
@@ -55,7 +56,8 @@ TOOL_HELP_DURATION TOOL_HELP_INSTANCE TOOL_HELP_COMMON
 "examples:\n"
 "  ftiolat -D 10                 # every disk, ten seconds\n"
 "  ftiolat -k -F -i 1            # per disk and operation, every second\n"
-"  ftiolat -m --disk sda -- fio job.fio\n";
+"  ftiolat -m --disk sda -- fio job.fio\n"
+"  ftiolat --heatmap io.svg -i 1 -D 30   # a column a second\n";
 
 /* A disk's dev_t as block events write it (the kernel's MAJOR << 20 | MINOR). */
 static unsigned int kdev(unsigned int maj, unsigned int min)
@@ -115,6 +117,7 @@ static void option(int opt, char *arg, void *ctx)
 	case 'i': io->interval = tool_seconds(arg); break;
 	case 'd': io->l.args->duration = tool_seconds(arg); break;
 	case 'J': io->json = 1; break;
+	case 'H': io->heatmap = arg; break;
 	}
 }
 
@@ -163,6 +166,7 @@ static int on_record(void *ctx, const struct tep_record *rec)
 	if (ftk_pair_end(io->pair, req_key(dev, lat_num(rec, io->c_sector)), rec->ts, &ns, NULL) != 1)
 		return 0;
 	ftk_hist_add(io->hist, ns / io->div);
+	lat_heat(&io->l, rec->ts, ns / io->div);
 	if (!io->disks && !io->flags)
 		return 0;
 	rwbs = lat_str(rec, io->c_rwbs, &len);
@@ -269,7 +273,8 @@ int main(int argc, char **argv)
 		{ "msecs", no_argument, NULL, 'm' },	{ "usecs", no_argument, NULL, 'u' },
 		{ "nsecs", no_argument, NULL, 'n' },	{ "timestamp", no_argument, NULL, 'T' },
 		{ "interval", required_argument, NULL, 'i' },
-		{ "json", no_argument, NULL, 'J' },	{ }
+		{ "json", no_argument, NULL, 'J' },
+		{ "heatmap", required_argument, NULL, 'H' },	{ }
 	};
 	static const struct tool_def def = {
 		.name = "ftiolat", .usage = usage, .opts = "kFmunTi:d:",
@@ -291,6 +296,8 @@ int main(int argc, char **argv)
 	io.pair = ftk_pair_new();
 	if (!io.hist || !io.tab || !io.pair)
 		tool_die("out of memory");
+	if (io.heatmap)
+		lat_heatmap(&io.l, io.heatmap, io.interval);
 	lat_open(&io.l, &args, 0);
 	if (io.only_dev)
 		snprintf(filter, sizeof(filter), "dev == %u", io.only_dev);
@@ -309,5 +316,6 @@ int main(int argc, char **argv)
 		 "sector, from the live buffer");
 	code = lat_run(&io.l, on_record, &io, print, io.interval);
 	print(&io);
+	lat_heat_write(&io.l, "Block I/O latency", io.uname);
 	lat_exit(&io.l, code);
 }

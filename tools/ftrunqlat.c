@@ -32,13 +32,14 @@ struct rq {
 	struct tep_format_field	*f_child;
 	pid_t			pid;
 	double			interval;
+	const char		*heatmap;
 	uint64_t		div, wakeups, preempts, first_ts;
 	const char		*uname;
 };
 
 static const char usage[] =
 "usage: ftrunqlat [-CP] [-m|-u] [-w N] [-p PID] [-i SECS] [-D SECS] [--json]\n"
-"                 [-B NAME] [[--] COMMAND [ARG...]]\n"
+"                 [--heatmap FILE.svg] [-B NAME] [[--] COMMAND [ARG...]]\n"
 "\n"
 "How long tasks wait to run after a wake-up (or a preemption), as a log2\n"
 "histogram, with the worst waits and the tasks that woke them.\n"
@@ -53,12 +54,14 @@ static const char usage[] =
 "  -i, --interval S      print and reset every S seconds\n"
 LAT_HELP_D
 "      --json            one JSON object (per interval)\n"
+LAT_HELP_HEATMAP
 TOOL_HELP_DURATION TOOL_HELP_INSTANCE TOOL_HELP_COMMON
 "\n"
 "examples:\n"
 "  ftrunqlat -D 10               # the whole system for ten seconds\n"
 "  ftrunqlat -C -i 1             # per CPU, every second\n"
-"  ftrunqlat -P -- make -j4      # per task of a build\n";
+"  ftrunqlat -P -- make -j4      # per task of a build\n"
+"  ftrunqlat --heatmap rq.svg -i 1 -D 60   # a minute, a column a second\n";
 
 static void option(int opt, char *arg, void *ctx)
 {
@@ -73,6 +76,7 @@ static void option(int opt, char *arg, void *ctx)
 	case 'i': r->interval = tool_seconds(arg); break;
 	case 'd': r->l.args->duration = tool_seconds(arg); break;
 	case 'J': r->json = 1; break;
+	case 'H': r->heatmap = arg; break;
 	}
 }
 
@@ -159,6 +163,7 @@ static int on_record(void *ctx, const struct tep_record *rec)
 	if (!ours(r, next) || ftk_pair_end(r->pair, next, rec->ts, &ns, &waker) != 1)
 		return 0;
 	ftk_hist_add(r->hist, ns / r->div);
+	lat_heat(&r->l, rec->ts, ns / r->div);
 	if (r->per)
 		ftk_lattab_add(r->tab, r->per == 'C' ? (uint64_t)rec->cpu : (uint64_t)next,
 			       ns / r->div, 0);
@@ -269,7 +274,8 @@ int main(int argc, char **argv)
 		{ "nsecs", no_argument, NULL, 'n' },	{ "worst", required_argument, NULL, 'w' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "interval", required_argument, NULL, 'i' },
-		{ "json", no_argument, NULL, 'J' },	{ }
+		{ "json", no_argument, NULL, 'J' },
+		{ "heatmap", required_argument, NULL, 'H' },	{ }
 	};
 	static const struct tool_def def = {
 		.name = "ftrunqlat", .usage = usage, .opts = "CPmunw:p:i:d:",
@@ -290,6 +296,8 @@ int main(int argc, char **argv)
 	r.worst = r.nworst ? ftk_worst_new(r.nworst, sizeof(struct worst)) : NULL;
 	if (!r.hist || !r.tab || !r.comms || !r.pair || (r.nworst && !r.worst))
 		tool_die("out of memory");
+	if (r.heatmap)
+		lat_heatmap(&r.l, r.heatmap, r.interval);
 	lat_open(&r.l, &args, r.pid);
 	lat_event(&r.l, "sched:sched_wakeup", NULL);
 	lat_event(&r.l, "sched:sched_wakeup_new", NULL);
@@ -318,5 +326,6 @@ int main(int argc, char **argv)
 		 "switch in by pid, from the live buffer");
 	code = lat_run(&r.l, on_record, &r, print, r.interval);
 	print(&r);
+	lat_heat_write(&r.l, "Run queue latency", r.uname);
 	lat_exit(&r.l, code);
 }

@@ -294,6 +294,29 @@ int lat_run(struct lat *l, ftk_live_fn fn, void *ctx, void (*tick)(void *ctx), d
 	return l->has_cmd ? tool_cmd_code(&l->cmd) : 0;
 }
 
+void lat_heatmap(struct lat *l, const char *path, double interval)
+{
+	l->heat_out = tool_output(path, 0, NULL);
+	l->heat = interval > 0 ? ftk_heatmap_new(interval * 1e9, FTK_HEATMAP_MAX_COLS) :
+				 ftk_heatmap_new(0, 0);
+	if (!l->heat)
+		tool_die("out of memory");
+}
+
+void lat_heat_write(struct lat *l, const char *title, const char *unit)
+{
+	if (!l->heat)
+		return;
+	ftk_heatmap_write_svg(l->heat, l->heat_out, title, unit);
+	if (tool_output_close(l->heat_out, 0))
+		lat_exit(l, EXIT_FAIL);
+	l->heat_out = NULL;
+	lat_path(l, "heat map: %llu samples in columns of %.3g s", (unsigned long long)
+		 ftk_heatmap_total(l->heat), ftk_heatmap_col_ns(l->heat) / 1e9);
+	ftk_heatmap_free(l->heat);
+	l->heat = NULL;
+}
+
 uint64_t lat_lost(struct lat *l)
 {
 	struct ftk_live_stats st;

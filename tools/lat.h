@@ -35,6 +35,7 @@
 
 #include "cmd.h"
 #include "tool.h"
+#include <ftkit/heatmap.h>
 #include <ftkit/latency.h>
 #include <ftkit/live.h>
 
@@ -49,7 +50,9 @@ struct lat {
 	int			has_cmd;
 	pid_t			pid;		/* -p, or COMMAND's */
 	int			verbose;	/* -v given */
-	int			all_tasks;	/* every task's events, also with COMMAND (set before lat_open) */
+	int			all_tasks;
+	struct ftk_heatmap	*heat;		/* --heatmap, or NULL */
+	FILE			*heat_out;	/* every task's events, also with COMMAND (set before lat_open) */
 	char			instance[128];
 };
 
@@ -118,6 +121,22 @@ int lat_pid(const struct tep_record *rec);
  * shell reports it (0 without one).
  */
 int lat_run(struct lat *l, ftk_live_fn fn, void *ctx, void (*tick)(void *ctx), double interval);
+/*
+ * --heatmap FILE: the output made now (so that a bad path fails before
+ * tracing), columns @interval seconds wide (-i), else 10 ms doubling to
+ * fit 200; lat_heat() adds samples, lat_heat_write() draws the whole run.
+ */
+void lat_heatmap(struct lat *l, const char *path, double interval);
+static inline void lat_heat(struct lat *l, uint64_t ts, uint64_t value)
+{
+	if (l->heat && ftk_heatmap_add(l->heat, ts, value))
+		tool_die("out of memory");
+}
+/* Write the heat map (if asked), @title and @unit on it; dies with the reason. */
+void lat_heat_write(struct lat *l, const char *title, const char *unit);
+#define LAT_HELP_HEATMAP \
+"      --heatmap FILE    an SVG heat map of the latencies over time (whole run)\n"
+
 /* Lost events and records, for the results: 0 if none. */
 uint64_t lat_lost(struct lat *l);
 /* "Lost N events" on @f if any were lost (said with the results, never silently). */

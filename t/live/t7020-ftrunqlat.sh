@@ -67,6 +67,20 @@ ftrunqlat -C -m -D 1 >"$tmp/cpu" 2>"$tmp/err"
 is "$?" 0 "ftrunqlat -C -m -D 1 (system-wide) exits 0"
 ok "-C: histograms per CPU" grep -q '^cpu = [0-9]*$' "$tmp/cpu"
 
+# --heatmap: the cells of the same run sum to the histogram's count
+ftrunqlat -w 0 --heatmap "$tmp/rq.svg" -- "$LAT_WORK" pingpong 500 >"$tmp/h" 2>"$tmp/err"
+is "$?" 0 "ftrunqlat --heatmap exits 0"
+heatmap_check "$tmp/rq.svg" "$(awk '$2 == "->" { s += $5 } END { print s + 0 }' "$tmp/h")" ftrunqlat
+ok "ftrunqlat: the histogram is not empty" test "$(awk '$2 == "->" { s += $5 } END { print s + 0 }' "$tmp/h")" -ge 500
+# through the one output path: a planted link is replaced, never followed
+echo keep >"$tmp/victim"
+ln -s "$tmp/victim" "$tmp/link.svg"
+ftrunqlat -w 0 --heatmap "$tmp/link.svg" -- "$LAT_WORK" pingpong 10 >/dev/null 2>&1
+is "$(cat "$tmp/victim")" keep "--heatmap does not write through a link"
+ftrunqlat --heatmap "$tmp/no/such/dir.svg" -D 1 >/dev/null 2>"$tmp/err"
+is "$?" 2 "--heatmap in a missing directory: exit 2"
+ok "... naming the file" grep -q "$tmp/no/such/dir.svg" "$tmp/err"
+
 snap_is "$(tracefs_snap "$root")" "$before" "tracefs as before"
 is "$(instances_snap 'ftkit-runqlat-')" "" "no instance left behind"
 done_testing

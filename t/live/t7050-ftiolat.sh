@@ -85,7 +85,14 @@ is "$?" 0 "-i 0.5 -D 1.2 exits 0"
 ok "-T: at least two stamped intervals" \
 	test "$(grep -cE '^[0-9]{2}:[0-9]{2}:[0-9]{2}' "$tmp/int")" -ge 2
 
-# 5: bad input
+# 5: --heatmap: its cells sum to the same run's histogram, N requests
+ftiolat --disk "$name" --heatmap "$tmp/io.svg" -- dd if="$dev" of=/dev/null bs=4096 count=$N \
+	iflag=direct status=none >"$tmp/h" 2>"$tmp/err"
+is "$?" 0 "ftiolat --heatmap exits 0"
+is "$(awk '$2 == "->" { s += $5 } END { print s + 0 }' "$tmp/h")" $N "--heatmap run: $N requests"
+heatmap_check "$tmp/io.svg" $N ftiolat
+
+# 6: bad input
 ftiolat --disk no-such-disk -D 1 >/dev/null 2>"$tmp/err"
 is "$?" 2 "--disk of no disk: exit 2"
 ok "... naming it" grep -q "no disk 'no-such-disk'" "$tmp/err"

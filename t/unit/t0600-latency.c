@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ftkit/heatmap.h>
 #include <ftkit/latency.h>
 
 #include "tap.h"
@@ -238,6 +239,37 @@ static void test_pair_nest(void)
 	ftk_pair_free(p);
 }
 
+/* The heat map: columns double to fit, cells sum to the samples, the SVG says so. */
+static void test_heatmap(void)
+{
+	struct ftk_heatmap *hm = ftk_heatmap_new(0, 0);
+	unsigned long long sum = 0, n;
+	char *buf = NULL, *p;
+	size_t len = 0;
+	FILE *f;
+	int i;
+
+	ok(ftk_heatmap_new(0, FTK_HEATMAP_MAX_COLS + 1) == NULL && errno == EINVAL,
+	   "more columns than the limit are refused");
+	/* 1000 samples over 10 s: 10 ms columns double to 80 ms (125 columns) */
+	for (i = 0; i < 1000; i++)
+		ftk_heatmap_add(hm, 5000000000ULL + i * 10000000ULL, i % 300);
+	is_int(ftk_heatmap_col_ns(hm), 80000000, "columns doubled to 80 ms to fit 200");
+	is_int(ftk_heatmap_total(hm), 1000, "1000 samples");
+	f = open_memstream(&buf, &len);
+	is_int(ftk_heatmap_write_svg(hm, f, "a <title> & more", "usecs"), 0, "SVG written");
+	fclose(f);
+	for (p = buf; (p = strstr(p, "data-count=\"")); p++)
+		if (sscanf(p, "data-count=\"%llu", &n) == 1)
+			sum += n;
+	is_int(sum, 1000, "the cells' counts sum to the samples");
+	ok(strstr(buf, "a &lt;title&gt; &amp; more") != NULL, "the title is escaped");
+	ok(strstr(buf, "256 -&gt; 511 usecs: ") != NULL, "a tooltip names the range and unit");
+	ok(strstr(buf, "</svg>") != NULL, "the SVG is closed");
+	free(buf);
+	ftk_heatmap_free(hm);
+}
+
 static void test_lattab(void)
 {
 	struct ftk_lattab *t = ftk_lattab_new();
@@ -321,6 +353,7 @@ int main(void)
 	test_percentiles();
 	test_pair();
 	test_pair_nest();
+	test_heatmap();
 	test_lattab();
 	test_worst();
 	return done_testing();
