@@ -11,9 +11,10 @@ build="build-essential autoconf automake libtool pkg-config
 # trace-cmd and perf are the references the interop tests compare against, and
 # libtracecmd-dev (trace-cmd's own reader library) a second trace.dat reader;
 # qemu, busybox and cpio run the full-kernel lane; mandoc lints man pages;
-# tmux drives fttop's screen; time's /usr/bin/time measures peak memory (t0160).
+# tmux drives fttop's screen; time's /usr/bin/time measures peak memory (t0160);
+# perf-tools-unstable's syscount is t/bench/lat-bench.sh's anchor for ftsyscount.
 test="trace-cmd libtracecmd-dev linux-perf mandoc python3 qemu-system-x86 busybox-static cpio
-	util-linux procps file binutils time tmux"
+	util-linux procps file binutils time tmux perf-tools-unstable"
 
 pkgs=$build
 [ "${1:-}" = --test ] && pkgs="$build $test"
