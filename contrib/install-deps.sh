@@ -14,8 +14,9 @@ build="build-essential autoconf automake libtool pkg-config
 # tmux drives fttop's screen; time's /usr/bin/time measures peak memory (t0160);
 # chromium and node run ftprofile's SVG flame graph in a browser (t6120), with
 # puppeteer-core from npm (below).
+# perf-tools-unstable's syscount is t/bench/lat-bench.sh's anchor for ftsyscount.
 test="trace-cmd libtracecmd-dev linux-perf mandoc python3 qemu-system-x86 busybox-static cpio
-	util-linux procps file binutils time tmux chromium nodejs"
+	util-linux procps file binutils time tmux chromium nodejs perf-tools-unstable"
 
 pkgs=$build
 [ "${1:-}" = --test ] && pkgs="$build $test"

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include <ftkit/common.h>
@@ -87,6 +88,12 @@ int ftk_file_tmp(const char *dir);
  * reading one of its files (a dump of all instances) holds it briefly.
  */
 int ftk_rmdir(const char *path);
+
+/*
+ * stacks.c: @n bytes of @s as XML text or attribute value (&<>"' escaped,
+ * control characters dropped), for every SVG picture libftkit draws.
+ */
+void ftk_xml_put(FILE *f, const char *s, size_t n);
 
 /*
  * tracefs.c: the tracing directory ($FTK_TRACEFS, else libtracefs' mount),

@@ -593,9 +593,22 @@ static void map_delete(struct u64map *m, size_t i)
 
 /* ---------------------------------------------------------------- pairing */
 
+/* One start of a nested pairing: a stack per key, linked through @below. */
+struct pair_frame {
+	uint64_t	ts;
+	uint64_t	data;
+	size_t		below;		/* the frame under it + 1; 0 at the bottom */
+};
+
 struct ftk_pair {
-	struct u64map		map;	/* key -> { start ts, data } */
+	struct u64map		map;	/* key -> { start ts, data }; nested: { top + 1, depth } */
 	struct ftk_pair_stats	st;
+	unsigned int		nest;	/* 0: one start a key; else the deepest stack kept */
+	struct pair_frame	*frames;
+	size_t			nframes;	/* used or on the free list */
+	size_t			alloc;
+	size_t			free;	/* free list's head + 1, through "below" */
+	size_t			live;	/* frames in use */
 };
 
 /**
@@ -621,7 +634,95 @@ FTK_API void ftk_pair_free(struct ftk_pair *p)
 	if (!p)
 		return;
 	map_release(&p->map);
+	free(p->frames);
 	free(p);
+}
+
+/**
+ * ftk_pair_nest() - let starts of one key nest
+ * @p: the handle, with no start pending
+ * @depth: the deepest nesting kept per key (1 to 65536)
+ *
+ * Recursion: a function entered again by the same thread before it
+ * returned. Each key then keeps a stack of starts; ftk_pair_start()
+ * pushes and ftk_pair_end() pairs with the newest start (the innermost
+ * call), so every level of a recursion is one sample. Past @depth the
+ * newest start is replaced (counted in "replaced"), which bounds the
+ * memory when ends are missing (a longjmp, a lost event).
+ *
+ * Return: 0, or -EINVAL (@depth out of range, or starts pending).
+ */
+FTK_API int ftk_pair_nest(struct ftk_pair *p, unsigned int depth)
+{
+	if (!depth || depth > 65536 || p->map.len)
+		return ftk_err(-EINVAL);
+	p->nest = depth;
+	return 0;
+}
+
+/* A free frame's index + 1; 0 when out of memory. */
+static size_t frame_get(struct ftk_pair *p)
+{
+	struct pair_frame *n;
+	size_t f = p->free;
+
+	if (f) {
+		p->free = p->frames[f - 1].below;
+	} else {
+		if (p->nframes == p->alloc) {
+			n = realloc(p->frames, (p->alloc ? p->alloc * 2 : 64) * sizeof(*n));
+			if (!n)
+				return 0;
+			p->frames = n;
+			p->alloc = p->alloc ? p->alloc * 2 : 64;
+		}
+		f = ++p->nframes;
+	}
+	p->live++;
+	return f;
+}
+
+static void frame_put(struct ftk_pair *p, size_t f)
+{
+	p->frames[f - 1].below = p->free;
+	p->free = f;
+	p->live--;
+}
+
+/* A nested start: push onto @key's stack (slot @i of the map). */
+static int nest_start(struct ftk_pair *p, long i, uint64_t ts, uint64_t data)
+{
+	size_t top = p->map.vals[i][0], f;
+
+	if (top && p->map.vals[i][1] >= p->nest) {
+		p->st.replaced++;
+		p->frames[top - 1].ts = ts;
+		p->frames[top - 1].data = data;
+		return 1;
+	}
+	f = frame_get(p);
+	if (!f) {
+		if (!top)
+			map_delete(&p->map, i);
+		return ftk_err(-ENOMEM);
+	}
+	p->frames[f - 1] = (struct pair_frame){ .ts = ts, .data = data, .below = top };
+	p->map.vals[i][0] = f;
+	p->map.vals[i][1]++;
+	return 0;
+}
+
+/* Pop @key's newest start (slot @i) into *@ts, *@data; the key goes with its last start. */
+static void nest_pop(struct ftk_pair *p, long i, uint64_t *ts, uint64_t *data)
+{
+	size_t top = p->map.vals[i][0];
+
+	*ts = p->frames[top - 1].ts;
+	*data = p->frames[top - 1].data;
+	p->map.vals[i][0] = p->frames[top - 1].below;
+	frame_put(p, top);
+	if (!--p->map.vals[i][1])
+		map_delete(&p->map, i);
 }
 
 /**
@@ -630,6 +731,8 @@ FTK_API void ftk_pair_free(struct ftk_pair *p)
  * @key: what pairs it with its end (a pid, a request address...)
  * @ts: its time stamp
  * @data: a value the end gets back (a syscall number, the waker's pid...)
+ *
+ * After ftk_pair_nest(), the start is pushed on @key's stack instead.
  *
  * Return: 1 if an unfinished start of @key was replaced (counted in
  * "replaced"), 0 if not, -ENOMEM.
@@ -642,6 +745,8 @@ FTK_API int ftk_pair_start(struct ftk_pair *p, uint64_t key, uint64_t ts, uint64
 	if (i < 0)
 		return ftk_err(i);
 	p->st.starts++;
+	if (p->nest)
+		return nest_start(p, i, ts, data);
 	if (!made)
 		p->st.replaced++;
 	p->map.vals[i][0] = ts;
@@ -672,9 +777,13 @@ FTK_API int ftk_pair_end(struct ftk_pair *p, uint64_t key, uint64_t ts, uint64_t
 		p->st.unmatched++;
 		return 0;
 	}
-	start = p->map.vals[i][0];
-	d = p->map.vals[i][1];
-	map_delete(&p->map, i);
+	if (p->nest) {
+		nest_pop(p, i, &start, &d);
+	} else {
+		start = p->map.vals[i][0];
+		d = p->map.vals[i][1];
+		map_delete(&p->map, i);
+	}
 	if (ts < start) {
 		p->st.backwards++;
 		return 0;
@@ -692,16 +801,21 @@ FTK_API int ftk_pair_end(struct ftk_pair *p, uint64_t key, uint64_t ts, uint64_t
  * @p: the handle
  * @key: its key
  *
- * For starts that will never end (a task that exited).
+ * For starts that will never end (a task that exited); nested ones all go.
  *
  * Return: 1 if @key had a start, 0 if not.
  */
 FTK_API int ftk_pair_drop(struct ftk_pair *p, uint64_t key)
 {
 	long i = map_find(&p->map, key);
+	size_t f, below;
 
 	if (i < 0)
 		return 0;
+	for (f = p->nest ? p->map.vals[i][0] : 0; f; f = below) {
+		below = p->frames[f - 1].below;
+		frame_put(p, f);
+	}
 	map_delete(&p->map, i);
 	return 1;
 }
@@ -714,7 +828,7 @@ FTK_API int ftk_pair_drop(struct ftk_pair *p, uint64_t key)
 FTK_API void ftk_pair_stats(const struct ftk_pair *p, struct ftk_pair_stats *st)
 {
 	*st = p->st;
-	st->pending = p->map.len;
+	st->pending = p->nest ? p->live : p->map.len;
 }
 
 /* ---------------------------------------------------------------- per-key tables */

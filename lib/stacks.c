@@ -496,7 +496,8 @@ static int depth_of(const struct node *n)
 	return d + 1;
 }
 
-static void put_escaped(FILE *f, const char *s, size_t n)
+/* The one XML text escaper of the SVG pictures (this flame graph, lib/heatmap.c's heat map). */
+void ftk_xml_put(FILE *f, const char *s, size_t n)
 {
 	for (; n--; s++) {
 		switch (*s) {
@@ -575,9 +576,9 @@ static void svg_node(struct svg *s, const struct node *n, double x, int depth)
 		delta = (n->weight - n->base * s->base_ratio) / (double)n->weight;
 	colour(n, s->diff, delta, fill, sizeof(fill));
 	fprintf(s->f, "<g class=\"f\" data-n=\"");
-	put_escaped(s->f, n->name, n->len);
+	ftk_xml_put(s->f, n->name, n->len);
 	fprintf(s->f, "\"><title>");
-	put_escaped(s->f, n->name, n->len);
+	ftk_xml_put(s->f, n->name, n->len);
 	fprintf(s->f, " (%" PRIu64 " %s, %.2f%%", n->weight, s->unit,
 		s->total ? 100.0 * n->weight / s->total : 0);
 	if (s->diff)
@@ -682,7 +683,7 @@ FTK_API int ftk_stacks_write_svg(const struct ftk_stacks *st, const struct ftk_s
 	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#f8f8f0\"/>\n", SVG_WIDTH,
 		s.height);
 	fprintf(f, "<text id=\"title\" x=\"%d\" y=\"24\">", SVG_WIDTH / 2);
-	put_escaped(f, title ? title : "Flame Graph", strlen(title ? title : "Flame Graph"));
+	ftk_xml_put(f, title ? title : "Flame Graph", strlen(title ? title : "Flame Graph"));
 	fprintf(f, "</text>\n<text id=\"reset\" class=\"b\" x=\"%d\" y=\"24\" style=\"opacity:0.3\">"
 		"Reset Zoom</text>\n", SVG_PAD);
 	fprintf(f, "<text id=\"search\" class=\"b\" x=\"%d\" y=\"24\">Search</text>\n",

@@ -118,7 +118,7 @@ int main(int argc, char **argv)
 	f.nfuncs = lat_func_args(&args, &specs, 0);
 	f.uname = lat_unit(f.unit, &f.div);
 	f.hist = ftk_hist_new();
-	f.pair = ftk_pair_new();
+	f.pair = lat_pair_nested();
 	if (!f.hist || !f.pair)
 		tool_die("out of memory");
 	lat_open(&f.l, &args, f.pid);

@@ -117,7 +117,7 @@ int main(int argc, char **argv)
 		tool_usage_error("want FUNCTION MIN");
 	f.min_ns = tool_num(specs[1], "MIN", 0, 1LL << 40) * (f.ms ? 1000000 : 1000);
 	f.nfuncs = 1;
-	f.pair = ftk_pair_new();
+	f.pair = lat_pair_nested();
 	if (!f.pair)
 		tool_die("out of memory");
 	lat_open(&f.l, &args, f.pid);

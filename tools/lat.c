@@ -81,6 +81,8 @@ void lat_open(struct lat *l, struct tool_args *args, pid_t pid)
 		tool_cmd_fork(&l->cmd, args->argv, ftk_tracefs_instance(l->t));
 		l->has_cmd = 1;
 		l->pid = l->cmd.pid;
+		if (l->all_tasks)
+			return;
 		snprintf(buf, sizeof(buf), "%d", (int)l->pid);
 		set_or_die(l, "options/event-fork", "1");
 		set_or_die(l, "set_event_pid", buf);
@@ -292,6 +294,29 @@ int lat_run(struct lat *l, ftk_live_fn fn, void *ctx, void (*tick)(void *ctx), d
 	return l->has_cmd ? tool_cmd_code(&l->cmd) : 0;
 }
 
+void lat_heatmap(struct lat *l, const char *path, double interval)
+{
+	l->heat_out = tool_output(path, 0, NULL);
+	l->heat = interval > 0 ? ftk_heatmap_new(interval * 1e9, FTK_HEATMAP_MAX_COLS) :
+				 ftk_heatmap_new(0, 0);
+	if (!l->heat)
+		tool_die("out of memory");
+}
+
+void lat_heat_write(struct lat *l, const char *title, const char *unit)
+{
+	if (!l->heat)
+		return;
+	ftk_heatmap_write_svg(l->heat, l->heat_out, title, unit);
+	if (tool_output_close(l->heat_out, 0))
+		lat_exit(l, EXIT_FAIL);
+	l->heat_out = NULL;
+	lat_path(l, "heat map: %llu samples in columns of %.3g s", (unsigned long long)
+		 ftk_heatmap_total(l->heat), ftk_heatmap_col_ns(l->heat) / 1e9);
+	ftk_heatmap_free(l->heat);
+	l->heat = NULL;
+}
+
 uint64_t lat_lost(struct lat *l)
 {
 	struct ftk_live_stats st;
@@ -427,6 +452,18 @@ void lat_funcs_find(struct lat *l, struct lat_func *f, int n)
 			f[i].f_ret = lat_field(l, ev, "ret");
 		}
 	}
+}
+
+/* Deeper than this, a thread's pending entries are replaced (returns lost, a longjmp). */
+#define LAT_NEST_DEPTH	4096
+
+struct ftk_pair *lat_pair_nested(void)
+{
+	struct ftk_pair *p = ftk_pair_new();
+
+	if (!p || ftk_pair_nest(p, LAT_NEST_DEPTH))
+		tool_die("out of memory");
+	return p;
 }
 
 int lat_func_of(const struct lat_func *f, int n, int type, int *is_ret)

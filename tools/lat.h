@@ -35,6 +35,7 @@
 
 #include "cmd.h"
 #include "tool.h"
+#include <ftkit/heatmap.h>
 #include <ftkit/latency.h>
 #include <ftkit/live.h>
 
@@ -49,10 +50,16 @@ struct lat {
 	int			has_cmd;
 	pid_t			pid;		/* -p, or COMMAND's */
 	int			verbose;	/* -v given */
+	int			all_tasks;
+	struct ftk_heatmap	*heat;		/* --heatmap, or NULL */
+	FILE			*heat_out;	/* every task's events, also with COMMAND (set before lat_open) */
 	char			instance[128];
 };
 
-/* Make the private instance (or -B's), mono clock, buffers; fork COMMAND; pid filter. */
+/*
+ * Make the private instance (or -B's), mono clock, buffers; fork COMMAND;
+ * the pid filter, unless @l->all_tasks (events of no task: I/O completions).
+ */
 void lat_open(struct lat *l, struct tool_args *args, pid_t pid);
 /* "TID TID ..." of every thread of @pid (malloc'd); dies if there is no such process. */
 char *lat_threads(pid_t pid);
@@ -85,6 +92,12 @@ void lat_funcs_find(struct lat *l, struct lat_func *f, int n);
 /* The function of event @type: its index, *@is_ret set; -1 if none. */
 int lat_func_of(const struct lat_func *f, int n, int type, int *is_ret);
 
+/*
+ * A pairing by thread for entry and return probes, where a thread's calls
+ * nest (recursion): its returns pair innermost first. Dies without memory.
+ */
+struct ftk_pair *lat_pair_nested(void);
+
 /* The event, after lat_run() began or lat_tep(); dies if the kernel has none. */
 struct tep_event *lat_find(struct lat *l, const char *sys, const char *name);
 /* The field of @ev; dies if missing. */
@@ -108,6 +121,22 @@ int lat_pid(const struct tep_record *rec);
  * shell reports it (0 without one).
  */
 int lat_run(struct lat *l, ftk_live_fn fn, void *ctx, void (*tick)(void *ctx), double interval);
+/*
+ * --heatmap FILE: the output made now (so that a bad path fails before
+ * tracing), columns @interval seconds wide (-i), else 10 ms doubling to
+ * fit 200; lat_heat() adds samples, lat_heat_write() draws the whole run.
+ */
+void lat_heatmap(struct lat *l, const char *path, double interval);
+static inline void lat_heat(struct lat *l, uint64_t ts, uint64_t value)
+{
+	if (l->heat && ftk_heatmap_add(l->heat, ts, value))
+		tool_die("out of memory");
+}
+/* Write the heat map (if asked), @title and @unit on it; dies with the reason. */
+void lat_heat_write(struct lat *l, const char *title, const char *unit);
+#define LAT_HELP_HEATMAP \
+"      --heatmap FILE    an SVG heat map of the latencies over time (whole run)\n"
+
 /* Lost events and records, for the results: 0 if none. */
 uint64_t lat_lost(struct lat *l);
 /* "Lost N events" on @f if any were lost (said with the results, never silently). */

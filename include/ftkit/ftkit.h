@@ -11,6 +11,7 @@
 #include <ftkit/event.h>
 #include <ftkit/flight.h>
 #include <ftkit/ftrace.h>
+#include <ftkit/heatmap.h>
 #include <ftkit/instance.h>
 #include <ftkit/latency.h>
 #include <ftkit/live.h>

@@ -98,7 +98,13 @@ FTK_API int ftk_pair_start(struct ftk_pair *p, uint64_t key, uint64_t ts, uint64
  */
 FTK_API int ftk_pair_end(struct ftk_pair *p, uint64_t key, uint64_t ts, uint64_t *delta,
 			 uint64_t *data);
-/* Forget the start of @key if there is one: 1 if there was. */
+/*
+ * Starts of one key nest (recursion: a function re-entered by its thread):
+ * a stack per key up to @depth deep, an end pairs with the newest start.
+ * Call before the first start. 0, or -EINVAL.
+ */
+FTK_API int ftk_pair_nest(struct ftk_pair *p, unsigned int depth);
+/* Forget the start of @key if there is one (all of them, nested): 1 if there was. */
 FTK_API int ftk_pair_drop(struct ftk_pair *p, uint64_t key);
 FTK_API void ftk_pair_stats(const struct ftk_pair *p, struct ftk_pair_stats *st);
 

@@ -8,6 +8,9 @@
  *	lat-work child I ARG		exit I % 7
  *	lat-work sleep N MS		N calls of lat_sleep_fn(), each sleeping MS milliseconds
  *	lat-work pingpong N		N round trips of a byte between two processes over pipes
+ *	lat-work recurse N DEPTH	N calls of lat_recurse_fn(DEPTH), which calls itself
+ *					down to 1: N * DEPTH calls, DEPTH nested at most;
+ *					each level sleeps 1 ms after its inner call returns
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -25,6 +28,17 @@ __attribute__((noinline)) int lat_sleep_fn(int ms)
 	__asm__ volatile("" ::: "memory");
 	nanosleep(&ts, NULL);
 	return ms;
+}
+
+/* Level @depth returns later than every level inside it: 1 ms more each. */
+__attribute__((noinline)) int lat_recurse_fn(int depth)
+{
+	struct timespec ts = { 0, 1000000L };
+	int r = depth > 1 ? lat_recurse_fn(depth - 1) : 0;
+
+	__asm__ volatile("" ::: "memory");
+	nanosleep(&ts, NULL);
+	return r + 1;
 }
 
 static int do_exec(const char *self, long n)
@@ -83,7 +97,8 @@ int main(int argc, char **argv)
 
 	if (argc < 3)
 		goto usage;
-	n = strtol(argv[argc > 3 && strcmp(argv[1], "sleep") ? 3 : 2], NULL, 10);
+	n = strtol(argv[argc > 3 && strcmp(argv[1], "sleep") && strcmp(argv[1], "recurse") ? 3 : 2],
+		   NULL, 10);
 	if (!strcmp(argv[1], "getppid")) {
 		for (i = 0; i < n; i++)
 			syscall(SYS_getppid);
@@ -113,9 +128,15 @@ int main(int argc, char **argv)
 			lat_sleep_fn(atoi(argv[3]));
 		return 0;
 	}
+	if (!strcmp(argv[1], "recurse") && argc == 4) {
+		for (i = 0; i < n; i++)
+			if (lat_recurse_fn(atoi(argv[3])) != atoi(argv[3]))
+				return 1;
+		return 0;
+	}
 	if (!strcmp(argv[1], "pingpong"))
 		return do_pingpong(n);
 usage:
-	fprintf(stderr, "usage: lat-work getppid|open PATH|exec|sleep N MS|pingpong N\n");
+	fprintf(stderr, "usage: lat-work getppid|open PATH|exec|sleep N MS|recurse N DEPTH|pingpong N\n");
 	return 2;
 }

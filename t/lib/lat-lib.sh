@@ -28,3 +28,24 @@ lat_env() {
 json_ok() {
 	command -v python3 >/dev/null
 }
+
+# heatmap_check SVG COUNT WHAT: the heat map parses as XML (where python3
+# has its xml module: not in the VM), its cells' counts sum to COUNT (the
+# same run's histogram), and it has tooltips and a legend. Four checks.
+heatmap_check() {
+	local svg=$1 count=$2 what=$3 cells
+	if command -v python3 >/dev/null && python3 -c 'import xml.etree.ElementTree' 2>/dev/null; then
+		ok "$what: the heat map parses as XML" python3 -c '
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+sys.exit(root.tag != "{http://www.w3.org/2000/svg}svg")' "$svg"
+	else
+		skip "$what: no python3 xml module here to parse the SVG"
+	fi
+	cells=$(grep -o 'class="cell"[^>]*data-count="[0-9]*"' "$svg" |
+		sed 's/.*data-count="//; s/"//' | awk '{ s += $1 } END { print s + 0 }')
+	is "$cells" "$count" "$what: the heat map's cells sum to the histogram's $count"
+	ok "$what: every cell has a tooltip" test "$(grep -c '<rect class="cell".*<title>.*</title></rect>' "$svg")" = \
+		"$(grep -c '<rect class="cell"' "$svg")"
+	ok "$what: a legend" grep -q 'count per cell:' "$svg"
+}

@@ -72,7 +72,29 @@ else
 	skip "kprobe path: $why"
 fi
 
-# 5: usage
+# 5: recursion: N calls of a function DEPTH deep are N*DEPTH calls, each
+# level paired with its own entry (a per-thread stack), so the outermost
+# levels (DEPTH ms of sleeps at least) are in the histogram too
+R=5 DEPTH=4
+rfn="$LAT_WORK:lat_recurse_fn"
+ftfunclat -u "$rfn" -- "$LAT_WORK" recurse $R $DEPTH >"$tmp/rec" 2>"$tmp/err"
+is "$?" 0 "ftfunclat on a recursive function exits 0"
+is "$(awk '/count:/ { print $NF }' "$tmp/rec")" $((R * DEPTH)) \
+	"ftfunclat: $R calls $DEPTH deep are $((R * DEPTH)) samples"
+is "$(awk '$2 == "->" && $3 < 1023 { s += $5 } END { print s + 0 }' "$tmp/rec")" 0 \
+	"ftfunclat: none under 1 ms (every level sleeps 1 ms)"
+ftfunclat -u --json "$rfn" -- "$LAT_WORK" recurse $R $DEPTH >"$tmp/rec.json" 2>"$tmp/err"
+json_ok || skip "no python3 here to read the JSON"
+json_ok && is "$(python3 -c 'import json,sys; l=json.load(open(sys.argv[1]))["latency"]
+print(l["count"], l["max"] >= 4000)' "$tmp/rec.json")" "$((R * DEPTH)) True" \
+	"ftfunclat --json: $((R * DEPTH)) samples, the outermost at least $DEPTH ms"
+ftfuncslower "$rfn" $((DEPTH * 1000 - 500)) -- "$LAT_WORK" recurse $R $DEPTH >"$tmp/rslow" 2>"$tmp/err"
+ok "ftfuncslower: the $R outermost calls (over $DEPTH ms) are seen" \
+	test "$(grep -c 'lat_recurse_fn$' "$tmp/rslow")" -ge $R
+is "$(awk '/lat_recurse_fn$/ && $4 == "'"$(printf '%x' $DEPTH)"'" { n++ } END { print n + 0 }' "$tmp/rslow")" $R \
+	"ftfuncslower: $R of them return $DEPTH, the outermost level's value"
+
+# 6: usage
 ftfunclat 2>/dev/null
 is "$?" 1 "ftfunclat without a function: usage error"
 ftfuncslower "$fn" 2>/dev/null

@@ -5,11 +5,13 @@
  * _print_linear_hist) prints for the same counts, percentiles are
  * checked against sorted samples, pairing against hand-made sequences.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <ftkit/heatmap.h>
 #include <ftkit/latency.h>
 
 #include "tap.h"
@@ -201,6 +203,73 @@ static void test_pair(void)
 	ftk_pair_free(p);
 }
 
+/* Recursion: depth 5 of one thread, interleaved with another key; a depth bound. */
+static void test_pair_nest(void)
+{
+	struct ftk_pair *p = ftk_pair_new();
+	struct ftk_pair_stats st;
+	uint64_t d, data, i, ok_levels = 0;
+
+	is_int(ftk_pair_nest(p, 0), -EINVAL, "nesting depth 0 is refused");
+	is_int(ftk_pair_nest(p, 4), 0, "nest up to 4 deep");
+	for (i = 0; i < 4; i++) {
+		is_int(ftk_pair_start(p, 1, 100 + i, i), 0, "a nested start is kept");
+		ftk_pair_start(p, 2, 1000, 99);
+		ftk_pair_end(p, 2, 1001, NULL, NULL);
+	}
+	is_int(ftk_pair_start(p, 1, 200, 9), 1, "past the depth the newest start is replaced");
+	ftk_pair_stats(p, &st);
+	is_int(st.pending, 4, "4 starts pending");
+	/* innermost first: 200 (replaced level 3), then 102, 101, 100 */
+	ok(ftk_pair_end(p, 1, 300, &d, &data) == 1 && d == 100 && data == 9, "innermost pairs first");
+	for (i = 3; i-- > 0;)
+		ok_levels += ftk_pair_end(p, 1, 300, &d, &data) == 1 && d == 200 - i && data == i;
+	is_int(ok_levels, 3, "each outer level pairs with its own start");
+	ok(ftk_pair_end(p, 1, 400, &d, NULL) == 0, "nothing left of key 1");
+	ftk_pair_start(p, 3, 10, 0);
+	ftk_pair_start(p, 3, 11, 0);
+	is_int(ftk_pair_drop(p, 3), 1, "drop a nested key");
+	ftk_pair_stats(p, &st);
+	is_int(st.pending, 0, "its every level is gone");
+	is_int(st.replaced, 1, "one replaced");
+	is_int(st.matched, 8, "8 matched");
+	is_int(ftk_pair_nest(p, 8), 0, "the depth can change while nothing is pending");
+	ftk_pair_start(p, 4, 1, 0);
+	is_int(ftk_pair_nest(p, 8), -EINVAL, "but not with starts pending");
+	ftk_pair_free(p);
+}
+
+/* The heat map: columns double to fit, cells sum to the samples, the SVG says so. */
+static void test_heatmap(void)
+{
+	struct ftk_heatmap *hm = ftk_heatmap_new(0, 0);
+	unsigned long long sum = 0, n;
+	char *buf = NULL, *p;
+	size_t len = 0;
+	FILE *f;
+	int i;
+
+	ok(ftk_heatmap_new(0, FTK_HEATMAP_MAX_COLS + 1) == NULL && errno == EINVAL,
+	   "more columns than the limit are refused");
+	/* 1000 samples over 10 s: 10 ms columns double to 80 ms (125 columns) */
+	for (i = 0; i < 1000; i++)
+		ftk_heatmap_add(hm, 5000000000ULL + i * 10000000ULL, i % 300);
+	is_int(ftk_heatmap_col_ns(hm), 80000000, "columns doubled to 80 ms to fit 200");
+	is_int(ftk_heatmap_total(hm), 1000, "1000 samples");
+	f = open_memstream(&buf, &len);
+	is_int(ftk_heatmap_write_svg(hm, f, "a <title> & more", "usecs"), 0, "SVG written");
+	fclose(f);
+	for (p = buf; (p = strstr(p, "data-count=\"")); p++)
+		if (sscanf(p, "data-count=\"%llu", &n) == 1)
+			sum += n;
+	is_int(sum, 1000, "the cells' counts sum to the samples");
+	ok(strstr(buf, "a &lt;title&gt; &amp; more") != NULL, "the title is escaped");
+	ok(strstr(buf, "256 -&gt; 511 usecs: ") != NULL, "a tooltip names the range and unit");
+	ok(strstr(buf, "</svg>") != NULL, "the SVG is closed");
+	free(buf);
+	ftk_heatmap_free(hm);
+}
+
 static void test_lattab(void)
 {
 	struct ftk_lattab *t = ftk_lattab_new();
@@ -283,6 +352,8 @@ int main(void)
 	test_hist();
 	test_percentiles();
 	test_pair();
+	test_pair_nest();
+	test_heatmap();
 	test_lattab();
 	test_worst();
 	return done_testing();
