@@ -11,6 +11,7 @@
  *	lat-work stall N AT MS		N wake-ups of a child ("victim PID" on stdout), each
  *					run at once but wake-up AT, held off MS milliseconds
  *	lat-work slowcall N AT MS	N calls of lat_sleep_fn(0), but call AT sleeps MS ms
+ *					(SCHED_FIFO on CPU 0)
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -191,6 +192,9 @@ int main(int argc, char **argv)
 		return do_stall(strtol(argv[2], NULL, 10), strtol(argv[3], NULL, 10),
 				strtol(argv[4], NULL, 10));
 	if (!strcmp(argv[1], "slowcall") && argc == 5) {
+		/* SCHED_FIFO: no other task makes a fast call slow */
+		if (pin_fifo(20))
+			return 77;
 		n = strtol(argv[2], NULL, 10);
 		for (i = 0; i < n; i++) {
 			lat_sleep_fn(i == strtol(argv[3], NULL, 10) ? atoi(argv[4]) : 0);
