@@ -98,8 +98,11 @@ out:
  * through @t's restore journal; the first ftk_flight_arm() adds the
  * traceoff triggers (journaled too). The mark trigger
  * leaves out the recorder's own reason marks (common_pid != getpid()).
+ * A latency trigger (@opts->latency) is parsed now and set up at the first
+ * arm: in the kernel, or in @opts->watch for the stream (lib/flight-lat.c).
  *
- * Return: 0, or a negative errno with the reason in ftk_tracefs_errmsg(@t).
+ * Return: 0, or a negative errno with the reason in ftk_tracefs_errmsg(@t)
+ * (a bad latency trigger: -EINVAL, its reason logged as an error).
  */
 FTK_API int ftk_flight_new(struct ftk_tracefs *t, const struct ftk_flight_opts *opts,
 			   struct ftk_flight **out)
