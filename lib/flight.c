@@ -4,8 +4,10 @@
  *
  * Kernel triggers are traceoff triggers (events/SYS/EV/trigger), which
  * work under lockdown and stop the ring at the triggering event itself;
- * the recorder sees tracing_on drop to 0 on its next check. A request of
- * the caller (SIGUSR1) fires from user space. Either way the reason is
+ * the recorder sees tracing_on drop to 0 on its next check; so does a
+ * latency trigger checked in the kernel (lib/flight-lat.c). A request of
+ * the caller (SIGUSR1) and a latency trigger checked from the stream fire
+ * from user space. Either way the reason is
  * written into the instance's trace_marker: the file keeps it as an
  * ordinary mark (trace-cmd report prints it) and its time stamp, taken by
  * the kernel in the trace clock, is the trigger's time, from which the
@@ -28,12 +30,14 @@
 #include <ftkit/trigger.h>
 
 #include "capture-local.h"
+#include "flight-local.h"
 #include "internal.h"
 
 struct ftk_flight {
 	struct ftk_tracefs	*t;
 	struct ftk_flight_opts	o;
 	struct ftk_capture	*cap;
+	struct fl_lat		*lat;		/* the latency trigger, NULL without */
 	char			*event, *event_filter, *mark, *spool_dir;
 	int			*notrace;
 	char			reason[512];
@@ -94,8 +98,11 @@ out:
  * through @t's restore journal; the first ftk_flight_arm() adds the
  * traceoff triggers (journaled too). The mark trigger
  * leaves out the recorder's own reason marks (common_pid != getpid()).
+ * A latency trigger (@opts->latency) is parsed now and set up at the first
+ * arm: in the kernel, or in @opts->watch for the stream (lib/flight-lat.c).
  *
- * Return: 0, or a negative errno with the reason in ftk_tracefs_errmsg(@t).
+ * Return: 0, or a negative errno with the reason in ftk_tracefs_errmsg(@t)
+ * (a bad latency trigger: -EINVAL, its reason logged as an error).
  */
 FTK_API int ftk_flight_new(struct ftk_tracefs *t, const struct ftk_flight_opts *opts,
 			   struct ftk_flight **out)
@@ -133,6 +140,13 @@ FTK_API int ftk_flight_new(struct ftk_tracefs *t, const struct ftk_flight_opts *
 		ret = -EINVAL;
 		goto error;
 	}
+	if (f->o.latency) {
+		ret = fl_lat_new(&f->o, t, &f->lat, &f->err);
+		if (ret) {
+			pr_error("%s\n", f->err.text);
+			goto error;
+		}
+	}
 	if (f->o.poll_ms <= 0)
 		f->o.poll_ms = 10;
 	ret = ftk_tracefs_set(t, "tracing_on", "0");
@@ -158,6 +172,7 @@ FTK_API void ftk_flight_free(struct ftk_flight *f)
 	if (!f)
 		return;
 	ftk_capture_free(f->cap);
+	fl_lat_free(f->lat);
 	free(f->event);
 	free(f->event_filter);
 	free(f->mark);
@@ -197,6 +212,13 @@ static int add_triggers(struct ftk_flight *f)
 		free(trig);
 		snprintf(f->kreason, sizeof(f->kreason), "mark matching '%s'", f->mark);
 	}
+	if (!ret && f->lat) {
+		ret = fl_lat_arm(f->lat, &f->err);
+		if (ret)
+			return ret;
+		if (fl_lat_in_kernel(f->lat))
+			snprintf(f->kreason, sizeof(f->kreason), "latency %s", f->o.latency);
+	}
 	return ret;
 }
 
@@ -218,10 +240,15 @@ FTK_API int ftk_flight_arm(struct ftk_flight *f)
 	f->reason[0] = '\0';
 	f->t_trigger = 0;
 	if (!f->armed) {
+		ftk_errmsg_clear(&f->err);
 		ret = add_triggers(f);
 		if (ret)
-			return ftk_err(fl_fail(f, ret));
+			return ftk_err(f->err.text[0] ? ret : fl_fail(f, ret));
 		f->armed = 1;
+	} else if (f->lat) {
+		ret = fl_lat_arm(f->lat, &f->err);
+		if (ret)
+			return ftk_err(ret);
 	}
 	ret = ftk_tracefs_write(f->t, "tracing_on", "1");
 	return ret ? ftk_err(fl_fail(f, ret)) : 0;
@@ -282,8 +309,19 @@ FTK_API int ftk_flight_wait(struct ftk_flight *f, ftk_flight_check_fn check, voi
 
 	for (;;) {
 		if (!tracing_is_on(f)) {
-			snprintf(f->reason, sizeof(f->reason), "%s",
-				 f->kreason[0] ? f->kreason : "tracing switched off");
+			if (f->lat && fl_lat_in_kernel(f->lat) && !f->event && !f->mark)
+				fl_lat_kernel_reason(f->lat, f->reason, sizeof(f->reason));
+			else
+				snprintf(f->reason, sizeof(f->reason), "%s",
+					 f->kreason[0] ? f->kreason : "tracing switched off");
+			break;
+		}
+		ret = f->lat ? fl_lat_poll(f->lat, f->reason, sizeof(f->reason), &f->err) : 0;
+		if (ret < 0)
+			return ftk_err(ret);
+		if (ret) {
+			/* stop the ring at once: the window ends at the slow pair */
+			ftk_tracefs_write(f->t, "tracing_on", "0");
 			break;
 		}
 		ret = check ? check(arg, &why) : FTK_FLIGHT_WAIT;

@@ -18,6 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <traceevent/event-parse.h>
+
 #include "cmd.h"
 #include "tool.h"
 
@@ -36,11 +38,12 @@ static struct {
 	long		buffer_kb, sleep_us, max_kb, bp, version, rt;
 	int		flight, repeat;
 	double		before, after;
-	const char	*on_event, *on_filter, *on_mark;
+	const char	*on_event, *on_filter, *on_mark, *on_latency;
 } o = { .output = "trace.dat", .version = 7, .rt = 1 };
 
 static struct ftk_capture *cap;
 static struct ftk_flight *fl;
+static struct ftk_tracefs *fl_top, *fl_watch;	/* --on-latency's */
 static struct tool_cmd cmd;
 static int quiet, timed_out;
 static volatile sig_atomic_t usr1;
@@ -51,7 +54,8 @@ static const char usage[] =
 "                [-s usecs] [-r prio] [-m kb] [-O option] [-D seconds]\n"
 "                [--file-version 6|7] [--compression none|zstd|zlib]\n"
 "                [--flight [--before S] [--after S] [--repeat N]\n"
-"                 [--on-event SYS:EV [--on-filter F] | --on-mark GLOB]] [command [arg...]]\n"
+"                 [--on-event SYS:EV [--on-filter F] | --on-mark GLOB |\n"
+"                  --on-latency WHAT>TIME]] [command [arg...]]\n"
 "\n"
 "Record tracing events into a trace.dat (trace-cmd's format), until the\n"
 "command exits, -D seconds pass, or Ctrl-C or SIGTERM. Works in a private\n"
@@ -90,6 +94,10 @@ static const char usage[] =
 "      --on-filter F    ... when it matches filter F\n"
 "      --on-mark GLOB   trigger on a mark (ftmark, trace_marker) matching GLOB,\n"
 "                       the whole text with its newline: 'BOOM*'\n"
+"      --on-latency WHAT>TIME  trigger on a latency over TIME (ns, us, ms, s):\n"
+"                       wakeup (wake-up to run), syscall or syscall:NAME, or\n"
+"                       BINARY:FUNCTION (uprobe to return); in the kernel where\n"
+"                       it can, else from a second instance's stream (-v says)\n"
 "  -q, --quiet         no summary\n"
 "  -v, --verbose       more messages (again for more)\n"
 "  -V, --version       the version of ftkit\n"
@@ -100,7 +108,9 @@ static const char usage[] =
 "  ftrecord -e 'syscalls:sys_enter_open*' -f 'filename != 0' -o open.dat ls\n"
 "  ftrecord -e sched -F -c ./server      # the server and its children only\n"
 "  ftrecord --compression zstd -e irq -D 10\n"
-"  ftrecord --flight -b 512 --before 2 --after 1 -e sched --on-mark 'slow*'\n";
+"  ftrecord --flight -b 512 --before 2 --after 1 -e sched --on-mark 'slow*'\n"
+"  ftrecord --flight --before 1 -e sched --on-latency 'wakeup>20ms' -F -c ./app\n"
+"  ftrecord --flight -e syscalls --on-latency './app:handle>5ms' -F ./app\n";
 
 static void add_list(char ***list, const char *s)
 {
@@ -320,7 +330,8 @@ static int save(struct ftk_tracefs *t, const char *output, const struct ftk_trac
 }
 
 enum { OPT_FILE_VERSION = 256, OPT_COMPRESSION, OPT_BP, OPT_SELF, OPT_NOKSYMS, OPT_FLIGHT,
-       OPT_BEFORE, OPT_AFTER, OPT_REPEAT, OPT_ON_EVENT, OPT_ON_FILTER, OPT_ON_MARK };
+       OPT_BEFORE, OPT_AFTER, OPT_REPEAT, OPT_ON_EVENT, OPT_ON_FILTER, OPT_ON_MARK,
+       OPT_ON_LATENCY };
 
 static void option(int opt, char *arg, void *ctx)
 {
@@ -368,6 +379,7 @@ static void option(int opt, char *arg, void *ctx)
 	case OPT_ON_EVENT: o.on_event = arg; break;
 	case OPT_ON_FILTER: o.on_filter = arg; break;
 	case OPT_ON_MARK: o.on_mark = arg; break;
+	case OPT_ON_LATENCY: o.on_latency = arg; break;
 	}
 }
 
@@ -401,6 +413,7 @@ static const struct option longopts[] = {
 	{ "on-event",		required_argument,	NULL, OPT_ON_EVENT },
 	{ "on-filter",		required_argument,	NULL, OPT_ON_FILTER },
 	{ "on-mark",		required_argument,	NULL, OPT_ON_MARK },
+	{ "on-latency",		required_argument,	NULL, OPT_ON_LATENCY },
 	{ }
 };
 
@@ -422,12 +435,16 @@ static void check_usage(const struct tool_args *a)
 		tool_usage_error("-l, -n and -g need a function tracer (-p)");
 	if (!*o.output)
 		tool_usage_error("empty output file name");
-	if (!o.flight && (o.before || o.after || o.repeat || o.on_event || o.on_mark))
-		tool_usage_error("--before, --after, --repeat, --on-event and --on-mark need --flight");
+	if (!o.flight && (o.before || o.after || o.repeat || o.on_event || o.on_mark ||
+			  o.on_latency))
+		tool_usage_error("--before, --after, --repeat and the --on-* triggers need --flight");
 	if (o.on_filter && !o.on_event)
 		tool_usage_error("--on-filter must come with --on-event");
-	if (o.on_event && o.on_mark)
-		tool_usage_error("--on-event and --on-mark: one kernel trigger at a time");
+	if (!!o.on_event + !!o.on_mark + !!o.on_latency > 1)
+		tool_usage_error("--on-event, --on-mark and --on-latency: one trigger at a time");
+	if (o.on_latency && (!strchr(o.on_latency, '>') || strchr(o.on_latency, '\n')))
+		tool_usage_error("--on-latency wants WHAT>TIME ('wakeup>20ms'), not '%s'",
+				 o.on_latency);
 	if (o.on_event && !strchr(o.on_event, ':'))
 		tool_usage_error("--on-event wants SYSTEM:EVENT, not '%s'", o.on_event);
 	if (o.on_mark && (!*o.on_mark || strpbrk(o.on_mark, "\"\n")))
@@ -653,6 +670,17 @@ static void flight_new(struct ftk_tracefs *t, int *mainpid)
 	fo.event = o.on_event;
 	fo.event_filter = o.on_filter;
 	fo.mark = o.on_mark;
+	if (o.on_latency) {
+		char name[64];
+
+		if (ftk_instance_name("reclat", name, sizeof(name)))
+			tool_die("cannot name an instance");
+		/* formats libtraceevent cannot parse are of events the watcher does not read */
+		tep_set_loglevel(TEP_LOG_CRITICAL);
+		fo.latency = o.on_latency;
+		fo.top = fl_top;
+		fo.watch = fl_watch = tool_tracefs(name, FTK_TRACEFS_CREATE);
+	}
 	fo.notrace_pids = mainpid;
 	fo.nr_notrace_pids = 1;
 	fo.rt_priority = o.rt;
@@ -723,6 +751,18 @@ static int fly(struct ftk_tracefs *t, const struct tool_args *a,
 	int n, ret = 0, copy_marker = copy_marker_on(t);
 	char *path;
 
+	if (fl_watch) {
+		/* the latency watcher follows what the recorder follows */
+		char self[32];
+
+		set_pids(fl_watch);
+		if (o.children)
+			set_or_die(fl_watch, "options/event-fork", "1");
+		snprintf(self, sizeof(self), "%d", (int)getpid());
+		/* system-wide: not the recorder's own sleeps */
+		if (!o.nr_pids && !o.follow && ftk_tracefs_exists(fl_watch, "set_event_notrace_pid"))
+			set_or_die(fl_watch, "set_event_notrace_pid", self);
+	}
 	if (ftk_flight_arm(fl))
 		flight_fatal("cannot arm the flight recorder");
 	if (a->argv && tool_cmd_start(&cmd)) {
@@ -813,6 +853,9 @@ int main(int argc, char **argv)
 	tool_signals();
 	if (!a.instance && ftk_instance_name("rec", name, sizeof(name)))
 		tool_die("cannot name an instance");
+	/* --on-latency's probes and synthetic events: put back after the instances using them */
+	if (o.on_latency)
+		fl_top = tool_tracefs(NULL, 0);
 	t = tool_tracefs(a.instance ? a.instance : name, FTK_TRACEFS_CREATE);
 	if (o.flight)
 		flight_new(t, &mainpid);

@@ -8,7 +8,10 @@
  * write matching a glob (ftrace:print), or the caller's own request (a
  * signal). The reason is written into the instance as a mark, whose time
  * is the trigger's time; then the window after it is recorded and the ring
- * drained through an ftk_capture, cut to the window before it.
+ * drained through an ftk_capture, cut to the window before it. A latency
+ * over a threshold triggers too: in the kernel (hist onmatch() and a
+ * traceoff trigger on a synthetic event) or from a second instance's
+ * stream, paired in user space.
  *
  *	ftk_flight_new(t, &opts, &f);	   overwrite, triggers, tracing off
  *	... set up events ...
@@ -69,6 +72,23 @@ struct ftk_flight_opts {
 	int		nr_notrace_pids;
 	int		rt_priority;
 	unsigned int	capture_flags;
+	/*
+	 * Trigger when a latency passes a threshold: "wakeup>20ms" (a task's
+	 * wake-up to its switch-in), "syscall>10ms" or "syscall:NAME>10ms",
+	 * "BINARY:FUNCTION>5ms" (uprobe to uretprobe); units ns, us, ms, s.
+	 * In the kernel (synthetic events, hist onmatch(), traceoff) where it
+	 * can, else from the stream of @watch.
+	 */
+	const char	*latency;
+	/* The top level: uprobes and synthetic events are made there, journaled. */
+	struct ftk_tracefs *top;
+	/* An empty private instance for the stream path's few events. */
+	struct ftk_tracefs *watch;
+	unsigned int	flags;		/* FTK_FLIGHT_* */
+};
+
+enum ftk_flight_flags {
+	FTK_FLIGHT_LAT_STREAM	= 1 << 0,	/* the latency from the stream, even if the kernel can */
 };
 
 FTK_API int ftk_flight_new(struct ftk_tracefs *t, const struct ftk_flight_opts *opts,

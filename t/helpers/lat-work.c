@@ -11,8 +11,16 @@
  *	lat-work recurse N DEPTH	N calls of lat_recurse_fn(DEPTH), which calls itself
  *					down to 1: N * DEPTH calls, DEPTH nested at most;
  *					each level sleeps 1 ms after its inner call returns
+ *	lat-work stall N AT MS		N wake-ups of a child ("victim PID" on stdout), each
+ *					run at once but wake-up AT, held off MS milliseconds
+ *	lat-work slowcall N AT MS	N calls of lat_sleep_fn(0), but call AT sleeps MS ms
+ *					(SCHED_FIFO on CPU 0)
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +98,71 @@ static int do_pingpong(long n)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
+static void pace(void)
+{
+	struct timespec ts = { 0, 500000 };
+
+	nanosleep(&ts, NULL);
+}
+
+/* On CPU 0 at SCHED_FIFO @prio: then nothing but a higher priority delays us. */
+static int pin_fifo(int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	return sched_setaffinity(0, sizeof(set), &set) || sched_setscheduler(0, SCHED_FIFO, &sp);
+}
+
+/*
+ * The victim (FIFO 10) blocks on a pipe; we (FIFO 20, same CPU) write a
+ * byte and sleep, so that it runs at once; at wake-up @at we spin @ms
+ * milliseconds first: that one wake-up waits @ms for its CPU.
+ */
+static int do_stall(long n, long at, long ms)
+{
+	struct timespec t0, now;
+	int p[2], status;
+	char c = 'x';
+	long i;
+	pid_t pid;
+
+	if (pipe(p) || pin_fifo(20))
+		return 77;
+	pid = fork();
+	if (pid < 0)
+		return 2;
+	if (pid == 0) {
+		struct sched_param sp = { .sched_priority = 10 };
+
+		if (sched_setscheduler(0, SCHED_FIFO, &sp))
+			_exit(77);
+		while (read(p[0], &c, 1) == 1 && c != 'q')
+			;
+		_exit(0);
+	}
+	printf("victim %d\n", (int)pid);
+	fflush(stdout);
+	for (i = 0; i < n; i++) {
+		if (write(p[1], "x", 1) != 1)
+			return 1;
+		if (i == at) {
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			do
+				clock_gettime(CLOCK_MONOTONIC, &now);
+			while ((now.tv_sec - t0.tv_sec) * 1000000000L + now.tv_nsec - t0.tv_nsec <
+			       ms * 1000000L);
+		}
+		pace();
+	}
+	if (write(p[1], "q", 1) != 1)
+		return 1;
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
 int main(int argc, char **argv)
 {
 	long i, n;
@@ -136,7 +209,22 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "pingpong"))
 		return do_pingpong(n);
+	if (!strcmp(argv[1], "stall") && argc == 5)
+		return do_stall(strtol(argv[2], NULL, 10), strtol(argv[3], NULL, 10),
+				strtol(argv[4], NULL, 10));
+	if (!strcmp(argv[1], "slowcall") && argc == 5) {
+		/* SCHED_FIFO: no other task makes a fast call slow */
+		if (pin_fifo(20))
+			return 77;
+		n = strtol(argv[2], NULL, 10);
+		for (i = 0; i < n; i++) {
+			lat_sleep_fn(i == strtol(argv[3], NULL, 10) ? atoi(argv[4]) : 0);
+			pace();
+		}
+		return 0;
+	}
 usage:
-	fprintf(stderr, "usage: lat-work getppid|open PATH|exec|sleep N MS|recurse N DEPTH|pingpong N\n");
+	fprintf(stderr, "usage: lat-work getppid|open PATH|exec|sleep N MS|recurse N DEPTH|"
+		"pingpong N|stall N AT MS|slowcall N AT MS\n");
 	return 2;
 }

@@ -1,0 +1,137 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# ftrecord --flight --on-latency: the flight recorder fires on a latency
+# over a threshold. The workload (lat-work stall) wakes a child thousands
+# of times, each run at once (both SCHED_FIFO on CPU 0, the child lower),
+# but one wake-up is held off 50 ms by the parent spinning first: that
+# wake-up, and no other, must fire, and the one file written must end at
+# it and hold the --before window. lat-work slowcall does the same for a
+# user function (uprobe and uretprobe) and a syscall. The truth is the
+# workload's own: which task, which wake-up or call, in which order; the
+# 50 ms is a floor the workload guarantees, not a measured duration.
+# -v says which path checked the threshold: the kernel's (synthetic
+# events and hist triggers, the VM) or the stream's (this host).
+. "$top_srcdir/t/tap.sh"
+. "$top_srcdir/t/lib/tracefs-snap.sh"
+lane live
+need_root
+need instances raw_buffers events
+
+T=$(tracefs_dir) || skip_all "no tracefs"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if [ -e "$T/synthetic_events" ]; then path="in the kernel"; else path="from the stream"; fi
+no_instance() { ! ls "$T/instances" | grep -q "^ftkit-rec\(lat\)\?-$1_"; }
+# The reason's latency in ms, from ftreport --stat.
+reason_ms() { sed -n 's/^trigger: .* latency \([0-9.]*\) ms > .*/\1/p'; }
+ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
+
+# --- A: one slow wake-up among 6000 fast ones
+"$LAT_WORK" stall 1 0 0 > /dev/null 2>&1
+[ $? = 77 ] && skip_all "cannot run SCHED_FIFO on CPU 0 here"
+ftrecord -v --flight --no-kallsyms -b 4096 --before 1 -e sched:sched_switch \
+	-e sched:sched_wakeup --on-latency 'wakeup>30ms' -F -c -o "$tmp/a.dat" \
+	"$LAT_WORK" stall 6000 3000 50 > "$tmp/a.out" 2> "$tmp/a.err" &
+apid=$!
+wait $apid
+is_exit "$?" 0 "wake-up: ftrecord exits 0" "$tmp/a.err"
+victim=$(sed -n 's/^victim //p' "$tmp/a.out")
+ok "wake-up: -v says the threshold is checked $path" \
+	grep -q "latency trigger $path" "$tmp/a.err"
+is "$(ls "$tmp" | grep -c '\.dat$')" 1 "wake-up: exactly one file is written"
+ftreport --stat "$tmp/a.dat" > "$tmp/a.stat" 2>&1
+ok "wake-up: ftreport --stat names the trigger and the stalled task ($victim)" \
+	grep -q "^trigger: *wakeup latency [0-9.]* ms > 30ms: pid $victim (lat-work) at " "$tmp/a.stat"
+ms=$(reason_ms < "$tmp/a.stat")
+ok "wake-up: the reason's latency ($ms ms) is the stall's 50 ms or more" ge "${ms:-0}" 50
+# The victim's wake-ups as "WAKE_TS RUN_TS" (wake-up, then its next switch-in);
+# the time stamps kept as text (awk's print would round numbers to 6 digits).
+ftreport "$tmp/a.dat" 2>/dev/null > "$tmp/a.txt"
+awk -v p="$victim" '
+	{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { ts = substr($i, 1, length($i) - 1); break } }
+	/ sched_wakeup: / && $0 ~ ":" p " \\[" { w = ts; next }
+	/ sched_switch: / && $0 ~ "==> [^ ]*:" p " \\[" && w { print w, ts; w = 0 }
+' "$tmp/a.txt" > "$tmp/a.pairs"
+slow=$(awk '$2 - $1 >= 0.030' "$tmp/a.pairs")
+is "$(echo "$slow" | grep -c .)" 1 "wake-up: the file holds exactly one slow wake-up of the victim"
+stall_run=$(echo "$slow" | awk '{ print $2 }')
+n_before=$(awk -v s="${stall_run:-0}" '$2 < s' "$tmp/a.pairs" | wc -l)
+n_after=$(awk -v s="${stall_run:-0}" '$1 > s' "$tmp/a.pairs" | wc -l)
+ok "wake-up: fast wake-ups before the stall are in it ($n_before), not all 3000" \
+	test "$n_before" -gt 0 -a "$n_before" -lt 3000
+ok "wake-up: the file ends at the stall: $n_after of the 3000 wake-ups after it" \
+	test "$n_after" -lt 300
+trig=$(sed -n 's/^trigger: .* at \([0-9.]*\)$/\1/p' "$tmp/a.stat")
+first=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { print substr($i, 1, length($i) - 1); exit } }' \
+	"$tmp/a.txt")
+ok "wake-up: the events cover the --before window (first $first, trigger $trig)" \
+	ge "${trig:-0}" "$(awk -v t="${first:-1e12}" 'BEGIN { printf "%.9f", t + 1 }')"
+ok "wake-up: the instances are removed" no_instance $apid
+
+# --- B: a user function's duration (uprobe and uretprobe)
+if [ -w "$T/uprobe_events" ] && [ -d "$T/events/syscalls/sys_enter_clock_nanosleep" ]; then
+	ftrecord -v --flight --no-kallsyms --before 0.5 \
+		-e syscalls:sys_enter_clock_nanosleep -e syscalls:sys_exit_clock_nanosleep \
+		--on-latency "$LAT_WORK:lat_sleep_fn>20ms" -F -o "$tmp/b.dat" \
+		"$LAT_WORK" slowcall 3000 1500 50 2> "$tmp/b.err" &
+	bpid=$!
+	wait $bpid
+	is_exit "$?" 0 "function: ftrecord exits 0" "$tmp/b.err"
+	ok "function: -v says the threshold is checked $path" \
+		grep -q "latency trigger $path" "$tmp/b.err"
+	ok "function: one file" test -s "$tmp/b.dat"
+	ftreport --stat "$tmp/b.dat" > "$tmp/b.stat" 2>&1
+	ok "function: ftreport --stat names the function and the task" \
+		grep -q "^trigger: *$LAT_WORK:lat_sleep_fn latency [0-9.]* ms > 20ms: pid [0-9]* (lat-work)" \
+		"$tmp/b.stat"
+	ms=$(reason_ms < "$tmp/b.stat")
+	ok "function: the reason's latency ($ms ms) is the slow call's 50 ms or more" ge "${ms:-0}" 50
+	# clock_nanosleep enter/exit pairs "ENTER_TS EXIT_TS": the slow call's is in the file
+	ftreport "$tmp/b.dat" 2>/dev/null | awk '
+		{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { ts = substr($i, 1, length($i) - 1); break } }
+		/sys_enter_clock_nanosleep:/ { e = ts; next }
+		/sys_exit_clock_nanosleep:/ && e { print e, ts; e = 0 }' > "$tmp/b.pairs"
+	is "$(awk '$2 - $1 >= 0.030' "$tmp/b.pairs" | wc -l | tr -d ' ')" 1 \
+		"function: the slow call's clock_nanosleep is in the file, once"
+	s=$(awk '$2 - $1 >= 0.030 { print $2 }' "$tmp/b.pairs")
+	n_after=$(awk -v s="${s:-0}" '$1 > s' "$tmp/b.pairs" | wc -l)
+	ok "function: the file ends at the slow call: $n_after of the 1499 calls after it" \
+		test "$n_after" -lt 150
+	ok "function: the instances and probes are removed" \
+		sh -c "! ls '$T/instances' | grep -q 'ftkit-rec\(lat\)\?-${bpid}_' &&
+		       ! grep -q 'ftkit_${bpid}_' '$T/uprobe_events'"
+else
+	for i in 1 2 3 4 5 6 7 8; do skip "no uprobes or no syscalls:sys_enter_clock_nanosleep"; done
+fi
+
+# --- C: a syscall's duration
+if [ -d "$T/events/raw_syscalls" ]; then
+	ftrecord -v --flight --no-kallsyms --on-latency 'syscall:clock_nanosleep>20ms' -F \
+		-o "$tmp/c.dat" "$LAT_WORK" slowcall 400 200 50 2> "$tmp/c.err"
+	is_exit "$?" 0 "syscall: ftrecord exits 0" "$tmp/c.err"
+	ftreport --stat "$tmp/c.dat" > "$tmp/c.stat" 2>&1
+	ok "syscall: ftreport --stat names the syscall and the task" \
+		grep -q "^trigger: *syscall[: ]clock_nanosleep latency [0-9.]* ms > 20ms: pid [0-9]* (lat-work)" \
+		"$tmp/c.stat"
+else
+	skip "no raw_syscalls events"
+	skip "no raw_syscalls events"
+fi
+
+# --- D: bad specs: usage (1) or the recorder's refusal (2), naming the spec
+ftrecord --flight --on-latency wakeup -o "$tmp/d.dat" true 2> "$tmp/d1.err"
+is_exit "$?" 1 "--on-latency without '>' is a usage error" "$tmp/d1.err"
+ftrecord --flight --on-latency 'wakeup>20' -o "$tmp/d.dat" true 2> "$tmp/d2.err"
+is_exit "$?" 2 "a threshold without a unit exits 2" "$tmp/d2.err"
+ok "... naming it" grep -q "bad latency threshold '20'" "$tmp/d2.err"
+ftrecord --flight --on-latency 'nosuch>20ms' -o "$tmp/d.dat" true 2> "$tmp/d3.err"
+is_exit "$?" 2 "an unknown WHAT exits 2" "$tmp/d3.err"
+ok "... naming it" grep -q "bad latency trigger 'nosuch>20ms'" "$tmp/d3.err"
+ftrecord --flight --on-latency 'syscall:nosuchcall>20ms' -o "$tmp/d.dat" true 2> "$tmp/d4.err"
+is_exit "$?" 2 "an unknown syscall exits 2" "$tmp/d4.err"
+ftrecord --flight --on-latency '/nonexistent/bin:f>1ms' -o "$tmp/d.dat" true 2> "$tmp/d5.err"
+is_exit "$?" 2 "a function in a missing binary exits 2" "$tmp/d5.err"
+ok "... naming it" grep -q "/nonexistent/bin" "$tmp/d5.err"
+ok "bad specs: nothing written" test ! -e "$tmp/d.dat"
+
+done_testing
