@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * live: rounds of draining a live ring buffer (the live ftk_tracefile's
- * streams and merge), with the records of a round that may still be
- * overtaken held back until the next, so that consumers that pair events
- * across CPUs (a wake-up on one, the switch on another) see time order.
+ * live: rounds of reading a live ring buffer (the live ftk_tracefile's
+ * streams and merge), with the records that may still be overtaken held
+ * back until the next round, so that consumers that pair events across
+ * CPUs (a wake-up on one, the switch on another) see time order.
+ *
+ * Records are handed out in place, from the sub-buffer each CPU's stream
+ * read last: the streams and their merge live as long as the handle, and
+ * a round stops at the first record stamped after its mark, which stays
+ * in its stream's sub-buffer (the rest in the kernel's buffer) until the
+ * next round. Nothing is copied but what read(2) copies out of the kernel.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -15,6 +21,7 @@
 #include <traceevent/event-parse.h>
 
 #include "internal.h"
+#include "stream-local.h"
 #include <ftkit/live.h>
 #include <ftkit/merge.h>
 #include <ftkit/stream.h>
@@ -27,19 +34,11 @@
  */
 #define LIVE_MARGIN_NS	2000000ULL
 
-struct held {
-	struct tep_record	rec;
-	uint64_t		seq;	/* arrival order, for stable ties */
-};
-
 struct ftk_live {
 	struct ftk_tracefile	*tf;
+	struct ftk_merge	*m;	/* the CPUs' streams, kept across reads */
 	clockid_t		clock;
 	int			ordered;
-	struct held		**held;	/* sorted by (ts, seq) */
-	size_t			nr_held;
-	size_t			alloc;
-	uint64_t		seq;
 	struct ftk_live_stats	st;
 	struct ftk_errmsg	err;
 };
@@ -71,6 +70,13 @@ FTK_API int ftk_live_open(const char *tracing_dir, const char *instance, struct 
 			       l->tf ? ftk_tracefile_errmsg(l->tf) : "cannot open the live buffer");
 		return ftk_err(ret);
 	}
+	l->m = ftk_tracefile_merge(l->tf, 0, NULL);
+	if (!l->m) {
+		ret = -errno;
+		ftk_errmsg_set(&l->err, 0, NULL, ret, "cannot read %s: %s",
+			       ftk_tracefile_path(l->tf), strerror(-ret));
+		return ftk_err(ret);
+	}
 	clock = ftk_tracefile_buffer_clock(l->tf, 0);
 	l->ordered = 1;
 	if (clock && !strcmp(clock, "mono"))
@@ -93,13 +99,9 @@ FTK_API int ftk_live_open(const char *tracing_dir, const char *instance, struct 
  */
 FTK_API void ftk_live_close(struct ftk_live *l)
 {
-	size_t i;
-
 	if (!l)
 		return;
-	for (i = 0; i < l->nr_held; i++)
-		free(l->held[i]);
-	free(l->held);
+	ftk_merge_free(l->m);
 	ftk_tracefile_close(l->tf);
 	free(l);
 }
@@ -126,47 +128,6 @@ FTK_API struct tep_handle *ftk_live_tep(const struct ftk_live *l)
 	return ftk_tracefile_tep(l->tf);
 }
 
-static int held_before(const struct held *a, const struct held *b)
-{
-	return a->rec.ts < b->rec.ts || (a->rec.ts == b->rec.ts && a->seq < b->seq);
-}
-
-/* Copy @rec in; the round's records come in time order, so mostly an append. */
-static int hold(struct ftk_live *l, const struct tep_record *rec)
-{
-	struct held *h;
-	size_t i;
-
-	if (rec->size < 0)
-		return -EINVAL;
-	if (l->nr_held == l->alloc) {
-		size_t n = l->alloc ? l->alloc * 2 : 1024;
-		struct held **v = realloc(l->held, n * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		l->held = v;
-		l->alloc = n;
-	}
-	h = malloc(sizeof(*h) + rec->size);
-	if (!h)
-		return -ENOMEM;
-	memset(&h->rec, 0, sizeof(h->rec));
-	h->rec.ts = rec->ts;
-	h->rec.cpu = rec->cpu;
-	h->rec.size = rec->size;
-	h->rec.missed_events = rec->missed_events;
-	h->rec.data = h + 1;
-	memcpy(h + 1, rec->data, rec->size);
-	h->seq = l->seq++;
-	/* insertion from the end: records held from the last round may be later */
-	for (i = l->nr_held; i > 0 && held_before(h, l->held[i - 1]); i--)
-		l->held[i] = l->held[i - 1];
-	l->held[i] = h;
-	l->nr_held++;
-	return 0;
-}
-
 /**
  * ftk_live_read() - drain the buffer and hand over what is ready
  * @l: the handle
@@ -184,12 +145,11 @@ static int hold(struct ftk_live *l, const struct tep_record *rec)
  */
 FTK_API int ftk_live_read(struct ftk_live *l, ftk_live_fn fn, void *ctx, unsigned int flags)
 {
-	uint64_t mark = UINT64_MAX;
+	uint64_t mark = UINT64_MAX, lost = 0, unknown = 0;
 	const struct tep_record *rec;
 	struct ftk_stream_stats ss;
-	struct ftk_merge *m;
+	struct ftk_stream *s;
 	struct timespec now;
-	size_t i, done;
 	int ret = 0, k;
 
 	if (l->ordered && !(flags & FTK_LIVE_FINAL)) {
@@ -197,44 +157,31 @@ FTK_API int ftk_live_read(struct ftk_live *l, ftk_live_fn fn, void *ctx, unsigne
 		mark = (uint64_t)now.tv_sec * 1000000000ULL + now.tv_nsec;
 		mark = mark > LIVE_MARGIN_NS ? mark - LIVE_MARGIN_NS : 0;
 	}
-	m = ftk_tracefile_merge(l->tf, 0, NULL);
-	if (!m)
-		return ftk_err(ftk_errmsg_set(&l->err, 0, NULL, -errno, "cannot read %s: %s",
-					      ftk_tracefile_path(l->tf), strerror(errno)));
-	while ((rec = ftk_merge_peek(m, NULL))) {
-		ret = hold(l, rec);
-		if (ret < 0)
-			break;
-		ftk_merge_consume(m);
-	}
-	for (k = 0; k < ftk_merge_count(m); k++) {
-		ftk_stream_stats(ftk_merge_stream(m, k), &ss);
-		l->st.lost += ss.missed;
-		l->st.lost_unknown += ss.missed_unknown;
-	}
-	if (ret == 0 && ftk_merge_failed(m))
-		ret = ftk_errmsg_set(&l->err, 0, NULL, -EIO, "%s",
-				     ftk_stream_errmsg(ftk_merge_failed(m)));
-	else if (ret < 0)
-		ftk_errmsg_set(&l->err, 0, NULL, ret, "%s: %s", ftk_tracefile_path(l->tf),
-			       strerror(-ret));
-	ftk_merge_free(m);
-	if (ret < 0)
-		return ftk_err(ret);
-	for (done = 0; done < l->nr_held && l->held[done]->rec.ts <= mark; done++) {
+	/* the CPUs whose fds ran dry last time may have more now */
+	if (ftk_merge_resume(l->m))
+		return ftk_err(ftk_errmsg_set(&l->err, 0, NULL, -ENOMEM, "out of memory"));
+	while ((rec = ftk_merge_peek(l->m, NULL)) && rec->ts <= mark) {
 		l->st.records++;
-		ret = fn(ctx, &l->held[done]->rec);
-		if (ret) {
-			done++;
+		ret = fn(ctx, rec);
+		ftk_merge_consume(l->m);
+		if (ret)
 			break;
-		}
 	}
-	for (i = 0; i < done; i++)
-		free(l->held[i]);
-	memmove(l->held, l->held + done, (l->nr_held - done) * sizeof(*l->held));
-	l->nr_held -= done;
-	l->st.held = l->nr_held;
-	return ret;
+	l->st.held = 0;
+	for (k = 0; k < ftk_merge_count(l->m); k++) {
+		s = ftk_merge_stream(l->m, k);
+		ftk_stream_stats(s, &ss);
+		lost += ss.missed;
+		unknown += ss.missed_unknown;
+		/* a stream that did not run dry stopped at a record for the next read */
+		l->st.held += ftk_stream_peek(s) != NULL;
+	}
+	l->st.lost = lost;
+	l->st.lost_unknown = unknown;
+	if (!ret && ftk_merge_failed(l->m))
+		ret = ftk_errmsg_set(&l->err, 0, NULL, -EIO, "%s",
+				     ftk_stream_errmsg(ftk_merge_failed(l->m)));
+	return ret < 0 ? ftk_err(ret) : ret;
 }
 
 /**

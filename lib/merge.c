@@ -136,15 +136,13 @@ static void refresh_top(struct ftk_merge *m)
 		sift_down(m, 0);
 }
 
-static int prime(struct ftk_merge *m)
+/* The heap of the streams that have a record now. */
+static void build(struct ftk_merge *m)
 {
 	const struct tep_record *r;
 	int i;
 
-	m->primed = 1;
-	m->heap = calloc(m->nr ? m->nr : 1, sizeof(*m->heap));
-	if (!m->heap)
-		return -ENOMEM;
+	m->nheap = 0;
 	for (i = 0; i < m->nr; i++) {
 		r = ftk_stream_peek(m->all[i].s);
 		if (!r) {
@@ -157,6 +155,27 @@ static int prime(struct ftk_merge *m)
 	}
 	for (i = m->nheap / 2 - 1; i >= 0; i--)
 		sift_down(m, i);
+}
+
+static int prime(struct ftk_merge *m)
+{
+	m->primed = 1;
+	m->heap = calloc(m->nr ? m->nr : 1, sizeof(*m->heap));
+	if (!m->heap)
+		return -ENOMEM;
+	build(m);
+	return 0;
+}
+
+int ftk_merge_resume(struct ftk_merge *m)
+{
+	int i;
+
+	for (i = 0; i < m->nr; i++)
+		ftk_stream_resume(m->all[i].s);
+	if (!m->primed)
+		return prime(m);
+	build(m);
 	return 0;
 }
 

@@ -7,6 +7,8 @@
 
 #include <ftkit/stream.h>
 
+struct ftk_merge;
+
 /*
  * Bytes of valid memory kept after every sub-buffer handed to kbuffer and
  * after every record's data: kbuffer reads entry headers without bounds
@@ -31,5 +33,20 @@ struct ftk_record {
  * opens many streams, to keep their buffers within a budget.
  */
 void ftk_stream_set_readahead(struct ftk_stream *s, unsigned int subbufs);
+
+/*
+ * A stream over a live fd that ended because the fd had nothing more for
+ * now (EAGAIN, or a read of 0) reads again at its next peek; a stream that
+ * failed stays ended. The merge's ftk_merge_resume() does this for all.
+ */
+void ftk_stream_resume(struct ftk_stream *s);
+
+/*
+ * Resume every stream of @m (ftk_stream_resume()) and take those that have
+ * a record again back into its order, for a reader that drains live fds
+ * round after round without closing them: the record each stream stopped
+ * at stays where it is, not copied. 0 or -ENOMEM.
+ */
+int ftk_merge_resume(struct ftk_merge *m);
 
 #endif

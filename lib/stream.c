@@ -555,6 +555,12 @@ FTK_API void ftk_record_put(struct tep_record *rec)
 	r->owner->free_list = r;
 }
 
+void ftk_stream_resume(struct ftk_stream *s)
+{
+	if (s->kind == SRC_FD && s->done && !s->err)
+		s->done = 0;
+}
+
 /**
  * ftk_stream_error() - why the stream ended early
  * @s: the stream

@@ -4,11 +4,12 @@
  * across CPUs, for tools that aggregate as events come (the latency
  * tools, fttop).
  *
- * Each ftk_live_read() drains every CPU's trace_pipe_raw (the stream and
- * merge of a live ftk_tracefile), then hands the records stamped before
- * the drain began to the callback, in time order; later ones are held for
- * the next read, because a CPU drained later in the round may still be
- * writing earlier stamps. This needs a trace clock the reader can read
+ * Each ftk_live_read() reads every CPU's trace_pipe_raw (the streams and
+ * merge of a live ftk_tracefile, kept open across reads) and hands the
+ * records stamped before the read began to the callback, in time order and
+ * in place (not copied); later ones wait for the next read, in the kernel's
+ * buffer or the sub-buffer their stream read last, because a CPU read
+ * later in the round may still be writing earlier stamps. This needs a trace clock the reader can read
  * too ("mono", "mono_raw" or "boot": set the instance's trace_clock
  * first); with another clock each round is handed over whole.
  *
@@ -46,7 +47,7 @@ struct ftk_live_stats {
 	uint64_t	records;	/* records handed over */
 	uint64_t	lost;		/* events the kernel reported lost (overwritten) */
 	uint64_t	lost_unknown;	/* sub-buffers flagged lost without a count */
-	uint64_t	held;		/* records held for the next read now */
+	uint64_t	held;		/* CPUs whose next record waits for the next read */
 	int		ordered;	/* 1 if the clock allows holding back (time order kept) */
 };
 

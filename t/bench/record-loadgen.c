@@ -3,6 +3,10 @@
  * Load generator and a naive reader for t/bench/record-bench.sh.
  *
  *   record-loadgen syscall N        N getppid() calls as fast as one CPU goes
+ *   record-loadgen rate R S         getppid() calls at R a second for S seconds
+ *                                   (or as many as one CPU makes) or until
+ *                                   SIGTERM; prints the calls made and the
+ *                                   seconds they took
  *   record-loadgen marker N FILE    N writes of a 32-byte line to FILE (trace_marker)
  *   record-loadgen poll DIR OUT MS  one thread per CPU reads DIR/per_cpu/cpuN/
  *                                   trace_pipe_raw with read(2) every MS ms into
@@ -89,6 +93,30 @@ int main(int argc, char **argv)
 		printf("%lld\n", now() - t0);
 		return 0;
 	}
+	if (argc >= 4 && !strcmp(argv[1], "rate")) {
+		double rate = atof(argv[2]);
+		long long end, t, owed;
+		struct timespec ms1 = { 0, 1000000 };
+
+		signal(SIGTERM, on_sig);
+		t0 = now();
+		end = t0 + (long long)(atof(argv[3]) * 1e9);
+		for (n = 0; (t = now()) < end && !stop;) {
+			/* the calls owed by now (caught up if a step ran late), else a nap */
+			owed = (long long)(rate * (t - t0) / 1e9) - n;
+			if (owed <= 0) {
+				nanosleep(&ms1, NULL);
+				continue;
+			}
+			if (owed > 1000)
+				owed = 1000;
+			for (i = 0; i < owed; i++)
+				syscall(SYS_getppid);
+			n += owed;
+		}
+		printf("%lld %.3f\n", n, (now() - t0) / 1e9);
+		return 0;
+	}
 	if (argc >= 4 && !strcmp(argv[1], "marker")) {
 		n = atoll(argv[2]);
 		fd = open(argv[3], O_WRONLY);
@@ -123,6 +151,6 @@ int main(int argc, char **argv)
 		       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
 		return 0;
 	}
-	fprintf(stderr, "usage: record-loadgen syscall N | marker N FILE | poll DIR OUT MS\n");
+	fprintf(stderr, "usage: record-loadgen syscall N | rate R S | marker N FILE | poll DIR OUT MS\n");
 	return 1;
 }
