@@ -535,6 +535,9 @@ int main(int argc, char **argv)
 
 	tool_parse(&def, argc, argv, &a, &o);
 	check_usage(&o, &a);
+	/* a filter names events before their records are read: it needs every format */
+	if (!o.nfilters)
+		o.tflags |= FTK_TRACEFILE_LAZY;
 	if (o.live)
 		ret = ftk_tracefile_open_live(getenv("FTK_TRACEFS"), a.instance, o.tflags, &tf);
 	else
