@@ -50,7 +50,8 @@ static struct tep_format_field *comm_field(struct tep_event *ev, const char *nam
 	return f;
 }
 
-static int compile_generic(struct fprog *pr, struct tep_event *ev)
+/* Compile @ev's print fmt into @pr: NULL, or why it cannot be (for ftreport --stat -v). */
+static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 {
 	const char *fmt = ev->print_fmt.format, *q;
 	struct tep_print_arg *arg = ev->print_fmt.args;
@@ -58,11 +59,13 @@ static int compile_generic(struct fprog *pr, struct tep_event *ev)
 	struct fop *op;
 	size_t n;
 
-	if (!fmt || strchr(fmt, '\\'))
-		return -1;
+	if (!fmt)
+		return "no print fmt";
+	if (strchr(fmt, '\\'))
+		return "a backslash in the print fmt";
 	while (*fmt) {
 		if (pr->nops >= MAX_OPS)
-			return -1;
+			return "too many parts";
 		op = &pr->ops[pr->nops];
 		if (*fmt != '%') {
 			q = strchr(fmt, '%');
@@ -83,16 +86,19 @@ static int compile_generic(struct fprog *pr, struct tep_event *ev)
 				q++;
 		}
 		*op = (struct fop){ 0 };
-		while (*q == 'l') {
-			op->ls++;
+		while (*q == 'l' || *q == 'L' || *q == 'z') {
+			/* as libtraceevent counts them: L is ll, z is l */
+			op->ls = *q == 'l' ? op->ls + 1 : *q == 'L' ? 2 : 1;
 			q++;
 		}
+		if (*q == 'p')
+			return "%p";
 		if (op->ls > 2 || !*q || !strchr("diuxXs", *q))
-			return -1;
+			return "a conversion other than d i u x X s";
 		op->conv = *q;
 		n = q - fmt + 1;
 		if (n >= sizeof(op->fmt))
-			return -1;
+			return "a long conversion";
 		memcpy(op->fmt, fmt, n);
 		op->fmt[n] = 0;
 		op->plain = (n == 2 + (size_t)op->ls);
@@ -111,7 +117,7 @@ static int compile_generic(struct fprog *pr, struct tep_event *ev)
 		}
 		fmt = q + 1;
 		if (!arg)
-			return -1;
+			return "fewer arguments than conversions";
 		{
 			struct tep_print_arg *fa = arg;
 
@@ -125,14 +131,14 @@ static int compile_generic(struct fprog *pr, struct tep_event *ev)
 				if (!t || tep_get_long_size(ev->tep) != 8 ||
 				    (strcmp(t, "unsigned long") && strcmp(t, "long") &&
 				     strcmp(t, "u64") && strcmp(t, "s64")))
-					return -1;
+					return "a cast";
 				fa = fa->typecast.item;
 				if (!fa || fa->type != TEP_PRINT_FIELD)
-					return -1;
+					return "a cast of an expression";
 				f = fa->field.field ? fa->field.field :
 				    tep_find_any_field(ev, fa->field.name);
 				if (!f || f->size != 8)
-					return -1;
+					return "a cast of a field not 64-bit";
 			} else if (fa->type == TEP_PRINT_FIELD) {
 				f = fa->field.field ? fa->field.field :
 				    tep_find_any_field(ev, fa->field.name);
@@ -142,37 +148,75 @@ static int compile_generic(struct fprog *pr, struct tep_event *ev)
 				    tep_find_any_field(ev, fa->string.string);
 				arg = arg->next;
 				if (!f || !(f->flags & TEP_FIELD_IS_DYNAMIC) || f->size != 4)
-					return -1;
+					return "__get_str() of an odd field";
 				op->kind = FOP_DSTR;
 				op->off = f->offset;
 				op->size = f->size;
 				op->rel = !!(f->flags & TEP_FIELD_IS_RELATIVE);
 				pr->nops++;
 				continue;
+			} else if (fa->type == TEP_PRINT_OP && fa->op.op && !strcmp(fa->op.op, "[") &&
+				   op->conv != 's') {
+				/*
+				 * REC->args[N] (raw_syscalls): libtraceevent reads
+				 * the element at its size, as a field of its own.
+				 */
+				const struct tep_print_arg *l = fa->op.left, *r = fa->op.right;
+				char *end;
+				long idx;
+
+				if (!l || l->type != TEP_PRINT_FIELD || !r || r->type != TEP_PRINT_ATOM)
+					return "[] of an expression";
+				f = l->field.field ? l->field.field : tep_find_any_field(ev, l->field.name);
+				errno = 0;
+				idx = strtol(r->atom.atom, &end, 0);
+				if (!f || errno || *end || idx < 0 || !(f->flags & TEP_FIELD_IS_ARRAY) ||
+				    (f->flags & TEP_FIELD_IS_DYNAMIC) || f->elementsize <= 0 ||
+				    (f->elementsize != 1 && f->elementsize != 2 && f->elementsize != 4 &&
+				     f->elementsize != 8) ||
+				    (idx + 1) * (long)f->elementsize > (long)f->size)
+					return "[] of an odd array";
+				arg = arg->next;
+				op->kind = FOP_NUM;
+				op->off = f->offset + idx * f->elementsize;
+				op->size = f->elementsize;
+				pr->nops++;
+				continue;
 			} else {
-				return -1;
+				return fa->type == TEP_PRINT_OP ? "an operator" :
+				       fa->type == TEP_PRINT_FLAGS ? "__print_flags" :
+				       fa->type == TEP_PRINT_SYMBOL ? "__print_symbolic" :
+				       fa->type == TEP_PRINT_FUNC ? "a helper function" :
+				       fa->type == TEP_PRINT_HEX || fa->type == TEP_PRINT_HEX_STR ?
+				       "__print_hex" :
+				       fa->type == TEP_PRINT_INT_ARRAY ? "__print_array" :
+				       fa->type == TEP_PRINT_DYNAMIC_ARRAY ? "__get_dynamic_array" :
+				       fa->type == TEP_PRINT_BSTRING ? "a bprint string" :
+				       "an argument of another kind";
 			}
 		}
 		arg = arg->next;
-		if (!f || (f->flags & TEP_FIELD_IS_DYNAMIC))
-			return -1;
+		if (!f)
+			return "an unknown field";
+		if (f->flags & TEP_FIELD_IS_DYNAMIC)
+			return "a dynamic field";
 		op->off = f->offset;
 		op->size = f->size;
 		if (op->conv == 's') {
 			if (!(f->flags & TEP_FIELD_IS_ARRAY) || f->size <= 0 || f->size > 1024 ||
 			    !strstr(f->type, "char"))
-				return -1;
+				return "%s of a field not a char array";
 			op->kind = FOP_STR;
 		} else {
 			if (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING))
-				return -1;
+				return "a number of an array";
 			if (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8)
-				return -1;
+				return "a number of an odd size";
 			op->kind = FOP_NUM;
 		}
 		pr->nops++;
 	}
-	return arg ? -1 : 0;
+	return arg ? "more arguments than conversions" : NULL;
 }
 
 /*
@@ -302,11 +346,18 @@ struct fprog *ftk_print_compile(struct ftk_printer *p, struct tep_event *ev)
 	}
 	if (!(ev->flags & TEP_EVENT_FL_FAILED) && !args_safe(ev->print_fmt.args, 0)) {
 		pr->kind = PROG_UNSAFE;
+		pr->why = "the print fmt divides by a record value";
 		return pr;
 	}
-	if (p->no_fast || (p->flags & FTK_PRINT_RAW) || ev->flags)
+	pr->why = p->no_fast ? "FTK_PRINT_SLOW is set" :
+		  (p->flags & FTK_PRINT_RAW) ? "raw fields (-R)" :
+		  (ev->flags & TEP_EVENT_FL_FAILED) ? "libtraceevent could not parse the format" :
+		  (ev->flags & TEP_EVENT_FL_ISBPRINT) ? "bprint" :
+		  ev->flags ? "a function or ftrace event" : NULL;
+	if (pr->why)
 		return pr;
 	if (ev->handler) {
+		pr->why = "a plugin's handler";
 		if (strcmp(ev->system, "sched"))
 			return pr;
 		if (!strcmp(ev->name, "sched_switch") && !tep_find_field(ev, "prev_state_char")) {
@@ -330,9 +381,12 @@ struct fprog *ftk_print_compile(struct ftk_printer *p, struct tep_event *ev)
 			    (!pr->f[4] || num_field(ev, "target_cpu")))
 				pr->kind = PROG_WAKEUP;
 		}
+		if (pr->kind != PROG_SLOW)
+			pr->why = NULL;
 		return pr;
 	}
-	if (compile_generic(pr, ev) == 0)
+	pr->why = compile_generic(pr, ev);
+	if (!pr->why)
 		pr->kind = PROG_GENERIC;
 	else
 		pr->nops = 0;

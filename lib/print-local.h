@@ -110,6 +110,8 @@ struct fprog {
 	unsigned int		min_size;	/* fixed fields end here */
 	int			kind;
 	int			checked;
+	const char		*why;		/* PROG_SLOW, PROG_UNSAFE: why not compiled */
+	unsigned long long	slow;		/* records printed by libtraceevent */
 	int			nops;
 	struct fop		ops[MAX_OPS];
 	/* plugin layouts */

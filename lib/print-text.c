@@ -379,12 +379,18 @@ static void event_text(struct ftk_printer *p, struct tep_record *rec, struct tep
 			pr_debug("print: %s:%s: own text differs from libtraceevent's, using libtraceevent\n",
 				 ev->system, ev->name);
 			pr->kind = PROG_SLOW;
+			pr->why = "the own text differed from libtraceevent's";
+			pr->slow++;
 			o->len = start;
 			ob_put(o, p->s.buffer, p->s.len);
 			return;
 		}
 		o->len = start;
+		if (!pr->why)
+			pr->why = "a record the own code refused";
 	}
+	if (pr)
+		pr->slow++;
 	ftk_print_info(p, rec, ev, (p->flags & FTK_PRINT_RAW) ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
 	ob_put(o, p->s.buffer, p->s.len);
 }

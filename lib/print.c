@@ -253,3 +253,34 @@ FTK_API int ftk_printer_print(struct ftk_printer *p, const struct tep_record *re
 	p->nrec++;
 	return ret ? ftk_err(ret) : 0;
 }
+
+/**
+ * ftk_printer_slow() - the events whose text libtraceevent printed, and why
+ * @p: the printer
+ * @i: 0 for the first, then what the last call returned
+ * @ev: receives the event
+ * @why: receives why the own formatter did not print it ("__print_symbolic",
+ *	"a plugin's handler", "raw fields (-R)", ...); owned by the printer
+ * @records: receives how many of its records libtraceevent printed
+ *
+ * The printer formats the text of most events itself, with the same bytes
+ * as libtraceevent (see ftk_printer_print()); the others go through
+ * tep_print_event(), which is several times slower. This says which.
+ *
+ * Return: the value of @i for the next call, or 0 when there are no more.
+ */
+FTK_API int ftk_printer_slow(const struct ftk_printer *p, int i, struct tep_event **ev,
+			     const char **why, unsigned long long *records)
+{
+	for (; i >= 0 && i < p->nr_progs; i++) {
+		const struct fprog *pr = p->progs[i];
+
+		if (!pr || !pr->slow)
+			continue;
+		*ev = pr->ev;
+		*why = pr->why ? pr->why : "unknown";
+		*records = pr->slow;
+		return i + 1;
+	}
+	return 0;
+}

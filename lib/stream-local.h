@@ -49,4 +49,12 @@ void ftk_stream_resume(struct ftk_stream *s);
  */
 int ftk_merge_resume(struct ftk_merge *m);
 
+/*
+ * Call @fn(@ctx, record) for every record before it is handed out (peeked
+ * or taken): the trace file registers an event's format with
+ * libtraceevent there, on the first record of that event.
+ */
+typedef void (*ftk_stream_hook_fn)(void *ctx, const struct tep_record *rec);
+void ftk_stream_set_hook(struct ftk_stream *s, ftk_stream_hook_fn fn, void *ctx);
+
 #endif

@@ -57,6 +57,8 @@ struct ftk_stream {
 	struct tep_record	rec;		/* the peeked record */
 	struct ftk_record	*free_list;
 	struct ftk_stream_stats	st;
+	ftk_stream_hook_fn	hook;
+	void			*hook_ctx;
 	char			errmsg[256];
 };
 
@@ -427,6 +429,12 @@ static int load_next(struct ftk_stream *s)
 	}
 }
 
+void ftk_stream_set_hook(struct ftk_stream *s, ftk_stream_hook_fn fn, void *ctx)
+{
+	s->hook = fn;
+	s->hook_ctx = ctx;
+}
+
 /* Fill s->rec with the event kbuffer points at, or move on; 1, 0 at end, <0 error. */
 static int fill(struct ftk_stream *s)
 {
@@ -469,6 +477,8 @@ static int fill(struct ftk_stream *s)
 	s->rec.missed_events = s->first_in_page ? s->page_missed : 0;
 	s->first_in_page = 0;
 	s->have = 1;
+	if (s->hook)
+		s->hook(s->hook_ctx, &s->rec);
 	return 1;
 }
 

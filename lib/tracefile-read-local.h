@@ -47,6 +47,30 @@ struct tf_buffer {
 	struct tf_cpu		*cpus;
 };
 
+/* An event format read from the file, not given to libtraceevent yet (lazy loading). */
+struct tf_fmt {
+	char			*blob;		/* NULL once parsed */
+	unsigned long		size;
+	int			id;
+	int			sys;		/* index in ftk_tracefile.systems */
+	unsigned long long	at;		/* file offset after it, for messages */
+};
+
+/* A metadata block read on first use: kallsyms, printk formats. */
+struct tf_later {
+	unsigned long long	off;		/* v7: its section; v6: its size field */
+	int			state;		/* LATER_NONE, LATER_PENDING, LATER_DONE */
+};
+
+enum { LATER_NONE, LATER_PENDING, LATER_DONE };
+
+/* One kallsyms line, as libtraceevent's func_map holds it. */
+struct tf_sym {
+	unsigned long long	addr;
+	char			*name;
+	char			*mod;
+};
+
 struct ftk_tracefile {
 	char			*path;
 	int			fd;
@@ -72,6 +96,18 @@ struct ftk_tracefile {
 	unsigned long long	zmem;		/* bytes of the zsrc chunk buffers */
 	int			nr_bufs;
 	struct tf_buffer	bufs[MAX_BUFFERS];
+	/* FTK_TRACEFILE_LAZY: formats and symbols registered on first use */
+	int			lazy;
+	struct tf_fmt		*fmts;
+	int			nr_fmts;
+	char			**systems;
+	int			nr_systems;
+	unsigned char		*id_seen;	/* per event id: its first record was seen */
+	int			type_off, type_size;	/* common_type in a record */
+	struct tf_later		kallsyms, printk;
+	char			*ksym_text;	/* kallsyms text; tf_sym names point into it */
+	struct tf_sym		*ksyms;		/* sorted as libtraceevent sorts, + a 0 end */
+	size_t			nr_ksyms;
 	struct ftk_errmsg	err;
 };
 

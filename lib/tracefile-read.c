@@ -12,6 +12,7 @@
  * refuses or crashes on damaged files (doc/design.md, "Why the reader is
  * ftkit's own").
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -38,6 +39,7 @@ struct cur {
 	unsigned long long	pos;		/* mem: index; file: offset */
 	unsigned long long	base;		/* mem: file offset of the block, for messages */
 	const char		*what;		/* what is being read, for messages */
+	unsigned char		*block;		/* mem: its malloc'd block, which a reader may take */
 };
 
 /* Keep the first, innermost reason, prefixed with the file's path. */
@@ -183,7 +185,8 @@ static int cur_blob(struct cur *c, unsigned long long n, char **out)
 
 /*
  * Open the v7 section at @off: check its header and load its content
- * (uncompressed) into a memory cursor. Returns the section id in *id.
+ * (uncompressed) into a memory cursor; with @out NULL, only check the
+ * header.
  */
 static int section_load(struct ftk_tracefile *tf, unsigned long long off, const char *what,
 			int want_id, struct cur *out, unsigned char **mem)
@@ -195,7 +198,8 @@ static int section_load(struct ftk_tracefile *tf, unsigned long long off, const 
 	unsigned int sid;
 	int ret;
 
-	*mem = NULL;
+	if (mem)
+		*mem = NULL;
 	if ((ret = cur_num(&c, 2, &id)) || (ret = cur_num(&c, 2, &flags)) ||
 	    (ret = cur_u32(&c, &sid)) || (ret = cur_num(&c, 8, &size)))
 		return ret;
@@ -208,6 +212,8 @@ static int section_load(struct ftk_tracefile *tf, unsigned long long off, const 
 			       "file is truncated: %s: section at offset %llu claims %llu bytes, the file has %llu",
 			       what, off, size, tf->fsize);
 	if (!(flags & TRACEFILE_SEC_COMPRESSED)) {
+		if (!out)
+			return 0;
 		ret = cur_blob(&c, size, (char **)&ubuf);
 		if (ret)
 			return ret;
@@ -222,6 +228,8 @@ static int section_load(struct ftk_tracefile *tf, unsigned long long off, const 
 		return tf_fail(tf, -FTK_E_FORMAT,
 			       "%s: bad compression header at offset %llu: %u bytes into %u",
 			       what, off + 16, clen, ulen);
+	if (!out)
+		return 0;	/* checked only: loaded on first use */
 	ret = cur_blob(&c, clen, (char **)&cbuf);
 	if (ret)
 		return ret;
@@ -277,6 +285,431 @@ static int parse_event_format(struct ftk_tracefile *tf, char *buf, unsigned long
 	return tep_parse_event(tf->tep, buf, keep, sys) || ret ? 1 : 0;
 }
 
+/* ---------------------------------------------------------------- lazy loading */
+
+/*
+ * A report of a few events would spend nearly all its time parsing the
+ * formats of the thousand or so events a trace-cmd file describes, and
+ * the 4 MB of kallsyms it carries. With FTK_TRACEFILE_LAZY, an event's
+ * format goes to libtraceevent when the first record of that event is
+ * read (the streams call record_hook()), and the printk formats with the
+ * first event that can print one. The ftrace system's formats are parsed
+ * at once: they are few, and they give the common fields. kallsyms are
+ * read on the first address libtraceevent looks up, in any mode (see
+ * ksym_resolve()).
+ */
+
+/* The "ID: N" of a format, or -1. */
+static int format_id(const char *blob)
+{
+	const char *p = strstr(blob, "\nID:");
+	char *end;
+	long id;
+
+	if (!p)
+		return -1;
+	id = strtol(p + 4, &end, 10);
+	if (end == p + 4 || (*end != '\n' && *end != 0) || id < 0 || id > 65535)
+		return -1;
+	return (int)id;
+}
+
+/* Keep @blob for later (lazy mode, not ftrace): 1 if kept (then owned), 0 to parse it now. */
+static int fmt_later(struct ftk_tracefile *tf, char *blob, unsigned long size, const char *sys,
+		     unsigned long long at)
+{
+	struct tf_fmt *f;
+	int id, k;
+
+	if (!tf->lazy || !strcmp(sys, "ftrace") || (id = format_id(blob)) < 0)
+		return 0;
+	k = tf->nr_systems - 1;
+	if (k < 0 || strcmp(tf->systems[k], sys)) {
+		char **ns = realloc(tf->systems, (tf->nr_systems + 1) * sizeof(*ns));
+
+		if (!ns)
+			return -ENOMEM;
+		tf->systems = ns;
+		ns[tf->nr_systems] = strdup(sys);
+		if (!ns[tf->nr_systems])
+			return -ENOMEM;
+		k = tf->nr_systems++;
+	}
+	if (!(tf->nr_fmts & (tf->nr_fmts - 1))) {
+		f = realloc(tf->fmts, (tf->nr_fmts ? 2 * tf->nr_fmts : 64) * sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		tf->fmts = f;
+	}
+	tf->fmts[tf->nr_fmts++] = (struct tf_fmt){ .blob = blob, .size = size, .id = id, .sys = k,
+						   .at = at };
+	return 1;
+}
+
+static int read_printk(struct cur *c);
+
+/* Read a block kept for later, once; a failure is a warning, as the records still print. */
+static void later_load(struct ftk_tracefile *tf, struct tf_later *l, int id, const char *what,
+		       int (*fn)(struct cur *))
+{
+	struct cur c = { .tf = tf, .pos = l->off, .what = what };
+	unsigned char *mem = NULL;
+	int ret;
+
+	if (l->state != LATER_PENDING)
+		return;
+	l->state = LATER_DONE;
+	ret = tf->version == 7 ? section_load(tf, l->off, what, id, &c, &mem) : 0;
+	c.block = mem;
+	if (!ret)
+		ret = fn(&c);
+	free(c.block);	/* unless taken */
+	if (ret) {
+		pr_warn("%s\n", tf->err.text);
+		ftk_errmsg_clear(&tf->err);
+	}
+}
+
+/* v6: note where the block at @c is (a @width-byte size, then the text) and skip it. */
+static int later_skip(struct cur *c, struct tf_later *l, int width, const char *what)
+{
+	unsigned long long size;
+	int ret;
+
+	c->what = what;
+	l->off = c->pos;
+	if ((ret = cur_num(c, width, &size)))
+		return ret;
+	if (size > MAX_META)
+		return tf_fail(c->tf, -FTK_E_FORMAT, "%s: size %llu at offset %llu is not believable",
+			       what, size, c->pos - width);
+	if (c->pos > c->tf->fsize || size > c->tf->fsize - c->pos)
+		return cur_short(c, size);
+	c->pos += size;
+	l->state = LATER_PENDING;
+	return 0;
+}
+
+/* Whether printing @ev may look up a printk format: bprint, or %s of a kernel pointer. */
+static int args_use_printk(const struct tep_event *ev, const struct tep_print_arg *a, int depth)
+{
+	const struct tep_format_field *f;
+
+	for (; a && depth < 64; a = a->next) {
+		switch (a->type) {
+		case TEP_PRINT_FIELD:
+			f = a->field.field ? a->field.field :
+			    tep_find_any_field((struct tep_event *)ev, a->field.name);
+			if (f && !(f->flags & TEP_FIELD_IS_ARRAY) && f->size == tep_get_long_size(ev->tep))
+				return 1;
+			break;
+		case TEP_PRINT_OP:
+			if (args_use_printk(ev, a->op.left, depth + 1) ||
+			    args_use_printk(ev, a->op.right, depth + 1))
+				return 1;
+			break;
+		case TEP_PRINT_TYPE:
+			if (args_use_printk(ev, a->typecast.item, depth + 1))
+				return 1;
+			break;
+		case TEP_PRINT_FUNC:
+			if (args_use_printk(ev, a->func.args, depth + 1))
+				return 1;
+			break;
+		default:
+			break;
+		}
+	}
+	return 0;
+}
+
+static int needs_printk(const struct tep_event *ev)
+{
+	if (ev->flags & TEP_EVENT_FL_ISBPRINT)
+		return 1;
+	return ev->print_fmt.format && strstr(ev->print_fmt.format, "%s") &&
+	       args_use_printk(ev, ev->print_fmt.args, 0);
+}
+
+static int parse_event_format(struct ftk_tracefile *tf, char *buf, unsigned long size,
+			      const char *sys, unsigned long long at);
+
+/* Give libtraceevent the kept formats of event @id (all of them with @id -1). */
+static void fmt_load(struct ftk_tracefile *tf, int id)
+{
+	struct tf_fmt *f;
+	int i;
+
+	for (i = 0; i < tf->nr_fmts; i++) {
+		f = &tf->fmts[i];
+		if (!f->blob || (id >= 0 && f->id != id))
+			continue;
+		if (parse_event_format(tf, f->blob, f->size, tf->systems[f->sys], f->at) > 0)
+			pr_debug("%s: cannot parse a %s event format before offset %llu\n",
+				 tf->path, tf->systems[f->sys], f->at);
+		free(f->blob);
+		f->blob = NULL;
+	}
+}
+
+/* The streams' hook: on the first record of an event, what printing it needs. */
+static void record_hook(void *ctx, const struct tep_record *rec)
+{
+	struct ftk_tracefile *tf = ctx;
+	struct tep_event *ev;
+	unsigned int id;
+
+	if (tf->type_off + tf->type_size > rec->size)
+		return;
+	id = (unsigned int)tf_num(tf, (const unsigned char *)rec->data + tf->type_off,
+				  tf->type_size);
+	if (id > 65535 || tf->id_seen[id])
+		return;
+	tf->id_seen[id] = 1;
+	fmt_load(tf, id);
+	ev = tep_find_event(tf->tep, id);
+	if (ev && needs_printk(ev))
+		later_load(tf, &tf->printk, TF_OPT_PRINTK, "printk formats", read_printk);
+}
+
+/*
+ * After the metadata: find common_type, for record_hook(). Without an
+ * event to find it in, there is nothing to be lazy about: load it all.
+ */
+static int lazy_start(struct ftk_tracefile *tf)
+{
+	struct tep_format_field *t = NULL;
+	struct tep_event *ev;
+	int i;
+
+	for (i = 0; !t && (ev = tep_get_event(tf->tep, i)); i++)
+		t = tep_find_common_field(ev, "common_type");
+	if (t && (t->size == 1 || t->size == 2 || t->size == 4) && t->offset >= 0) {
+		tf->id_seen = calloc(65536, 1);
+		if (!tf->id_seen)
+			return -ENOMEM;
+		tf->type_off = t->offset;
+		tf->type_size = t->size;
+		return 0;
+	}
+	fmt_load(tf, -1);
+	later_load(tf, &tf->printk, TF_OPT_PRINTK, "printk formats", read_printk);
+	tf->lazy = 0;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- kallsyms */
+
+/*
+ * kallsyms are indexed here, not by tep_parse_kallsyms(), which runs
+ * sscanf(3) over each of the 100k or so lines and mallocs each name:
+ * half of the start-up of a small report. The index is libtraceevent's
+ * own (tep_register_function() for each line, then func_map_init()), and
+ * so is the look-up (__find_func()), so that every name and offset it
+ * prints stays the same; libtraceevent calls it through
+ * tep_set_function_resolver().
+ */
+
+/* isspace() of the C locale, for the parsing loop */
+static inline int ks_space(unsigned char ch)
+{
+	return ch == ' ' || (ch >= '\t' && ch <= '\r');
+}
+
+static inline int ks_hex(unsigned char ch)
+{
+	return (ch >= '0' && ch <= '9') ? ch - '0' :
+	       ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'f') ? (ch | 0x20) - 'a' + 10 : -1;
+}
+
+/*
+ * One line at @line, ended by '\n' or NUL, as tep_parse_kallsyms() reads
+ * it: 1 keep, 0 skip, -1 stop. The line is cut at its '\n' (*@next is the
+ * byte after it, or NULL at the end), and the name and module at their
+ * ends. The usual "ffffffff81000000 T name" and "... t name\t[module]"
+ * are read here; anything else exactly as libtraceevent 1.7.1 reads it.
+ */
+static int ksym_line(char *line, char **next, unsigned long long *addr, char **name, char **mod)
+{
+	int func_start, func_end = 0, mod_start = 0, mod_end = 0, n, i, h;
+	unsigned long long a = 0;
+	char *p = line, *nl, ch;
+
+	for (i = 0; i < 16 && (h = ks_hex(p[i])) >= 0; i++)
+		a = a << 4 | h;
+	if (i && p[i] == ' ' && p[i + 1] && !ks_space(p[i + 1]) && p[i + 2] == ' ' &&
+	    p[i + 3] && !ks_space(p[i + 3])) {
+		ch = p[i + 1];
+		func_start = i + 3;
+		for (func_end = func_start; p[func_end] && !ks_space(p[func_end]); func_end++)
+			;
+		if (p[func_end] == '\t' && p[func_end + 1] == '[' && p[func_end + 2] &&
+		    !ks_space(p[func_end + 2])) {
+			mod_start = func_end + 2;
+			for (mod_end = mod_start; p[mod_end] && !ks_space(p[mod_end]); mod_end++)
+				;
+		} else if (p[func_end] && p[func_end] != ' ' && p[func_end] != '\t' &&
+			   p[func_end] != '\n') {
+			goto slow;
+		}
+		nl = p[func_end] == '\n' ? p + func_end :
+		     p[mod_end ? mod_end : func_end] == '\n' ? p + (mod_end ? mod_end : func_end) :
+		     strchr(p + (mod_end ? mod_end : func_end), '\n');
+		*addr = a;
+		goto found;
+	}
+slow:
+	nl = strchr(line, '\n');
+	if (nl)
+		*nl = 0;
+	func_end = mod_end = 0;
+	n = sscanf(line, "%16llx %c %n%*s%n%*1[\t][%n%*s%n",
+		   addr, &ch, &func_start, &func_end, &mod_start, &mod_end);
+	if (n != 2 || !func_end)
+		return -1;
+found:
+	*next = nl ? nl + 1 : NULL;
+	if (nl)
+		*nl = 0;
+	*name = line + func_start;
+	if ((*name)[0] == '$' || ch == 'A' || ch == 'a')
+		return 0;
+	line[func_end] = 0;
+	*mod = NULL;
+	if (mod_end) {
+		*mod = line + mod_start;
+		line[mod_end - 1] = 0;
+	}
+	return 1;
+}
+
+/* libtraceevent lists them newest first, then sorts stably by address. */
+static int ksym_cmp(const void *a, const void *b)
+{
+	const struct tf_sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->name < y->name ? 1 : x->name > y->name ? -1 : 0;
+}
+
+/*
+ * Stable merge of the sorted @a[0..na) and @b[0..nb) into @out (ksym_cmp
+ * order: equal addresses stay newest first).
+ */
+static void ksym_merge(struct tf_sym *out, const struct tf_sym *a, size_t na,
+		       const struct tf_sym *b, size_t nb)
+{
+	size_t i = 0, j = 0;
+
+	while (i < na && j < nb)
+		*out++ = ksym_cmp(&b[j], &a[i]) < 0 ? b[j++] : a[i++];
+	memcpy(out, a + i, (na - i) * sizeof(*out));
+	memcpy(out + (na - i), b + j, (nb - j) * sizeof(*out));
+}
+
+/*
+ * Index the kallsyms text @text, NUL-terminated, inside the malloc'd
+ * @block, which is taken over. /proc/kallsyms lists the kernel's own
+ * symbols by address and the modules' after them: the sorted head is
+ * kept as it is (its runs of equal addresses turned newest first), the
+ * rest sorted, and the two merged.
+ */
+static int ksym_index(struct ftk_tracefile *tf, char *text, char *block)
+{
+	struct tf_sym *syms, *tail = NULL;
+	char *p = text, *nl, *name, *mod;
+	size_t n = 0, cap = 1, head, i, j;
+	unsigned long long addr;
+	int r;
+
+	for (nl = text; (nl = strchr(nl, '\n')); nl++)
+		cap++;
+	syms = malloc((cap + 1) * sizeof(*syms));
+	if (!syms) {
+		free(block);
+		return -ENOMEM;
+	}
+	while (p && *p) {
+		if (*p == '\n') {
+			p++;
+			continue;
+		}
+		r = ksym_line(p, &nl, &addr, &name, &mod);
+		if (r < 0)
+			break;
+		if (r)
+			syms[n++] = (struct tf_sym){ .addr = addr, .name = name, .mod = mod };
+		p = nl;
+	}
+	for (head = 1; head < n && syms[head].addr >= syms[head - 1].addr; head++)
+		;
+	head = n ? head : 0;
+	for (i = 0; i < head; i = j) {	/* equal addresses: newest first */
+		for (j = i + 1; j < head && syms[j].addr == syms[i].addr; j++)
+			;
+		if (j - i > 1) {
+			size_t a = i, b = j - 1;
+
+			for (; a < b; a++, b--) {
+				struct tf_sym t = syms[a];
+
+				syms[a] = syms[b];
+				syms[b] = t;
+			}
+		}
+	}
+	if (head < n) {
+		tail = malloc((n - head) * sizeof(*tail));
+		if (!tail) {
+			free(syms);
+			free(block);
+			return -ENOMEM;
+		}
+		memcpy(tail, syms + head, (n - head) * sizeof(*tail));
+		qsort(tail, n - head, sizeof(*tail), ksym_cmp);
+		/* merge from the back would overlap: move the head to the end first */
+		memmove(syms + (n - head), syms, head * sizeof(*syms));
+		ksym_merge(syms, syms + (n - head), head, tail, n - head);
+		free(tail);
+	}
+	syms[n] = (struct tf_sym){ 0 };
+	free(tf->ksyms);
+	free(tf->ksym_text);
+	tf->ksyms = syms;
+	tf->nr_ksyms = n;
+	tf->ksym_text = block;
+	return 0;
+}
+
+static int read_kallsyms(struct cur *c);
+
+/* libtraceevent's function resolver: glibc's bsearch() with its func_bcmp(), over the index. */
+static char *ksym_resolve(void *priv, unsigned long long *addrp, char **modp)
+{
+	struct ftk_tracefile *tf = priv;
+	unsigned long long key = *addrp;
+	size_t l = 0, u, i;
+	struct tf_sym *f;
+
+	later_load(tf, &tf->kallsyms, TF_OPT_KALLSYMS, "kallsyms", read_kallsyms);
+	u = tf->nr_ksyms;
+	while (l < u) {
+		i = (l + u) / 2;
+		f = &tf->ksyms[i];
+		if (key == f->addr || (key > f->addr && key < f[1].addr)) {
+			*addrp = f->addr;
+			*modp = f->mod;
+			return f->name;
+		}
+		if (key < f->addr)
+			u = i;
+		else
+			l = i + 1;
+	}
+	return NULL;
+}
+
 /* ---------------------------------------------------------------- metadata blocks */
 
 static int read_header_info(struct cur *c)
@@ -324,6 +757,13 @@ static int read_formats(struct cur *c, const char *system)
 	for (i = 0; i < count; i++) {
 		if ((ret = cur_num(c, 8, &size)) || (ret = cur_blob(c, size, &blob)))
 			return ret;
+		ret = fmt_later(c->tf, blob, size, system, cur_where(c));
+		if (ret < 0) {
+			free(blob);
+			return ret;
+		}
+		if (ret)
+			continue;	/* parsed on the first record of its event */
 		/* A format libtraceevent cannot parse leaves that event unknown, as in trace-cmd. */
 		ret = parse_event_format(c->tf, blob, size, system, cur_where(c));
 		if (ret > 0)
@@ -375,15 +815,25 @@ static int read_sized_text(struct cur *c, int width, const char *what, char **ou
 
 static int read_kallsyms(struct cur *c)
 {
+	unsigned long long size;
 	char *b;
-	int ret = read_sized_text(c, 4, "kallsyms", &b);
+	int ret;
 
-	if (ret)
+	if (!c->block || !c->mem) {
+		ret = read_sized_text(c, 4, "kallsyms", &b);
+		return ret ? ret : ksym_index(c->tf, b, b);
+	}
+	/* a section loaded for it: index the text where it is, 4 MB not copied */
+	c->what = "kallsyms";
+	if ((ret = cur_num(c, 4, &size)))
 		return ret;
-	if (*b)
-		tep_parse_kallsyms(c->tf->tep, b);
-	free(b);
-	return 0;
+	if (size > c->len - c->pos)
+		return cur_short(c, size);
+	b = (char *)c->block + c->pos;
+	b[size] = 0;	/* the block has a byte past its end */
+	ret = ksym_index(c->tf, b, (char *)c->block);
+	c->block = NULL;
+	return ret;
 }
 
 /*
@@ -745,7 +1195,9 @@ static int open_v6(struct ftk_tracefile *tf, struct cur *c)
 	int ret;
 
 	if ((ret = read_header_info(c)) || (ret = read_ftrace_events(c)) ||
-	    (ret = read_event_formats(c)) || (ret = read_kallsyms(c)) || (ret = read_printk(c)) ||
+	    (ret = read_event_formats(c)) ||
+	    (ret = later_skip(c, &tf->kallsyms, 4, "kallsyms")) ||
+	    (ret = tf->lazy ? later_skip(c, &tf->printk, 4, "printk formats") : read_printk(c)) ||
 	    (ret = read_cmdlines(c)))
 		return ret;
 	c->what = "cpu count";
@@ -852,8 +1304,20 @@ static int open_v7(struct ftk_tracefile *tf, struct cur *c)
 			return ret;
 	}
 	for (i = 0; i < ARRAY_SIZE(meta); i++) {
+		struct tf_later *l = meta[i].id == TF_OPT_KALLSYMS ? &tf->kallsyms :
+				     meta[i].id == TF_OPT_PRINTK && tf->lazy ? &tf->printk : NULL;
+
 		if (!where[i])
 			continue;
+		if (l) {
+			/* checked now, read on first use */
+			ret = section_load(tf, where[i], meta[i].what, meta[i].id, NULL, NULL);
+			if (ret)
+				return ret;
+			l->off = where[i];
+			l->state = LATER_PENDING;
+			continue;
+		}
 		ret = section_load(tf, where[i], meta[i].what, meta[i].id, &s, &mem);
 		if (!ret)
 			ret = meta[i].fn(&s);
@@ -1041,6 +1505,9 @@ FTK_API int ftk_tracefile_open(const char *path, unsigned int flags, struct ftk_
 	tep_set_page_size(tf->tep, tf->page_size);
 	if (!(flags & FTK_TRACEFILE_NO_PLUGINS))
 		tf->plugins = tep_load_plugins(tf->tep);
+	if (tep_set_function_resolver(tf->tep, ksym_resolve, tf))
+		return ftk_err(-ENOMEM);
+	tf->lazy = !!(flags & FTK_TRACEFILE_LAZY);
 
 	if (tf->version == 6) {
 		tf->comp_name = strdup("none");
@@ -1050,6 +1517,8 @@ FTK_API int ftk_tracefile_open(const char *path, unsigned int flags, struct ftk_
 	}
 	if (!ret)
 		ret = check_regions(tf);
+	if (!ret && tf->lazy)
+		ret = lazy_start(tf);
 	if (ret)
 		return ftk_err(ret);
 	if (tf->cpus >= 0)
@@ -1085,6 +1554,15 @@ FTK_API void ftk_tracefile_close(struct ftk_tracefile *tf)
 		tep_free(tf->tep);
 	if (tf->fd >= 0)
 		close(tf->fd);
+	for (i = 0; i < tf->nr_fmts; i++)
+		free(tf->fmts[i].blob);
+	free(tf->fmts);
+	for (i = 0; i < tf->nr_systems; i++)
+		free(tf->systems[i]);
+	free(tf->systems);
+	free(tf->id_seen);
+	free(tf->ksyms);
+	free(tf->ksym_text);
 	ftk_list_free(tf->cpustats);
 	free(tf->uname);
 	free(tf->tversion);
@@ -1373,8 +1851,12 @@ FTK_API struct ftk_stream *ftk_tracefile_stream(struct ftk_tracefile *tf, int bu
 	fmt.name = tf->path;
 	if (tf->live)
 		return ftk_stream_open_fd(c->fd, &fmt);
-	if (!b->compressed)
-		return ftk_stream_open_file(tf->fd, c->offset, c->size, &fmt);
+	if (!b->compressed) {
+		s = ftk_stream_open_file(tf->fd, c->offset, c->size, &fmt);
+		if (s && tf->lazy)
+			ftk_stream_set_hook(s, record_hook, tf);
+		return s;
+	}
 	z = calloc(1, sizeof(*z));
 	if (!z)
 		return NULL;
@@ -1388,6 +1870,8 @@ FTK_API struct ftk_stream *ftk_tracefile_stream(struct ftk_tracefile *tf, int bu
 	s = ftk_stream_open_ops(&zops, z, &fmt);
 	if (!s)
 		free(z);
+	else if (tf->lazy)
+		ftk_stream_set_hook(s, record_hook, tf);
 	return s;
 }
 

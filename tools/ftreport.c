@@ -173,6 +173,24 @@ static void print_stat(FILE *out, struct ftk_tracefile *tf, struct ftk_merge *m,
 	}
 }
 
+/* --stat -v: the events whose text libtraceevent formatted, and why. */
+static void print_slow(FILE *out, struct ftk_printer *p)
+{
+	unsigned long long n, total = 0;
+	struct tep_event *ev;
+	const char *why;
+	char name[256];
+	int i = 0;
+
+	fprintf(out, "\nslow path (text formatted by libtraceevent):\n");
+	while ((i = ftk_printer_slow(p, i, &ev, &why, &n))) {
+		snprintf(name, sizeof(name), "%s:%s", ev->system, ev->name);
+		fprintf(out, "  %-40s %-12llu %s\n", name, n, why);
+		total += n;
+	}
+	fprintf(out, "  %-40s %llu\n", "total", total);
+}
+
 /*
  * Whether -F keeps @rec, as trace-cmd report decides: a kernel_stack event
  * that no filter names is kept after a record of its CPU was printed.
@@ -314,6 +332,7 @@ static int report(struct ftk_tracefile *tf, const struct opts *o,
 	int nr_ids = 0, stack_id = -1, nlast = 0, take = 0, b, tag, ret = EXIT_OK;
 	unsigned char *last_printed = NULL;
 	const struct tep_record *rec;
+	FILE *sink = NULL;
 	struct ftk_printer *p = NULL;
 	struct ftk_merge *m;
 
@@ -325,8 +344,13 @@ static int report(struct ftk_tracefile *tf, const struct opts *o,
 		per_event = calloc(nr_ids, sizeof(*per_event));
 		if (!per_event)
 			tool_die("out of memory");
-	} else {
-		p = ftk_printer_new(out, tep, o->format, o->pflags);
+		/* -v: also format the text, unwritten, to say which events take the slow path */
+		if (ftk_log_level() >= FTK_LOG_INFO && !(sink = fopen("/dev/null", "we")))
+			tool_die("/dev/null: %s", strerror(errno));
+	}
+	if (!o->stat || sink) {
+		p = ftk_printer_new(sink ? sink : out, tep, sink ? FTK_PRINT_TEXT : o->format,
+				    o->pflags);
 		if (!p)
 			tool_die("cannot print: %s", strerror(errno));
 		/*
@@ -375,6 +399,8 @@ static int report(struct ftk_tracefile *tf, const struct opts *o,
 			if (id >= 0 && id < nr_ids)
 				per_event[id]++;
 			note_trigger(tep, rec, id);
+			if (sink)
+				ftk_printer_print(p, rec, tag);
 		} else if (keep && ftk_printer_print(p, rec, tag) < 0) {
 			tool_output_error(errno);
 			ret = EXIT_FAIL;
@@ -387,9 +413,11 @@ static int report(struct ftk_tracefile *tf, const struct opts *o,
 		else
 			ftk_merge_consume(m);
 	}
-	if (o->stat)
+	if (o->stat) {
 		print_stat(out, tf, m, per_event, nr_ids, total, first, last);
-	else if (ftk_printer_end(p) < 0 && ret == EXIT_OK) {
+		if (sink)
+			print_slow(out, p);
+	} else if (ftk_printer_end(p) < 0 && ret == EXIT_OK) {
 		tool_output_error(errno);
 		ret = EXIT_FAIL;
 	}
@@ -400,6 +428,8 @@ static int report(struct ftk_tracefile *tf, const struct opts *o,
 		ret = EXIT_FAIL;
 	}
 	ftk_printer_free(p);
+	if (sink)
+		fclose(sink);
 	ftk_merge_free(m);
 	free(per_event);
 	free(last_printed);
@@ -418,6 +448,9 @@ int main(int argc, char **argv)
 
 	tool_parse(&def, argc, argv, &a, &o);
 	check_usage(&o, &a);
+	/* a filter names events before their records are read: it needs every format */
+	if (!o.nfilters)
+		o.tflags |= FTK_TRACEFILE_LAZY;
 	if (o.live)
 		ret = ftk_tracefile_open_live(getenv("FTK_TRACEFS"), a.instance, o.tflags, &tf);
 	else

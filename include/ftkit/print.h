@@ -55,6 +55,10 @@ FTK_API int ftk_printer_print(struct ftk_printer *p, const struct tep_record *re
  */
 struct ftk_merge;
 FTK_API int ftk_printer_ftrace_overrides(struct ftk_printer *p, struct ftk_merge *m);
+/* Events libtraceevent printed (not the own formatter), why, and how many records. */
+struct tep_event;
+FTK_API int ftk_printer_slow(const struct ftk_printer *p, int i, struct tep_event **ev,
+			     const char **why, unsigned long long *records);
 /* Finish the output (closes chrome's JSON); returns 0 or -EIO if writing failed. */
 FTK_API int ftk_printer_end(struct ftk_printer *p);
 

@@ -25,6 +25,7 @@ struct ftk_tracefile;
 
 enum ftk_tracefile_flags {
 	FTK_TRACEFILE_NO_PLUGINS	= 1 << 0,	/* do not load libtraceevent's plugins */
+	FTK_TRACEFILE_LAZY		= 1 << 1,	/* formats registered on first record */
 };
 
 /*

@@ -136,6 +136,98 @@ static void check_div0(void)
 	tep_free(tep);
 }
 
+/* Print @n records of event 3 (@fmt) with the own formatter or libtraceevent's. */
+static char *print_shape(const char *fmt, int slow, int n, unsigned long long *slow_recs)
+{
+	struct tep_handle *tep = tep_alloc();
+	unsigned char data[64] = { 3, 0, 0, 0, 42, 0, 0, 0 };
+	struct tep_record rec = { .ts = 5000000000ULL, .size = 64, .data = data };
+	unsigned long long v, recs;
+	struct ftk_printer *p;
+	struct tep_event *ev;
+	const char *why;
+	char *text = NULL;
+	size_t len;
+	FILE *out = open_memstream(&text, &len);
+	int i, k;
+
+	if (slow)
+		setenv("FTK_PRINT_SLOW", "1", 1);
+	else
+		unsetenv("FTK_PRINT_SLOW");
+	tep_set_long_size(tep, 8);
+	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_parse_event(tep, fmt, strlen(fmt), "raw_syscalls");
+	p = ftk_printer_new(out, tep, FTK_PRINT_TEXT, 0);
+	ftk_printer_add_buffer(p, "", 1);
+	for (i = 0; i < n; i++) {
+		for (k = 8; k < 64; k += 8) {	/* negative, huge, small values */
+			v = (unsigned long long)(i - 20) * 0x9e3779b97f4a7c15ULL >> (k % 48);
+			memcpy(data + k, &v, 8);
+		}
+		rec.ts += 1000;
+		ftk_printer_print(p, &rec, 0);
+	}
+	ftk_printer_end(p);
+	*slow_recs = 0;
+	for (i = 0; (i = ftk_printer_slow(p, i, &ev, &why, &recs));)
+		*slow_recs += recs;
+	ftk_printer_free(p);
+	fclose(out);
+	tep_free(tep);
+	return text;
+}
+
+/*
+ * Shapes of real kernels' formats the own formatter compiles: each must
+ * print through it (no record left to libtraceevent) and give the same
+ * bytes; 40 records, past the 32 the printer checks itself.
+ */
+static void check_shapes(void)
+{
+	static const char common[] =
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n";
+	static const struct { const char *name, *fields, *print; } shapes[] = {
+		{ "sys_enter: REC->args[N]",
+		  "\tfield:long id;\toffset:8;\tsize:8;\tsigned:1;\n"
+		  "\tfield:unsigned long args[6];\toffset:16;\tsize:48;\tsigned:0;\n\n",
+		  "\"NR %ld (%lx, %lx, %lx, %lx, %lx, %lx)\", REC->id, REC->args[0], REC->args[1], "
+		  "REC->args[2], REC->args[3], REC->args[4], REC->args[5]" },
+		{ "sys_exit: %ld",
+		  "\tfield:long id;\toffset:8;\tsize:8;\tsigned:1;\n"
+		  "\tfield:long ret;\toffset:16;\tsize:8;\tsigned:1;\n\n",
+		  "\"NR %ld = %ld\", REC->id, REC->ret" },
+		{ "%Lu and %zu",
+		  "\tfield:u64 runtime;\toffset:8;\tsize:8;\tsigned:0;\n"
+		  "\tfield:size_t len;\toffset:16;\tsize:8;\tsigned:0;\n\n",
+		  "\"runtime=%Lu [ns] len=%zu\", REC->runtime, REC->len" },
+		{ "int array elements, padded",
+		  "\tfield:int v[4];\toffset:8;\tsize:16;\tsigned:1;\n\n",
+		  "\"a=%d b=%08x c=%u\", REC->v[0], REC->v[1], REC->v[3]" },
+	};
+	unsigned long long nslow, nslow2;
+	char fmt[2048], *fast, *slow;
+	size_t i;
+
+	for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		snprintf(fmt, sizeof(fmt), "name: shape\nID: 3\nformat:\n%s%sprint fmt: %s\n", common,
+			 shapes[i].fields, shapes[i].print);
+		fast = print_shape(fmt, 0, 40, &nslow);
+		slow = print_shape(fmt, 1, 40, &nslow2);
+		ok(fast && slow && !strcmp(fast, slow) && nslow == 0 && nslow2 == 40,
+		   "%s: compiled (%llu records left to libtraceevent), same text", shapes[i].name,
+		   nslow);
+		if (fast && slow && strcmp(fast, slow))
+			diag("own:\n%.300s\nlibtraceevent:\n%.300s", fast, slow);
+		free(fast);
+		free(slow);
+	}
+}
+
 int main(void)
 {
 	static const char *names[] = { "synth-v6", "synth-v6-be4", "synth-v6-8k", "synth-v6-inst",
@@ -182,5 +274,6 @@ int main(void)
 			check_stamp(tep, stamps[i], nsec);
 	tep_free(tep);
 	check_div0();
+	check_shapes();
 	return done_testing();
 }
