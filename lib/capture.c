@@ -17,6 +17,7 @@
  *
  * Memory: one pipe per CPU (pipe_bytes) and one page; the spools are files.
  */
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -35,6 +36,8 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <traceevent/kbuffer.h>
 
 #include <ftkit/capture.h>
 
@@ -83,6 +86,7 @@ struct ftk_capture {
 	int			nr_threads;
 	int			ncpus;
 	int			stop_fd;
+	int			onoff_fd;	/* tracing_on, for a thread that fails */
 	int			failed;		/* first thread failure, set once */
 	bool			started;
 	bool			stopped;
@@ -131,6 +135,49 @@ static int read_stats(struct ftk_capture *c, int cpu, char **out)
 static int open_spool(struct ftk_capture *c)
 {
 	return ftk_file_tmp(c->spool_dir);
+}
+
+/* A page decoder for this machine's ring buffer pages. */
+static struct kbuffer *page_decoder(void)
+{
+	return kbuffer_alloc(sizeof(long) == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+			     __BYTE_ORDER == __LITTLE_ENDIAN ? KBUFFER_ENDIAN_LITTLE :
+			     KBUFFER_ENDIAN_BIG);
+}
+
+/* Events in a ring buffer page (0 for a page kbuffer cannot load). */
+static uint64_t page_events(struct kbuffer *kb, void *page)
+{
+	unsigned long long ts;
+	uint64_t n = 0;
+	void *d;
+
+	if (kbuffer_load_subbuffer(kb, page))
+		return 0;
+	for (d = kbuffer_read_event(kb, &ts); d; d = kbuffer_next_event(kb, &ts))
+		n++;
+	return n;
+}
+
+/*
+ * After a failure: the pages spliced out of the ring into the pipe that
+ * never reached the spool are gone; count their events so that the loss
+ * is reported, not silent.
+ */
+static void count_pipe_loss(struct cap_cpu *cc)
+{
+	size_t psz = cc->c->page_size;
+	struct kbuffer *kb = page_decoder();
+	ssize_t n;
+	int fl = fcntl(cc->pipe[0], F_GETFL);
+
+	if (!kb || fl < 0 || fcntl(cc->pipe[0], F_SETFL, fl | O_NONBLOCK) < 0) {
+		kbuffer_free(kb);
+		return;
+	}
+	while ((n = read(cc->pipe[0], cc->page, psz)) == (ssize_t)psz)
+		cc->info.unstored += page_events(kb, cc->page);
+	kbuffer_free(kb);
 }
 
 /* ------------------------------------------------------------ threads */
@@ -314,11 +361,20 @@ static void *cpu_thread(void *arg)
 				       "'%s': %s", cc->cpu, c->spool_dir, strerror(-ret));
 		else
 			ftk_errmsg_set(&cc->errmsg, 0, file, ret, "%s", strerror(-ret));
-		/* The first failure stops every thread at once and tells the caller. */
+		if (cc->page)
+			count_pipe_loss(cc);
+		/*
+		 * The first failure stops every thread at once and tells the
+		 * caller. Tracing goes off at the same moment: a ring still
+		 * written while nobody reads it would overwrite what the
+		 * readers had not yet taken, with nothing to say so.
+		 */
 		if (__atomic_compare_exchange_n(&c->failed, &zero, ret, false, __ATOMIC_ACQ_REL,
 						__ATOMIC_ACQUIRE)) {
 			uint64_t one = 1;
 
+			if (c->onoff_fd >= 0 && pwrite(c->onoff_fd, "0", 1, 0) < 0)
+				pr_debug("cannot switch tracing off: %s\n", strerror(errno));
 			if (write(c->stop_fd, &one, sizeof(one)) < 0)
 				pr_debug("cannot wake the CPU threads: %s\n", strerror(errno));
 			if (c->o.on_failure)
@@ -438,6 +494,7 @@ FTK_API int ftk_capture_new(struct ftk_tracefs *t, const struct ftk_capture_opts
 		return ftk_err(-ENOMEM);
 	c->t = t;
 	c->stop_fd = -1;
+	c->onoff_fd = -1;
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_cond_init(&c->cond, NULL);
 	if (opts)
@@ -537,6 +594,8 @@ FTK_API void ftk_capture_free(struct ftk_capture *c)
 	close_cpus(c);
 	if (c->stop_fd >= 0)
 		close(c->stop_fd);
+	if (c->onoff_fd >= 0)
+		close(c->onoff_fd);
 	pthread_mutex_destroy(&c->lock);
 	pthread_cond_destroy(&c->cond);
 	free(c->cpus);
@@ -581,6 +640,13 @@ FTK_API int ftk_capture_start(struct ftk_capture *c)
 			close_cpus(c);
 			return ftk_err(ret);
 		}
+	}
+	/* Opened now: a failing thread switches tracing off with one write. */
+	if (!(c->o.flags & FTK_CAPTURE_NO_ONOFF)) {
+		char file[PATH_MAX];
+
+		snprintf(file, sizeof(file), "%s/tracing_on", ftk_tracefs_dir(c->t));
+		c->onoff_fd = open(file, O_WRONLY | O_CLOEXEC);
 	}
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -658,7 +724,9 @@ static int changed_under_us(struct ftk_capture *c)
 	char *on = NULL, *ev = NULL;
 	int ret = 0;
 
-	if (!(c->o.flags & FTK_CAPTURE_NO_ONOFF) && !ftk_tracefs_read(c->t, "tracing_on", &on) &&
+	/* A failing thread switched it off itself. */
+	if (!(c->o.flags & FTK_CAPTURE_NO_ONOFF) && !c->failed &&
+	    !ftk_tracefs_read(c->t, "tracing_on", &on) &&
 	    atoi(on) == 0)
 		ret = ftk_errmsg_set(&c->err, 0, NULL, -ECANCELED, "%s: tracing was switched off "
 				     "by another program while recording", where);
@@ -732,6 +800,9 @@ FTK_API int ftk_capture_stop(struct ftk_capture *c)
 		rd = stat_value(text, "read events");
 		cc->info.lost = (ov - cc->base_overrun) + (dr - cc->base_dropped);
 		cc->info.read_events = rd - cc->base_read;
+		/* After a failure, what the ring still holds was never stored. */
+		if (c->failed)
+			cc->info.unstored += stat_value(text, "entries");
 		free(cc->stats);
 		cc->stats = text;
 	}
@@ -891,51 +962,217 @@ FTK_API int ftk_capture_failed(const struct ftk_capture *c)
 	return __atomic_load_n(&c->failed, __ATOMIC_ACQUIRE);
 }
 
+/* One stored page of a CPU: which spool, where, and its time stamp. */
+struct spage {
+	uint64_t	ts;
+	uint64_t	off;
+	int		spool;
+};
+
+/* The stored pages of @cc, oldest first (the older spool of max_kb first); -errno. */
+static int stored_pages(struct cap_cpu *cc, struct spage **out, size_t *nr)
+{
+	size_t psz = cc->c->page_size, n = 0, i;
+	int order[2] = { cc->switched ? cc->cur ^ 1 : cc->cur, cc->cur };
+	struct spage *p;
+	uint64_t off, ts;
+
+	*out = NULL;
+	*nr = 0;
+	for (i = 0; i < (cc->switched ? 2u : 1u); i++)
+		n += cc->spool_len[order[i]] / psz;
+	if (!n)
+		return 0;
+	p = calloc(n, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	n = 0;
+	for (i = 0; i < (cc->switched ? 2u : 1u); i++) {
+		off = order[i] == cc->cur ? cc->skip : 0;
+		for (; off + psz <= cc->spool_len[order[i]]; off += psz) {
+			if (pread(cc->spool[order[i]], &ts, sizeof(ts), off) != sizeof(ts)) {
+				free(p);
+				return -EIO;
+			}
+			p[n++] = (struct spage){ ts, off, order[i] };
+		}
+	}
+	*out = p;
+	*nr = n;
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Cut the page at @p of @cc after its last event before @cut: the header's
+ * commit (its data size) is lowered, a stored missed-events count moves
+ * along. Returns the events cut, or 0 when the page stays as it is; *@empty
+ * is set when no event of the page is before @cut.
+ */
+static uint64_t cut_page(struct cap_cpu *cc, struct kbuffer *kb, const struct spage *p,
+			 uint64_t cut, bool *empty)
+{
+	const unsigned long missed_events = 1UL << 31, missed_stored = 1UL << 30;
+	size_t psz = cc->c->page_size, hdr = 8 + sizeof(long);
+	unsigned long long ts;
+	unsigned long commit, flags, size, missed = 0;
+	uint64_t kept = 0, dropped = 0;
+	long at = -1;
+	void *d;
+
+	*empty = false;
+	if (pread(cc->spool[p->spool], cc->page, psz, p->off) != (ssize_t)psz ||
+	    kbuffer_load_subbuffer(kb, cc->page))
+		return 0;
+	for (d = kbuffer_read_event(kb, &ts); d; d = kbuffer_next_event(kb, &ts)) {
+		if (ts < cut) {
+			kept++;
+			continue;
+		}
+		if (at < 0)
+			at = kbuffer_curr_index(kb);
+		dropped++;
+	}
+	if (!kept) {
+		*empty = true;
+		return dropped;
+	}
+	if (!dropped)
+		return 0;
+	memcpy(&commit, (char *)cc->page + 8, sizeof(commit));
+	flags = commit & (missed_events | missed_stored);
+	size = commit & ~(missed_events | missed_stored);
+	if ((flags & missed_stored) && hdr + size + sizeof(long) <= psz)
+		memcpy(&missed, (char *)cc->page + hdr + size, sizeof(missed));
+	commit = (unsigned long)at | flags;
+	memcpy((char *)cc->page + 8, &commit, sizeof(commit));
+	memset((char *)cc->page + hdr + at, 0, psz - hdr - at);
+	if (flags & missed_stored)
+		memcpy((char *)cc->page + hdr + at, &missed, sizeof(missed));
+	if (pwrite(cc->spool[p->spool], cc->page, psz, p->off) != (ssize_t)psz)
+		return 0;
+	return dropped;
+}
+
+/* Drop @cc's pages from @first on (and cut the one before at @cut); the bytes freed. */
+static uint64_t drop_from(struct cap_cpu *cc, struct kbuffer *kb, struct spage *p, size_t nr,
+			  size_t first, uint64_t cut)
+{
+	size_t psz = cc->c->page_size, i;
+	uint64_t freed = 0;
+	bool empty = false;
+	int sp;
+
+	/* The last page kept may hold events at or after the cut: they go too. */
+	while (first > 0) {
+		uint64_t n = cut_page(cc, kb, &p[first - 1], cut, &empty);
+
+		if (empty) {	/* counted with the whole pages below */
+			first--;
+			continue;
+		}
+		cc->info.unstored += n;
+		break;
+	}
+	for (i = first; i < nr; i++)
+		if (pread(cc->spool[p[i].spool], cc->page, psz, p[i].off) == (ssize_t)psz)
+			cc->info.unstored += page_events(kb, cc->page);
+	if (first == nr)
+		return 0;
+	/* Truncate the spool holding the first page dropped, and empty a newer one. */
+	for (sp = 0; sp < 2; sp++) {
+		uint64_t keep;
+
+		if (cc->spool[sp] < 0 || !cc->spool_len[sp])
+			continue;
+		if (p[first].spool == sp)
+			keep = p[first].off;
+		else if (cc->switched && p[first].spool != cc->cur && sp == cc->cur)
+			keep = cc->skip;	/* the whole newer spool goes */
+		else
+			continue;
+		if (keep < cc->spool_len[sp] && ftruncate(cc->spool[sp], keep) == 0) {
+			freed += cc->spool_len[sp] - keep;
+			cc->spool_len[sp] = keep;
+		}
+	}
+	return freed;
+}
+
 /**
- * ftk_capture_shrink() - drop the newest half of what each CPU stored
+ * ftk_capture_shrink() - drop the newest half of what was stored, at one time stamp
  * @c: the stopped capture
  *
- * For a file system too full to take the file: frees the newest half of
- * each CPU's spool (whole pages; the oldest data stays), so that a save
- * that failed with -ENOSPC can be tried again with what is left.
+ * For a file system too full to take the file: picks the time stamp that
+ * leaves about half of the stored pages (of all CPUs together) before it,
+ * and drops every event at or after it, on every CPU: whole pages, and the
+ * newer events of the last page kept. What is left is one window, the same
+ * for every CPU, and a save that failed with -ENOSPC can be tried again
+ * with it. The events dropped are counted in the CPUs' unstored counts
+ * (ftk_capture_cpu_info()).
  *
  * Return: the bytes dropped, 0 when nothing is left to drop (or the
  * capture still runs).
  */
 FTK_API uint64_t ftk_capture_shrink(struct ftk_capture *c)
 {
-	uint64_t freed = 0;
-	int cpu, i;
+	struct spage **pages;
+	uint64_t freed = 0, cut, *all = NULL;
+	size_t *nr, total = 0, i;
+	struct kbuffer *kb;
+	int cpu;
 
 	if (c->started && !c->stopped)
 		return 0;
+	pages = calloc(c->ncpus, sizeof(*pages));
+	nr = calloc(c->ncpus, sizeof(*nr));
+	kb = page_decoder();
+	if (!pages || !nr || !kb)
+		goto out;
+	for (cpu = 0; cpu < c->ncpus; cpu++) {
+		if (!c->cpus[cpu].info.online || !c->cpus[cpu].page)
+			continue;
+		if (stored_pages(&c->cpus[cpu], &pages[cpu], &nr[cpu]))
+			goto out;
+		total += nr[cpu];
+	}
+	if (!total)
+		goto out;
+	all = malloc(total * sizeof(*all));
+	if (!all)
+		goto out;
+	total = 0;
+	for (cpu = 0; cpu < c->ncpus; cpu++)
+		for (i = 0; i < nr[cpu]; i++)
+			all[total++] = pages[cpu][i].ts;
+	qsort(all, total, sizeof(*all), cmp_u64);
+	/* Pages starting at or after the cut go: at least the newer half. */
+	cut = all[total / 2];
 	for (cpu = 0; cpu < c->ncpus; cpu++) {
 		struct cap_cpu *cc = &c->cpus[cpu];
-		/* The older half first (with max_kb), then the current one. */
-		int order[2] = { cc->switched ? cc->cur ^ 1 : cc->cur, cc->cur };
-		uint64_t total = 0, keep, pages;
 
-		if (!cc->info.online)
+		if (!nr[cpu])
 			continue;
-		for (i = 0; i < (cc->switched ? 2 : 1); i++)
-			total += cc->spool_len[order[i]];
-		pages = total / c->page_size;
-		if (!pages)
-			continue;
-		keep = pages / 2 * c->page_size;
-		for (i = 0; i < (cc->switched ? 2 : 1); i++) {
-			uint64_t len = cc->spool_len[order[i]], k = keep < len ? keep : len;
-
-			if (k < len && ftruncate(cc->spool[order[i]], k) == 0) {
-				freed += len - k;
-				cc->spool_len[order[i]] = k;
-			}
-			keep -= k;
-		}
-		cc->info.bytes = cc->spool_len[cc->cur] +
+		for (i = 0; i < nr[cpu] && pages[cpu][i].ts < cut; i++)
+			;
+		freed += drop_from(cc, kb, pages[cpu], nr[cpu], i, cut);
+		cc->info.bytes = cc->spool_len[cc->cur] - cc->skip +
 				 (cc->switched ? cc->spool_len[cc->cur ^ 1] : 0);
 		cc->info.pages = cc->info.bytes / c->page_size;
 	}
+out:
+	for (cpu = 0; pages && cpu < c->ncpus; cpu++)
+		free(pages[cpu]);
+	free(pages);
+	free(nr);
+	free(all);
+	kbuffer_free(kb);
 	return freed;
 }
 

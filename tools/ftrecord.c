@@ -617,7 +617,13 @@ static uint64_t summary(void)
 				"%.3f s CPU\n", cpu, (unsigned long long)ci.pages,
 				(unsigned long long)ci.bytes / 1024,
 				(unsigned long long)ci.wakeups, ci.cpu_ns / 1e9);
-		if (!ci.lost || full)	/* not lost: not read after the disk filled */
+		if (ci.unstored)
+			fprintf(stderr, "ftrecord: cpu%d: %llu events recorded are not in the file "
+				"(no room for them)\n", cpu, (unsigned long long)ci.unstored);
+		if (ci.lost && full)	/* the ring's own loss; a bigger buffer is not the cure */
+			fprintf(stderr, "ftrecord: cpu%d: %llu events lost\n", cpu,
+				(unsigned long long)ci.lost);
+		if (!ci.lost || full)
 			continue;
 		ftk_capture_suggest_kb(cap, cpu, &kb);
 		fprintf(stderr, "ftrecord: cpu%d: %llu events lost\n", cpu,
@@ -824,7 +830,8 @@ static int keep(struct ftk_tracefs *t, struct tool_args *a, struct ftk_tracewrit
 		while (disk_full(sret = save(t, o.output, wopts, a->argv ? a->argv[0] : NULL,
 					     cmd.pid)) &&
 		       full && (dropped = ftk_capture_shrink(cap)) > 0)
-			tool_warn("'%s': no room for all of it; dropping the newest %llu KiB",
+			tool_warn("'%s': no room for all of it; dropping the newest %llu KiB "
+				  "(every CPU cut at one time stamp)",
 				  o.output, (unsigned long long)dropped / 1024);
 		if (sret && full)
 			tool_err("cannot write '%s': %s", o.output, strerror(-sret));

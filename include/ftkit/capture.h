@@ -81,6 +81,12 @@ struct ftk_capture_cpu {
 	uint64_t	read_events;	/* "read events" of stats during the capture */
 	uint64_t	wakeups;	/* poll wake-ups */
 	uint64_t	cpu_ns;		/* CPU time of the CPU's thread */
+	/*
+	 * Events recorded but not in the file: left in the ring or in the
+	 * pipe when a failure (a full disk) stopped the threads, and those
+	 * ftk_capture_shrink() dropped.
+	 */
+	uint64_t	unstored;
 	int		online;		/* a trace_pipe_raw existed for it */
 };
 
