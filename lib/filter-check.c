@@ -49,12 +49,10 @@
 #include <ftkit/print.h>
 
 #include "internal.h"
+#include "format-check.h"
 
 #define FC_MAX_DEPTH	32	/* '(' and '!' nested */
 #define FC_MAX_OPS	1024	/* operators in one filter */
-
-/* The token types of libtraceevent's __read_token() that a filter meets. */
-enum fc_tok { T_NONE, T_ITEM, T_DQUOTE, T_SQUOTE, T_DELIM, T_OP, T_SPACE, T_NEWLINE };
 
 /* The node types of struct tep_filter_arg. */
 enum fc_type { N_NONE, N_BOOL, N_FIELD, N_VALUE, N_OP, N_NUM, N_EXP, N_STR };
@@ -95,26 +93,6 @@ static int fc_peek(struct fc *c)
 	return c->pos < c->len ? c->in[c->pos] : -1;
 }
 
-/* event-parse.c get_type(), with the same <ctype.h> calls on the same values */
-static enum fc_tok fc_type_of(int ch)
-{
-	if (ch == '\n')
-		return T_NEWLINE;
-	if (isspace(ch))
-		return T_SPACE;
-	if (isalnum(ch) || ch == '_')
-		return T_ITEM;
-	if (ch == '\'')
-		return T_SQUOTE;
-	if (ch == '"')
-		return T_DQUOTE;
-	if (!isprint(ch))
-		return T_NONE;
-	if (ch == '(' || ch == ')' || ch == ',')
-		return T_DELIM;
-	return T_OP;
-}
-
 static void fc_put(struct fc *c, int ch)
 {
 	if (c->toklen + 2 > c->tokcap) {
@@ -133,10 +111,10 @@ static void fc_put(struct fc *c, int ch)
 }
 
 /* event-parse.c __read_token() */
-static enum fc_tok fc_token1(struct fc *c)
+static enum tok_type fc_token1(struct fc *c)
 {
 	int ch, last, quote;
-	enum fc_tok type;
+	enum tok_type type;
 
 	c->toklen = 0;
 	fc_put(c, 0);
@@ -144,7 +122,7 @@ static enum fc_tok fc_token1(struct fc *c)
 	ch = fc_read(c);
 	if (ch < 0)
 		return T_NONE;
-	type = fc_type_of(ch);
+	type = ftk_tep_char_type(ch);
 	if (type == T_NONE)
 		return type;
 	switch (type) {
@@ -209,7 +187,7 @@ concat:
 		break;
 	}
 	fc_put(c, ch);
-	while (fc_type_of(fc_peek(c)) == type)
+	while (ftk_tep_char_type(fc_peek(c)) == type)
 		fc_put(c, fc_read(c));
 	/* event-parse.c replaces these three words by strings */
 	if (type == T_ITEM && (!strcmp(c->tok, "LOCAL_PR_FMT") || !strcmp(c->tok, "STA_PR_FMT") ||
@@ -219,9 +197,9 @@ concat:
 }
 
 /* parse-filter.c filter_read_token(): spaces skipped, "=~" and "!~" joined */
-static enum fc_tok fc_token(struct fc *c)
+static enum tok_type fc_token(struct fc *c)
 {
-	enum fc_tok type;
+	enum tok_type type;
 
 	do
 		type = fc_token1(c);
@@ -270,7 +248,7 @@ static void fc_free(struct fc *c, struct fc_node *n)
 }
 
 /* create_arg_item(): a number, a string, a field, or FALSE for another word */
-static struct fc_node *fc_item(struct fc *c, enum fc_tok type)
+static struct fc_node *fc_item(struct fc *c, enum tok_type type)
 {
 	struct fc_node *n = fc_alloc(c, N_VALUE);
 	struct tep_format_field *f;
@@ -486,7 +464,7 @@ static void fc_tree(struct fc *c, const struct fc_node *n)
 static int fc_level(struct fc *c, struct fc_node **parg, int not)
 {
 	struct fc_node *op = NULL, *exp = NULL, *left = NULL, *arg = NULL;
-	enum fc_tok type;
+	enum tok_type type;
 	enum fc_opk k;
 	int ret, sub;
 

@@ -54,8 +54,6 @@
 #define MAX_OPS		2048	/* operators: each is a recursion in process_op() */
 #define MAX_NEST	128	/* parentheses, brackets and braces */
 
-enum tok_type { T_NONE, T_SPACE, T_NEWLINE, T_DELIM, T_OP, T_ITEM, T_DQUOTE, T_SQUOTE };
-
 struct tok {
 	enum tok_type	type;
 	unsigned int	len;
@@ -67,7 +65,7 @@ struct lexer {
 	size_t		size, pos;
 };
 
-static enum tok_type char_type(int ch)
+enum tok_type ftk_tep_char_type(int ch)
 {
 	if (ch == '\n')
 		return T_NEWLINE;
@@ -107,7 +105,7 @@ static enum tok_type lx_next(struct lexer *l, struct tok *t)
 		ch = lx_get(l);
 		if (ch < 0)
 			return t->type = T_NONE;
-		type = char_type(ch);
+		type = ftk_tep_char_type(ch);
 	} while (type == T_SPACE || type == T_NEWLINE);
 	t->s = l->buf + l->pos - 1;
 	t->type = type;
@@ -171,7 +169,7 @@ static enum tok_type lx_next(struct lexer *l, struct tok *t)
 		break;
 	case T_ITEM:
 	default:
-		while (char_type(lx_peek(l)) == type)
+		while (ftk_tep_char_type(lx_peek(l)) == type)
 			lx_get(l);
 		break;
 	}

@@ -7,4 +7,9 @@
 
 int ftk_format_check(const char *buf, size_t size, size_t *keep, const char **why);
 
+/* The token types of libtraceevent's tokenizer (event-parse.c __read_token()). */
+enum tok_type { T_NONE, T_SPACE, T_NEWLINE, T_DELIM, T_OP, T_ITEM, T_DQUOTE, T_SQUOTE };
+/* The type a character starts, as its get_type() says; formats and filters share it. */
+enum tok_type ftk_tep_char_type(int ch);
+
 #endif

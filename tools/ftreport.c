@@ -30,7 +30,7 @@ static const char usage[] =
 "  -t, --nsec           print full nanosecond time stamps\n"
 "      --cpu LIST       only these CPUs (e.g. 0,2-3)\n"
 "  -F, --filter FILTER  event filter, as trace-cmd report -F: 'sched_switch',\n"
-"                       'sched:sched_wakeup:pid>100' (repeatable)\n"
+"                       'sched/sched_wakeup: pid > 100' (repeatable)\n"
 "      --stat           counts per event and CPU, lost events, first and last\n"
 "                       time stamps, clock; no event lines\n"
 "  -o, --format FMT     text (default), json (one object a line), csv, chrome\n"
