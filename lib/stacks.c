@@ -186,6 +186,25 @@ FTK_API int ftk_stacks_read(struct ftk_stacks *st, FILE *f, const char *name, ch
 	return ftk_err(ret);
 }
 
+/**
+ * ftk_stacks_clear() - forget every stack, keeping the room they took
+ * @st: the stacks
+ *
+ * For a tool that shows intervals: take what it needs of the stacks
+ * (ftk_stacks_top()), then clear them for the next interval.
+ */
+FTK_API void ftk_stacks_clear(struct ftk_stacks *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->cap; i++) {
+		free(st->v[i].key);
+		st->v[i].key = NULL;
+	}
+	st->nr = 0;
+	st->total = 0;
+}
+
 /** ftk_stacks_total() - the sum of every stack's weight */
 FTK_API uint64_t ftk_stacks_total(const struct ftk_stacks *st)
 {
@@ -298,27 +317,30 @@ static int func_cmp(const void *a, const void *b)
 }
 
 /**
- * ftk_stacks_write_top() - a table of functions by self weight, with their total
+ * ftk_stacks_top() - the functions of the stacks, by self weight, with their total
  * @st: the stacks
- * @f: where
- * @rows: how many functions (0: all)
- * @unit: what a weight counts ("samples", "us"), for the header
+ * @out: receives the table, one allocation (names included) to free()
  *
  * Self is the weight of the stacks a function is the leaf of; total (perf
  * report's "Children") that of the stacks it is anywhere in, counted once
  * per stack however deep it recurses. The first frame of each stack (the
- * command name) is not a function and is not listed.
+ * command name) is not a function and is not listed. A function is named
+ * as its frame is folded (NAME_[k] for the kernel). The table is sorted by
+ * self weight, then total, then name.
  *
- * Return: 0, -ENOMEM or -EIO.
+ * Return: the number of functions (0 for no stacks, *@out then still to
+ * free), or -ENOMEM with *@out NULL.
  */
-FTK_API int ftk_stacks_write_top(const struct ftk_stacks *st, FILE *f, size_t rows,
-				 const char *unit)
+FTK_API long ftk_stacks_top(const struct ftk_stacks *st, struct ftk_stacks_func **out)
 {
+	struct ftk_stacks_func *tab = NULL;
 	struct funcs fs = { 0 };
 	struct func **v = NULL;
-	size_t i, n = 0, k = 0;
-	int ret = 0;
+	size_t i, n = 0, k = 0, names = 0;
+	char *at;
+	long ret = 0;
 
+	*out = NULL;
 	for (i = 0; i < st->cap; i++) {
 		const char *key = st->v[i].key, *p, *semi;
 		struct func *fn = NULL;
@@ -353,24 +375,64 @@ FTK_API int ftk_stacks_write_top(const struct ftk_stacks *st, FILE *f, size_t ro
 		ret = -ENOMEM;
 		goto out;
 	}
-	for (i = 0; i < fs.cap; i++)
-		if (fs.v[i].name)
+	for (i = 0; i < fs.cap; i++) {
+		if (fs.v[i].name) {
 			v[n++] = &fs.v[i];
+			names += strlen(fs.v[i].name) + 1;
+		}
+	}
 	qsort(v, n, sizeof(*v), func_cmp);
-	fprintf(f, "# %" PRIu64 " %s in %zu stacks\n", st->total, unit ? unit : "samples", st->nr);
-	fprintf(f, "#    Self     Total  %12s  Function\n", unit ? unit : "samples");
-	for (i = 0; i < n && (!rows || i < rows); i++)
-		fprintf(f, "%8.2f%% %8.2f%%  %12" PRIu64 "  %s\n",
-			st->total ? 100.0 * v[i]->self / st->total : 0,
-			st->total ? 100.0 * v[i]->total / st->total : 0, v[i]->self, v[i]->name);
-	if (ferror(f))
-		ret = -EIO;
+	tab = malloc(n * sizeof(*tab) + names + 1);
+	if (!tab) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	at = (char *)(tab + n);
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(v[i]->name) + 1;
+
+		memcpy(at, v[i]->name, len);
+		tab[i] = (struct ftk_stacks_func){ at, v[i]->self, v[i]->total };
+		at += len;
+	}
+	*out = tab;
+	ret = n;
 out:
 	for (i = 0; i < fs.cap; i++)
 		free(fs.v[i].name);
 	free(fs.v);
 	free(v);
-	return ftk_err(ret);
+	return ret < 0 ? ftk_err(ret) : ret;
+}
+
+/**
+ * ftk_stacks_write_top() - a table of functions by self weight, with their total
+ * @st: the stacks
+ * @f: where
+ * @rows: how many functions (0: all)
+ * @unit: what a weight counts ("samples", "us"), for the header
+ *
+ * The functions and weights of ftk_stacks_top(), with their shares of all
+ * the stacks' weight.
+ *
+ * Return: 0, -ENOMEM or -EIO.
+ */
+FTK_API int ftk_stacks_write_top(const struct ftk_stacks *st, FILE *f, size_t rows,
+				 const char *unit)
+{
+	struct ftk_stacks_func *v;
+	long n = ftk_stacks_top(st, &v), i;
+
+	if (n < 0)
+		return ftk_err(n);
+	fprintf(f, "# %" PRIu64 " %s in %zu stacks\n", st->total, unit ? unit : "samples", st->nr);
+	fprintf(f, "#    Self     Total  %12s  Function\n", unit ? unit : "samples");
+	for (i = 0; i < n && (!rows || (size_t)i < rows); i++)
+		fprintf(f, "%8.2f%% %8.2f%%  %12" PRIu64 "  %s\n",
+			st->total ? 100.0 * v[i].self / st->total : 0,
+			st->total ? 100.0 * v[i].total / st->total : 0, v[i].self, v[i].name);
+	free(v);
+	return ferror(f) ? ftk_err(-EIO) : 0;
 }
 
 /* ---------------------------------------------------------------- SVG */

@@ -2,7 +2,8 @@
 /*
  * fttop: a live view of what the kernel is doing, from the binary record
  * stream of a private instance: events, tasks, CPUs, system calls and hist
- * triggers, on an ncurses screen or as plain-text or JSON frames (-b).
+ * triggers, and the CPUs' hottest functions from perf sampling (the
+ * profile module), on an ncurses screen or as plain-text or JSON frames (-b).
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -21,18 +22,20 @@
 
 #include "cmd.h"
 #include "tool.h"
+#include <ftkit/perfstat.h>
+#include <ftkit/profile.h>
 #include <ftkit/tally.h>
 
-enum view { V_EVENTS, V_TASKS, V_CPUS, V_SYSCALLS, V_PSYSCALLS, V_HIST, NR_VIEWS };
+enum view { V_EVENTS, V_TASKS, V_CPUS, V_SYSCALLS, V_PSYSCALLS, V_HIST, V_PROFILE, NR_VIEWS };
 static const char *const view_names[NR_VIEWS] = {
-	"events", "tasks", "cpus", "syscalls", "psyscalls", "hist",
+	"events", "tasks", "cpus", "syscalls", "psyscalls", "hist", "profile",
 };
 static const char *const view_titles[NR_VIEWS] = {
-	"1 events", "2 tasks", "3 cpus", "4 syscalls", "4 syscalls by task", "5 hist",
+	"1 events", "2 tasks", "3 cpus", "4 syscalls", "4 syscalls by task", "5 hist", "6 profile",
 };
 
 enum fld { F_NAME, F_ID, F_COMM, F_RATE, F_TOTAL, F_SHARE, F_TIME, F_LOST, F_LOSTD, F_ERR,
-	   F_LCOUNT, F_LAVG, F_LMAX, F_LP99 };
+	   F_LCOUNT, F_LAVG, F_LMAX, F_LP99, F_DELTA, F_TSHARE };
 
 struct col {
 	const char	*title;
@@ -58,9 +61,16 @@ static const struct col view_cols[NR_VIEWS][NCOL] = {
 			  { "P99-us", F_LP99, 10 } },
 	[V_HIST] = { { "HITCOUNT", F_TOTAL, 12 }, { "HITS/s", F_RATE, 10 },
 		     { "ENTRY", F_NAME, -60 } },
+	/*
+	 * Profile rows: delta = samples the function is the leaf of in the
+	 * last interval, total = samples it is in; comm = kernel, user or jit.
+	 */
+	[V_PROFILE] = { { "SELF%", F_SHARE, 7 }, { "TOTAL%", F_TSHARE, 7 },
+			{ "SAMPLES", F_DELTA, 9 }, { "WHERE", F_COMM, -6 },
+			{ "FUNCTION", F_NAME, -60 } },
 };
 /* The column each view sorts by at the start. */
-static const int view_sort[NR_VIEWS] = { 1, 2, 0, 1, 3, 0 };
+static const int view_sort[NR_VIEWS] = { 1, 2, 0, 1, 3, 0, 0 };
 
 struct evspec {
 	const char	*spec;
@@ -88,6 +98,14 @@ struct top {
 	int			hist_user;	/* computed from the stream */
 	char			status[256];
 	const char		*instance;
+	/* the profile view: sampling starts when first shown (or with --profile-hz) */
+	long			prof_hz;
+	int			prof_on;	/* 1 sampling, -1 forbidden or failed */
+	struct ftk_profile	*prof;
+	struct ftk_tally_row	*prof_rows;	/* of the last interval */
+	long			prof_nrows;
+	uint64_t		prof_samples;	/* samples of the last interval */
+	char			prof_note[160];	/* why sampling is off, or what it lacks */
 	struct ftk_tracefs	*t;
 	struct ftk_live		*live;
 	struct ftk_tally	*tally;
@@ -100,7 +118,8 @@ struct top {
 	long			nrows;		/* rows of the last frame */
 };
 
-static struct top top = { .interval = 1, .pid = -1, .view = V_EVENTS, .buffer_kb = 8192 };
+static struct top top = { .interval = 1, .pid = -1, .view = V_EVENTS, .buffer_kb = 8192,
+			  .prof_hz = 99 };
 
 static void screen_end(void);
 
@@ -119,6 +138,8 @@ static void __attribute__((format(printf, 2, 3), noreturn)) fail(int code, const
 	screen_end();
 	ftk_live_close(top.live);
 	top.live = NULL;
+	ftk_profile_free(top.prof);
+	top.prof = NULL;
 	tool_err("%s", msg);
 	tool_exit(code);
 }
@@ -159,13 +180,15 @@ static void option(int opt, char *arg, void *ctx)
 	case 'j': o->json = 1; break;
 	case 'H': o->hist = arg; break;
 	case 'p':
-		tool_usage_error("--profile-hz: the profile view is not built yet (no sampling module)");
+		o->prof_hz = tool_num(arg, "sampling frequency", 1, 100000);
+		o->prof_on = 2;	/* sample from the start */
+		break;
 	case 'w':
 		for (v = 0; v < NR_VIEWS; v++)
 			if (!strcmp(arg, view_names[v]))
 				break;
 		if (v == NR_VIEWS)
-			tool_usage_error("unknown view '%s' (events, tasks, cpus, syscalls, psyscalls, hist)",
+			tool_usage_error("unknown view '%s' (events, tasks, cpus, syscalls, psyscalls, hist, profile)",
 					 arg);
 		o->view = v;
 		break;
@@ -174,6 +197,9 @@ static void option(int opt, char *arg, void *ctx)
 }
 
 /* ---------------------------------------------------------------- rows */
+
+/* Samples of the profile's last interval, the base of its shares. */
+static uint64_t prof_samples;
 
 static double fld_val(const struct ftk_tally_row *r, enum fld f)
 {
@@ -190,6 +216,8 @@ static double fld_val(const struct ftk_tally_row *r, enum fld f)
 	case F_LAVG: return r->lat_avg_ns;
 	case F_LMAX: return r->lat_max_ns;
 	case F_LP99: return r->lat_p99_ns;
+	case F_DELTA: return r->delta;
+	case F_TSHARE: return prof_samples ? (double)r->total / prof_samples : 0;
 	default: return 0;
 	}
 }
@@ -201,11 +229,11 @@ static void fld_fmt(char *buf, size_t len, const struct ftk_tally_row *r, enum f
 	case F_COMM: snprintf(buf, len, "%s", r->comm); break;
 	case F_ID: snprintf(buf, len, "%lld", (long long)r->id); break;
 	case F_RATE: snprintf(buf, len, "%.1f", r->rate); break;
-	case F_SHARE:
-		if (r->share < 0)
+	case F_SHARE: case F_TSHARE:
+		if (fld_val(r, f) < 0)
 			snprintf(buf, len, "-");
 		else
-			snprintf(buf, len, "%.1f", r->share * 100);
+			snprintf(buf, len, "%.1f", fld_val(r, f) * 100);
 		break;
 	case F_TIME: snprintf(buf, len, "%.3f", r->time_ns / 1e9); break;
 	case F_LAVG: case F_LMAX: case F_LP99:
@@ -298,12 +326,130 @@ static long hist_rows(struct top *o, struct ftk_tally_row **out)
 	return n;
 }
 
+/* ---------------------------------------------------------------- the profile */
+
+/*
+ * Start sampling: every CPU of -C (or all), or the -P process and the
+ * children it makes. A kernel that forbids it gets a note; the rest goes on.
+ */
+static void prof_start(struct top *o)
+{
+	FTK_OPTS(ftk_sample_opts, so, .freq = o->prof_hz, .callchain = FTK_CALLCHAIN_FP);
+	int *online = NULL, *cpus = o->cpus;
+	size_t nr = 0;
+	pid_t pid = o->pid;
+	const char *note;
+	int ret = 0;
+
+	if (o->prof_on == 1 || o->prof_on < 0)
+		return;
+	for (; cpus && cpus[nr] >= 0; nr++)
+		;
+	if (pid > 0) {
+		so.flags = FTK_SAMPLE_INHERIT;
+		ret = ftk_profile_open(&so, 0, cpus, nr, &pid, 1, &o->prof);
+	} else {
+		if (!cpus && !(ret = ftk_perf_online_cpus(&online, &nr)))
+			cpus = online;
+		if (!ret)
+			ret = ftk_profile_open(&so, 0, cpus, nr, NULL, 0, &o->prof);
+	}
+	free(online);
+	if (!ret)
+		ret = ftk_profile_enable(o->prof);
+	if (ret) {
+		snprintf(o->prof_note, sizeof(o->prof_note), "profile: %s",
+			 o->prof && *ftk_profile_errmsg(o->prof) ? ftk_profile_errmsg(o->prof) :
+			 strerror(-ret));
+		ftk_profile_free(o->prof);
+		o->prof = NULL;
+		o->prof_on = -1;
+		snprintf(o->status, sizeof(o->status), "%s", o->prof_note);
+		return;
+	}
+	o->prof_on = 1;
+	note = ftk_symbols_kernel_note(ftk_profile_symbols(o->prof));
+	if (note && *note)
+		snprintf(o->prof_note, sizeof(o->prof_note), "profile: %s", note);
+}
+
+static void prof_read(struct top *o)
+{
+	int ret;
+
+	if (o->prof_on != 1)
+		return;
+	ret = ftk_profile_read(o->prof, 0);
+	if (ret == -ENOMEM)
+		fail(EXIT_FAIL, "profile: %s", ftk_profile_errmsg(o->prof));
+	if (ret && ret != -EBADMSG)
+		snprintf(o->prof_note, sizeof(o->prof_note), "profile: %s",
+			 ftk_profile_errmsg(o->prof));
+}
+
+/* The functions of the interval that ends (@seconds long) as rows; a new interval begins. */
+static void prof_mark(struct top *o, double seconds)
+{
+	struct ftk_stacks *st;
+	struct ftk_stacks_func *f;
+	long n, i;
+
+	if (o->prof_on != 1)
+		return;
+	st = ftk_profile_stacks(o->prof);
+	n = ftk_stacks_top(st, &f);
+	free(o->prof_rows);
+	o->prof_rows = n < 0 ? NULL : calloc(n ? n : 1, sizeof(*o->prof_rows));
+	if (!o->prof_rows)
+		fail(EXIT_FAIL, "out of memory");
+	o->prof_nrows = n;
+	o->prof_samples = ftk_stacks_total(st);
+	for (i = 0; i < n; i++) {
+		struct ftk_tally_row *r = &o->prof_rows[i];
+		size_t len = strlen(f[i].name);
+		const char *where = strstr(f[i].name, "[kernel") ? "kernel" : "user";
+
+		if (len > 4 && !strcmp(f[i].name + len - 4, "_[k]"))
+			where = "kernel";
+		else if (len > 4 && !strcmp(f[i].name + len - 4, "_[j]"))
+			where = "jit";
+		if (strcmp(where, "user") && f[i].name[len - 1] == ']')
+			len -= 4;
+		r->id = i + 1;
+		r->pid = -1;
+		snprintf(r->name, sizeof(r->name), "%.*s", (int)len, f[i].name);
+		snprintf(r->comm, sizeof(r->comm), "%s", where);
+		r->delta = f[i].self;
+		r->total = f[i].total;
+		r->rate = seconds > 0 ? f[i].self / seconds : 0;
+		r->share = o->prof_samples ? (double)f[i].self / o->prof_samples : 0;
+	}
+	free(f);
+	ftk_stacks_clear(st);
+}
+
+/* The profile's rows, a copy to filter and sort. */
+static long prof_rows(struct top *o, struct ftk_tally_row **out)
+{
+	*out = NULL;
+	prof_samples = o->prof_samples;
+	if (o->prof_on < 0 || o->prof_note[0])
+		snprintf(o->status, sizeof(o->status), "%s", o->prof_note);
+	if (!o->prof_nrows)
+		return 0;
+	*out = malloc(o->prof_nrows * sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	memcpy(*out, o->prof_rows, o->prof_nrows * sizeof(**out));
+	return o->prof_nrows;
+}
+
 /* The rows of the current view, filtered and sorted. */
 static long frame_rows(struct top *o, struct ftk_tally_row **out)
 {
 	static const enum ftk_tally_view tv[NR_VIEWS] = {
 		FTK_TALLY_EVENTS, FTK_TALLY_TASKS, FTK_TALLY_CPUS, FTK_TALLY_SYSCALLS,
-		FTK_TALLY_SYSCALLS_PID, 0,
+		FTK_TALLY_SYSCALLS_PID, 0, 0,
 	};
 	struct ftk_tally_row *rows;
 	long n, i, k = 0;
@@ -316,6 +462,8 @@ static long frame_rows(struct top *o, struct ftk_tally_row **out)
 		}
 		n = o->hist_user ? ftk_tally_rows(o->tally, FTK_TALLY_HIST, &rows) :
 		    hist_rows(o, &rows);
+	} else if (o->view == V_PROFILE) {
+		n = prof_rows(o, &rows);
 	} else {
 		n = ftk_tally_rows(o->tally, tv[o->view], &rows);
 	}
@@ -408,6 +556,14 @@ static void print_json(struct top *o, struct ftk_tally_row *rows, long n)
 	       s.elapsed, s.rate, (unsigned long long)s.total, (unsigned long long)s.delta,
 	       (unsigned long long)s.lost, s.nr_cpus);
 	json_str(o->instance);
+	if (o->view == V_PROFILE && o->prof_on == 1) {
+		struct ftk_profile_stats ps;
+
+		ftk_profile_stats(o->prof, &ps);
+		printf(",\"samples\":%llu,\"samples_lost\":%llu,\"profile_hz\":%ld",
+		       (unsigned long long)o->prof_samples,
+		       (unsigned long long)(ps.lost + ps.lost_samples), o->prof_hz);
+	}
 	if (o->status[0]) {
 		printf(",\"note\":");
 		json_str(o->status);
@@ -439,6 +595,9 @@ static void print_json(struct top *o, struct ftk_tally_row *rows, long n)
 			       (unsigned long long)r->errors, (unsigned long long)r->lat_count,
 			       (unsigned long long)r->lat_avg_ns, (unsigned long long)r->lat_max_ns,
 			       (unsigned long long)r->lat_p99_ns);
+		if (o->view == V_PROFILE)
+			printf(",\"self\":%llu,\"self_share\":%.6f,\"total_share\":%.6f",
+			       (unsigned long long)r->delta, r->share, fld_val(r, F_TSHARE));
 		printf("}");
 	}
 	printf("]}\n");
@@ -575,6 +734,8 @@ static void start_tracing(struct top *o, struct tool_args *a)
 		fail(EXIT_USAGE, "-H %s: %s", o->hist, ftk_tally_errmsg(o->tally));
 	if (ftk_tracefs_set(o->t, "tracing_on", "1"))
 		fail(EXIT_FAIL, "cannot write 'tracing_on': %s", ftk_tracefs_errmsg(o->t));
+	if (o->prof_on == 2 || o->view == V_PROFILE)
+		prof_start(o);
 	if (o->batch)
 		fprintf(stderr, "fttop: tracing in instance %s; Ctrl-C to end\n", o->instance);
 }
@@ -598,6 +759,7 @@ static void drain(struct top *o)
 {
 	if (ftk_live_read(o->live, add, o, 0) < 0)
 		fail(EXIT_FAIL, "%s", ftk_live_errmsg(o->live));
+	prof_read(o);
 }
 
 /* ---------------------------------------------------------------- the screen */
@@ -648,7 +810,8 @@ static void attr(struct top *o, int pair, int on)
 static const char help_text[] =
 "fttop keys\n"
 "\n"
-"  1 2 3 4 5      views: events, tasks, cpus, syscalls (4 again: by task), hist\n"
+"  1 2 3 4 5 6    views: events, tasks, cpus, syscalls (4 again: by task), hist,\n"
+"                 profile (sampling starts when it is first shown)\n"
 "  s, F6, > <     sort by the next (previous) column;  r  reverse the order\n"
 "  /              filter rows by text (empty: all)\n"
 "  e              add events by glob ('-glob' removes them)\n"
@@ -786,6 +949,11 @@ static int key(struct top *o, int ch, int page)
 		o->view = ch == '5' ? V_HIST : (enum view)(ch - '1');
 		o->scroll = 0;
 		return 1;
+	case '6':
+		o->view = V_PROFILE;
+		o->scroll = 0;
+		prof_start(o);
+		return 1;
 	case '4':
 		o->view = o->view == V_SYSCALLS ? V_PSYSCALLS : V_SYSCALLS;
 		o->scroll = 0;
@@ -813,7 +981,12 @@ static int key(struct top *o, int ch, int page)
 		o->interval = o->interval > 1 ? o->interval - 1 : o->interval > 0.15 ?
 			      o->interval - 0.1 : o->interval;
 		return 1;
-	case 'c': ftk_tally_reset(o->tally); return 1;
+	case 'c':
+		ftk_tally_reset(o->tally);
+		if (o->prof_on == 1)
+			ftk_stacks_clear(ftk_profile_stacks(o->prof));
+		o->prof_nrows = 0;
+		return 1;
 	case KEY_UP: o->scroll--; return 1;
 	case KEY_DOWN: o->scroll++; return 1;
 	case KEY_PPAGE: o->scroll -= page; return 1;
@@ -877,6 +1050,7 @@ static void run(struct top *o)
 			continue;
 		}
 		ftk_tally_mark(o->tally, now - last);
+		prof_mark(o, now - last);
 		last = now;
 		free(rows);
 		n = frame_rows(o, &rows);
@@ -896,11 +1070,13 @@ static void run(struct top *o)
 
 static const char usage[] =
 "usage: fttop [-b [-n N] [--json]] [-d S] [-e event [-f filter]]... [-P pid] [-C cpus]\n"
-"             [-H EVENT:hist:keys=K[:vals=V]] [--view V] [--sort COL] [-B instance]\n"
+"             [-H EVENT:hist:keys=K[:vals=V]] [--profile-hz HZ] [--view V] [--sort COL]\n"
+"             [-B instance]\n"
 "\n"
 "A live view of what the kernel is doing, read from the binary ring buffer of a\n"
 "private instance (removed again on exit): events, tasks, CPUs, system calls\n"
-"and hist triggers. Keys as in top: h for help, q to quit.\n"
+"and hist triggers; and the CPUs' hottest functions, sampled with perf.\n"
+"Keys as in top: h for help, q to quit.\n"
 "\n"
 "  -e, --event EV        system:event, system or event, globs work; repeatable\n"
 "                        (default: sched, irq and raw_syscalls)\n"
@@ -911,17 +1087,20 @@ static const char usage[] =
 "  -b, --batch           print frames as plain text, no screen (as top -b)\n"
 "  -n, --frames N        stop after N frames\n"
 "      --json            with -b: one JSON object per frame\n"
-"      --view V          events, tasks, cpus, syscalls, psyscalls or hist\n"
+"      --view V          events, tasks, cpus, syscalls, psyscalls, hist or profile\n"
 "      --sort COL        the column to sort by (its title: TOTAL, CPU%, ...)\n"
 "  -H, --hist EV:TRIG    a hist trigger on EV in fttrigger's syntax, shown in view 5\n"
+"      --profile-hz HZ   view 6 samples HZ times a second per CPU (default 99),\n"
+"                        from the start (else from when the view is first shown)\n"
 "      --buffer-kb KB    per-CPU ring buffer size (default 8192)\n"
 TOOL_HELP_INSTANCE
 TOOL_HELP_COMMON
 "\n"
 "examples:\n"
-"  fttop                                  # the screen: 1-5 switch views\n"
+"  fttop                                  # the screen: 1-6 switch views\n"
 "  fttop -b -n 3 --view syscalls -P 1234  # three frames of one process's syscalls\n"
 "  fttop -b -n 1 -d 5 --json --view tasks # who ran, as JSON, over 5 seconds\n"
+"  fttop -b -n 2 --view profile -P 1234   # where process 1234 spends its CPU\n"
 "  fttop -e sched:sched_switch -H 'sched:sched_switch:hist:keys=next_comm'\n";
 
 static void check_args(struct top *o, struct tool_args *a)
@@ -991,5 +1170,7 @@ int main(int argc, char **argv)
 	screen_end();
 	ftk_tally_free(top.tally);
 	ftk_live_close(top.live);
+	ftk_profile_free(top.prof);
+	free(top.prof_rows);
 	tool_exit(EXIT_OK);
 }

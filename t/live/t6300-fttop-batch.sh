@@ -9,6 +9,7 @@
 # tracefs is as before, also after SIGTERM.
 . "$top_srcdir/t/tap.sh"
 . "$top_srcdir/t/lib/tracefs-snap.sh"
+. "$top_srcdir/t/lib/fttop-json.sh"
 lane live
 need_root
 need instances raw_buffers
@@ -27,32 +28,6 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-
-# wait_for FILE PATTERN: until a line of FILE matches (at most a minute; no verdict on time).
-wait_for() {
-	local i
-	for i in $(seq 1 600); do
-		grep -q "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
-# wait_lines FILE N: until FILE has at least N lines.
-wait_lines() {
-	local i
-	for i in $(seq 1 600); do
-		[ "$(wc -l < "$1")" -ge "$2" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-# json FILE EXPR: EXPR of the last frame (f) of FILE, in python.
-json() {
-	python3 -c 'import json, sys
-lines = open(sys.argv[1]).read().splitlines()
-f = json.loads(lines[-1])
-print(eval(sys.argv[2]))' "$1" "$2"
-}
 
 snap_before=$(tracefs_snap "$T")
 inst_before=$(instances_snap '^ftkit-top-')

@@ -1,6 +1,6 @@
 #!/bin/bash
 # fttop's screen, driven through tmux: it draws the views, switches them
-# with 1-4, shows the help, sorts with s, filters with /, pauses with p,
+# with 1-4 and 6 (the profile), shows the help, sorts with s, filters with /, pauses with p,
 # follows a resize of the pane, and q, SIGTERM, SIGHUP and killing the
 # pane all end it with the terminal out of curses mode (no alternate
 # screen, keypad off, cursor on; stty sane after q) and its instance gone.
@@ -64,6 +64,9 @@ tm send-keys -t top 4
 ok "4: the syscalls view" screen_has 'SYSCALL  *CALLS/s  *CALLS  *ERRORS'
 tm send-keys -t top 4
 ok "4 again: syscalls by task" screen_has '4 syscalls by task'
+tm send-keys -t top 6
+ok "6: the profile view" screen_has 'SELF%  *TOTAL%  *SAMPLES  *WHERE  *FUNCTION'
+ok "6: rows of sampled functions" screen_has '^ *[0-9.]\+ \+[0-9.]\+ \+[0-9]\+ \+\(kernel\|user\) '
 tm send-keys -t top h
 ok "h: the help" screen_has '^fttop keys'
 tm send-keys -t top x 1

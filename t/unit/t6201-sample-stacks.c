@@ -169,6 +169,19 @@ static void test_stacks(void)
 		diag("%s", buf);
 	free(buf);
 
+	{
+		struct ftk_stacks_func *v;
+		long n = ftk_stacks_top(st, &v), i, a = -1;
+
+		ok(n > 0 && !strcmp(v[0].name, "spin") && v[0].self == 95 && v[0].total == 95,
+		   "ftk_stacks_top: spin first, self 95, total 95");
+		for (i = 0; i < n; i++)
+			if (!strcmp(v[i].name, "a"))
+				a = i;
+		ok(a > 0 && v[a].self == 0 && v[a].total == 65, "ftk_stacks_top: a, self 0, total 65");
+		free(v);
+	}
+
 	buf = NULL;
 	f = open_memstream(&buf, &len);
 	ftk_stacks_write_svg(st, NULL, f, "t<&>", "samples");
@@ -178,6 +191,11 @@ static void test_stacks(void)
 	   strstr(buf, "width=\"767.00\""), "svg: a frame as wide as its weight");
 	ok(strstr(buf, "t&lt;&amp;&gt;") != NULL, "svg: the title escaped");
 	free(buf);
+	ftk_stacks_clear(st);
+	ok(ftk_stacks_total(st) == 0 && ftk_stacks_nr(st) == 0, "clear: no stack left");
+	ftk_stacks_add(st, "x;y", 2);
+	ftk_stacks_add(st, "x;y", 3);
+	ok(ftk_stacks_total(st) == 5 && ftk_stacks_nr(st) == 1, "clear: stacks sum again after it");
 	ftk_stacks_free(st);
 }
 

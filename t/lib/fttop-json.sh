@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Helpers of fttop's batch tests (t63xx): waiting on a tool's output, and
+# reading its JSON frames.
+#
+#   wait_for FILE PATTERN   until a line of FILE matches (at most a minute;
+#                           no verdict on time: 1 when it never does)
+#   wait_lines FILE N       until FILE has at least N lines
+#   json FILE EXPR          EXPR, in python, of the last frame (f) of FILE
+
+wait_for() {
+	local i
+	for i in $(seq 1 600); do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+wait_lines() {
+	local i
+	for i in $(seq 1 600); do
+		[ "$(wc -l < "$1")" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+json() {
+	python3 -c 'import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+f = json.loads(lines[-1])
+print(eval(sys.argv[2]))' "$1" "$2"
+}
