@@ -789,6 +789,44 @@ static int save_v6(struct ftk_tracewrite *w)
 	return 0;
 }
 
+/*
+ * Write @path with @body: an anonymous file published by rename (no link
+ * followed, no partial file left), the reason of a failure in @w.
+ */
+static int save_as(struct ftk_tracewrite *w, const char *path,
+		   int (*body)(struct ftk_tracewrite *w))
+{
+	struct ftk_file *f;
+	int ret;
+
+	ftk_errmsg_clear(&w->err);
+	free(w->what);
+	if (asprintf(&w->what, "cannot write '%s'", path) < 0) {
+		w->what = NULL;
+		return -ENOMEM;
+	}
+	ret = ftk_file_create(path, 0, &f);
+	if (ret) {
+		if (f)
+			ftk_errmsg_set(&w->err, 0, NULL, ret, "%s", ftk_file_errmsg(f));
+		ftk_file_close(f);
+		return ret;
+	}
+	w->fd = ftk_file_fd(f);
+	w->pos = 0;
+	w->strings.len = 0;
+	w->opts.len = 0;
+	ret = body(w);
+	w->fd = -1;
+	if (!ret) {
+		ret = ftk_file_publish(f);
+		if (ret)
+			ftk_errmsg_set(&w->err, 0, NULL, ret, "%s", ftk_file_errmsg(f));
+	}
+	ftk_file_close(f);
+	return ret;
+}
+
 /* ------------------------------------------------------------ API */
 
 /**
@@ -1026,36 +1064,7 @@ FTK_API int ftk_tracewrite_system(struct ftk_tracewrite *w, const char *system)
  */
 FTK_API int ftk_tracewrite_save(struct ftk_tracewrite *w, const char *path)
 {
-	struct ftk_file *f;
-	int ret;
-
-	ftk_errmsg_clear(&w->err);
-	free(w->what);
-	if (asprintf(&w->what, "cannot write '%s'", path) < 0) {
-		w->what = NULL;
-		return ftk_err(-ENOMEM);
-	}
-	/* An anonymous file published by rename: no link followed, no partial file left. */
-	ret = ftk_file_create(path, 0, &f);
-	if (ret) {
-		if (f)
-			ftk_errmsg_set(&w->err, 0, NULL, ret, "%s", ftk_file_errmsg(f));
-		ftk_file_close(f);
-		return ftk_err(ret);
-	}
-	w->fd = ftk_file_fd(f);
-	w->pos = 0;
-	w->strings.len = 0;
-	w->opts.len = 0;
-	ret = w->version >= 7 ? save_v7(w) : save_v6(w);
-	w->fd = -1;
-	if (!ret) {
-		ret = ftk_file_publish(f);
-		if (ret)
-			ftk_errmsg_set(&w->err, 0, NULL, ret, "%s", ftk_file_errmsg(f));
-	}
-	ftk_file_close(f);
-	return ftk_err(ret);
+	return ftk_err(save_as(w, path, w->version >= 7 ? save_v7 : save_v6));
 }
 
 /* ------------------------------------------------------------ recovery */
@@ -1067,6 +1076,29 @@ FTK_API int ftk_tracewrite_save(struct ftk_tracewrite *w, const char *path)
  */
 #define TEMPLATE_MAGIC		"FTKTMPL1"
 #define TEMPLATE_TRAILER	24	/* u64 table offset, u32 CPUs, u32 page size, magic */
+
+/* A template's contents: version 6, uncompressed, no data, and the trailer. */
+static int save_template(struct ftk_tracewrite *w)
+{
+	int version = w->version, ret;
+	enum tracefile_comp comp = w->comp;
+	char trailer[TEMPLATE_TRAILER];
+	uint32_t n = w->ncpus;
+
+	w->version = 6;
+	w->comp = TF_COMP_NONE;
+	ret = save_v6(w);
+	w->version = version;
+	w->comp = comp;
+	if (ret)
+		return ret;
+	memcpy(trailer, &w->table_off, 8);
+	memcpy(trailer + 8, &n, 4);
+	memcpy(trailer + 12, &w->page_size, 4);
+	memcpy(trailer + 16, TEMPLATE_MAGIC, 8);
+	ret = out_write(w, trailer, sizeof(trailer));
+	return ret ? fail_out(w, ret) : 0;
+}
 
 /**
  * ftk_tracewrite_save_template() - write what a recovery needs besides the data
@@ -1083,54 +1115,12 @@ FTK_API int ftk_tracewrite_save(struct ftk_tracewrite *w, const char *path)
  */
 FTK_API int ftk_tracewrite_save_template(struct ftk_tracewrite *w, const char *path)
 {
-	int version = w->version, ret, cpu;
-	enum tracefile_comp comp = w->comp;
-	struct ftk_file *f;
-	char trailer[TEMPLATE_TRAILER];
-	uint32_t n;
+	int cpu;
 
 	for (cpu = 0; cpu < w->ncpus; cpu++)
 		if (w->cpus[cpu].total)
 			return ftk_err(-EBUSY);
-	ftk_errmsg_clear(&w->err);
-	free(w->what);
-	if (asprintf(&w->what, "cannot write '%s'", path) < 0) {
-		w->what = NULL;
-		return ftk_err(-ENOMEM);
-	}
-	ret = ftk_file_create(path, 0, &f);
-	if (ret) {
-		if (f)
-			ftk_errmsg_set(&w->err, 0, NULL, ret, "%s", ftk_file_errmsg(f));
-		ftk_file_close(f);
-		return ftk_err(ret);
-	}
-	w->fd = ftk_file_fd(f);
-	w->pos = 0;
-	w->opts.len = 0;
-	w->version = 6;
-	w->comp = TF_COMP_NONE;
-	ret = save_v6(w);
-	w->version = version;
-	w->comp = comp;
-	if (!ret) {
-		memcpy(trailer, &w->table_off, 8);
-		n = w->ncpus;
-		memcpy(trailer + 8, &n, 4);
-		memcpy(trailer + 12, &w->page_size, 4);
-		memcpy(trailer + 16, TEMPLATE_MAGIC, 8);
-		ret = out_write(w, trailer, sizeof(trailer));
-		if (ret)
-			fail_out(w, ret);
-	}
-	w->fd = -1;
-	if (!ret) {
-		ret = ftk_file_publish(f);
-		if (ret)
-			ftk_errmsg_set(&w->err, 0, NULL, ret, "%s", ftk_file_errmsg(f));
-	}
-	ftk_file_close(f);
-	return ftk_err(ret);
+	return ftk_err(save_as(w, path, save_template));
 }
 
 /* The whole pages of a spool that look like ring buffer pages: its usable length. */
