@@ -66,6 +66,7 @@ struct cap_cpu {
 	int			err;
 	int			write_err;	/* the failure was the spool's, not the buffer's */
 	bool			running;
+	bool			linked;		/* spool_dir/cpuN to remove */
 	struct ftk_errmsg	errmsg;
 };
 
@@ -131,10 +132,27 @@ static int read_stats(struct ftk_capture *c, int cpu, char **out)
 	return ftk_tracefs_read(c->t, file, out);
 }
 
-/* Spools are anonymous files: nothing to follow, nothing left behind. */
-static int open_spool(struct ftk_capture *c)
+/* Whether @c's spools are named files (kept by a recorder that dies). */
+static bool named_spools(const struct ftk_capture *c)
 {
-	return ftk_file_tmp(c->spool_dir);
+	return (c->o.flags & FTK_CAPTURE_NAMED_SPOOLS) && !c->o.max_kb;
+}
+
+/*
+ * Spools are anonymous files (nothing to follow, nothing left behind), or
+ * with FTK_CAPTURE_NAMED_SPOOLS spool_dir/cpuN, made new: a recording
+ * that dies leaves them for ftk_tracewrite_recover().
+ */
+static int open_spool(struct ftk_capture *c, int cpu)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	if (!named_spools(c))
+		return ftk_file_tmp(c->spool_dir);
+	snprintf(path, sizeof(path), "%s/cpu%d", c->spool_dir, cpu);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	return fd < 0 ? -errno : fd;
 }
 
 /* A page decoder for this machine's ring buffer pages. */
@@ -437,8 +455,9 @@ static int open_cpus(struct ftk_capture *c)
 
 			c->o.pipe_bytes = sz > 0 ? (unsigned int)sz : 65536;
 		}
-		cc->spool[0] = open_spool(c);
-		cc->spool[1] = c->o.max_kb ? open_spool(c) : -1;
+		cc->spool[0] = open_spool(c, cpu);
+		cc->spool[1] = c->o.max_kb ? open_spool(c, cpu) : -1;
+		cc->linked = cc->spool[0] >= 0 && named_spools(c);
 		if (cc->spool[0] < 0 || (c->o.max_kb && cc->spool[1] < 0)) {
 			ret = cc->spool[0] < 0 ? cc->spool[0] : cc->spool[1];
 			pr_error("cannot create a spool file in '%s': %s\n", c->spool_dir,
@@ -575,7 +594,8 @@ error:
  * @c: the capture
  *
  * Stops the threads if they still run (without saving anything) and
- * closes the spools, which were never linked into the file system.
+ * closes the spools, which were never linked into the file system (or,
+ * with FTK_CAPTURE_NAMED_SPOOLS, removes them).
  */
 FTK_API void ftk_capture_free(struct ftk_capture *c)
 {
@@ -590,6 +610,14 @@ FTK_API void ftk_capture_free(struct ftk_capture *c)
 
 		free(cc->page);
 		free(cc->stats);
+	}
+	for (cpu = 0; c->cpus && named_spools(c) && cpu < c->ncpus; cpu++) {
+		char path[PATH_MAX];
+
+		if (!c->cpus[cpu].linked)
+			continue;
+		snprintf(path, sizeof(path), "%s/cpu%d", c->spool_dir, cpu);
+		unlink(path);
 	}
 	close_cpus(c);
 	if (c->stop_fd >= 0)

@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -77,6 +78,7 @@ struct ftk_tracewrite {
 	struct buf		strings;
 	struct buf		opts;
 	uint64_t		pos;		/* where the next write lands */
+	uint64_t		table_off;	/* v6: where the CPU offsets are */
 	uint32_t		page_size;
 	unsigned int		flags;
 	int			ncpus;
@@ -767,6 +769,7 @@ static int save_v6(struct ftk_tracewrite *w)
 	buf_add(&b, TRACEFILE_V6_FLYRECORD, TRACEFILE_V6_TAG_LEN);
 
 	/* The offsets are known before the data: v6 data is never compressed. */
+	w->table_off = w->pos + b.len;
 	clock_len = strlen(w->clock_file);
 	at = w->pos + b.len + 16 * (uint64_t)w->ncpus + 8 + clock_len;
 	for (cpu = 0; cpu < w->ncpus; cpu++) {
@@ -784,6 +787,44 @@ static int save_v6(struct ftk_tracewrite *w)
 	if (ret)
 		return fail_out(w, ret);
 	return 0;
+}
+
+/*
+ * Write @path with @body: an anonymous file published by rename (no link
+ * followed, no partial file left), the reason of a failure in @w.
+ */
+static int save_as(struct ftk_tracewrite *w, const char *path,
+		   int (*body)(struct ftk_tracewrite *w))
+{
+	struct ftk_file *f;
+	int ret;
+
+	ftk_errmsg_clear(&w->err);
+	free(w->what);
+	if (asprintf(&w->what, "cannot write '%s'", path) < 0) {
+		w->what = NULL;
+		return -ENOMEM;
+	}
+	ret = ftk_file_create(path, 0, &f);
+	if (ret) {
+		if (f)
+			ftk_errmsg_set(&w->err, 0, NULL, ret, "%s", ftk_file_errmsg(f));
+		ftk_file_close(f);
+		return ret;
+	}
+	w->fd = ftk_file_fd(f);
+	w->pos = 0;
+	w->strings.len = 0;
+	w->opts.len = 0;
+	ret = body(w);
+	w->fd = -1;
+	if (!ret) {
+		ret = ftk_file_publish(f);
+		if (ret)
+			ftk_errmsg_set(&w->err, 0, NULL, ret, "%s", ftk_file_errmsg(f));
+	}
+	ftk_file_close(f);
+	return ret;
 }
 
 /* ------------------------------------------------------------ API */
@@ -1023,35 +1064,237 @@ FTK_API int ftk_tracewrite_system(struct ftk_tracewrite *w, const char *system)
  */
 FTK_API int ftk_tracewrite_save(struct ftk_tracewrite *w, const char *path)
 {
-	struct ftk_file *f;
-	int ret;
+	return ftk_err(save_as(w, path, w->version >= 7 ? save_v7 : save_v6));
+}
 
-	ftk_errmsg_clear(&w->err);
-	free(w->what);
-	if (asprintf(&w->what, "cannot write '%s'", path) < 0) {
-		w->what = NULL;
-		return ftk_err(-ENOMEM);
+/* ------------------------------------------------------------ recovery */
+
+/*
+ * A template is a v6 file with no CPU data, followed by a trailer that says
+ * where its CPU table is: the file a recovery completes with the spools.
+ * Readers never see it; ftk_tracewrite_recover() writes the real file.
+ */
+#define TEMPLATE_MAGIC		"FTKTMPL1"
+#define TEMPLATE_TRAILER	24	/* u64 table offset, u32 CPUs, u32 page size, magic */
+
+/* A template's contents: version 6, uncompressed, no data, and the trailer. */
+static int save_template(struct ftk_tracewrite *w)
+{
+	int version = w->version, ret;
+	enum tracefile_comp comp = w->comp;
+	char trailer[TEMPLATE_TRAILER];
+	uint32_t n = w->ncpus;
+
+	w->version = 6;
+	w->comp = TF_COMP_NONE;
+	ret = save_v6(w);
+	w->version = version;
+	w->comp = comp;
+	if (ret)
+		return ret;
+	memcpy(trailer, &w->table_off, 8);
+	memcpy(trailer + 8, &n, 4);
+	memcpy(trailer + 12, &w->page_size, 4);
+	memcpy(trailer + 16, TEMPLATE_MAGIC, 8);
+	ret = out_write(w, trailer, sizeof(trailer));
+	return ret ? fail_out(w, ret) : 0;
+}
+
+/**
+ * ftk_tracewrite_save_template() - write what a recovery needs besides the data
+ * @w: the writer, with no data added yet
+ * @path: the file to create (in the spool directory)
+ *
+ * Writes the metadata as it is now (headers, formats, kallsyms unless
+ * FTK_TRACEWRITE_NO_KALLSYMS, printk formats, cmdlines, the options) as a
+ * version 6 file without data, and how to complete it: call it when the
+ * recording starts, so that ftk_tracewrite_recover() can make a readable
+ * file from it and the spools if the recorder dies.
+ *
+ * Return: 0, or a negative errno with the reason in ftk_tracewrite_errmsg().
+ */
+FTK_API int ftk_tracewrite_save_template(struct ftk_tracewrite *w, const char *path)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < w->ncpus; cpu++)
+		if (w->cpus[cpu].total)
+			return ftk_err(-EBUSY);
+	return ftk_err(save_as(w, path, save_template));
+}
+
+/* The whole pages of a spool that look like ring buffer pages: its usable length. */
+static uint64_t spool_pages(int fd, uint64_t size, uint32_t psz)
+{
+	uint64_t off, commit, hdr = 8 + sizeof(long);
+
+	for (off = 0; off + psz <= size; off += psz) {
+		if (pread(fd, &commit, 8, off + 8) != 8)
+			break;
+		/* The size of the data, without the missed-events flags. */
+		if ((commit & ~(3ULL << 30)) > psz - hdr)
+			break;
 	}
-	/* An anonymous file published by rename: no link followed, no partial file left. */
+	return off;
+}
+
+/* A recovery's failure: the reason in @r, the code returned. */
+static int rfail(struct ftk_tracewrite_recovered *r, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int rfail(struct ftk_tracewrite_recovered *r, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->errmsg, sizeof(r->errmsg), fmt, ap);
+	va_end(ap);
+	return ftk_err(code);
+}
+
+/* Read and check the template's trailer and clock; *@clock is malloc'ed. */
+static int read_template(int fd, const char *tpath, struct ftk_tracewrite_recovered *r,
+			 uint64_t *table_off, uint32_t *ncpus, uint32_t *psz, char **clock,
+			 uint64_t *clock_len)
+{
+	char trailer[TEMPLATE_TRAILER];
+	struct stat st;
+	uint64_t at, len;
+
+	if (fstat(fd, &st) < 0)
+		return rfail(r, -errno, "cannot read '%s': %s", tpath, strerror(errno));
+	if (st.st_size < TEMPLATE_TRAILER ||
+	    pread(fd, trailer, sizeof(trailer), st.st_size - TEMPLATE_TRAILER) != TEMPLATE_TRAILER ||
+	    memcmp(trailer + 16, TEMPLATE_MAGIC, 8))
+		return rfail(r, -EINVAL, "'%s' is not a recording's template (no trailer)", tpath);
+	memcpy(table_off, trailer, 8);
+	memcpy(ncpus, trailer + 8, 4);
+	memcpy(psz, trailer + 12, 4);
+	if (*ncpus < 1 || *ncpus > 8192 || *psz < 1024 || *psz > (1 << 20) || (*psz & (*psz - 1)))
+		return rfail(r, -EINVAL, "'%s': bad trailer (%u CPUs, page size %u)", tpath,
+			     *ncpus, *psz);
+	at = *table_off + 16ULL * *ncpus;
+	if (*table_off < TRACEFILE_MAGIC_LEN || at + 8 > (uint64_t)st.st_size - TEMPLATE_TRAILER ||
+	    pread(fd, &len, 8, at) != 8 || len > 4096 ||
+	    at + 8 + len > (uint64_t)st.st_size - TEMPLATE_TRAILER)
+		return rfail(r, -EINVAL, "'%s': the CPU table is not where the trailer says", tpath);
+	*clock = malloc(len + 1);
+	if (!*clock)
+		return ftk_err(-ENOMEM);
+	if (pread(fd, *clock, len, at + 8) != (ssize_t)len) {
+		free(*clock);
+		return rfail(r, -EIO, "cannot read '%s': short read", tpath);
+	}
+	*clock_len = len;
+	return 0;
+}
+
+/**
+ * ftk_tracewrite_recover() - make a trace.dat of a recording that died
+ * @dir: the recording's spool directory: the template
+ *       (ftk_tracewrite_save_template()) as "template", the spools as cpuN
+ * @path: the file to create (replaced if it exists)
+ * @r: filled in: the data recovered and, on failure, the reason
+ *
+ * Every whole page a spool holds goes into the file, up to the first one
+ * that is not a ring buffer page (a power cut can leave a spool's end
+ * unwritten). The file is version 6, uncompressed; the metadata is that of
+ * the recording's start. The spool directory is left as it is.
+ *
+ * Return: 0, or a negative errno with the reason in @r->errmsg.
+ */
+FTK_API int ftk_tracewrite_recover(const char *dir, const char *path,
+				   struct ftk_tracewrite_recovered *r)
+{
+	struct ftk_tracewrite w = { .fd = -1, .comp = TF_COMP_NONE };
+	char tpath[PATH_MAX], cpath[PATH_MAX], *clock = NULL;
+	uint64_t table_off = 0, clock_len = 0, at;
+	uint32_t ncpus = 0, psz = 0, cpu;
+	struct ftk_file *f = NULL;
+	int tfd, *fds = NULL, ret;
+	struct buf b = { 0 };
+	struct stat st;
+
+	memset(r, 0, sizeof(*r));
+	r->sz = sizeof(*r);
+	snprintf(tpath, sizeof(tpath), "%s/template", dir);
+	tfd = open(tpath, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (tfd < 0)
+		return rfail(r, -errno, "cannot open '%s': %s", tpath, strerror(errno));
+	ret = read_template(tfd, tpath, r, &table_off, &ncpus, &psz, &clock, &clock_len);
+	if (ret)
+		goto out;
+	fds = malloc(ncpus * sizeof(*fds));
+	w.cpus = calloc(ncpus, sizeof(*w.cpus));
+	if (!fds || !w.cpus) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	w.ncpus = ncpus;
+	w.page_size = psz;
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		struct wcpu *c = &w.cpus[cpu];
+
+		snprintf(cpath, sizeof(cpath), "%s/cpu%u", dir, cpu);
+		fds[cpu] = open(cpath, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		if (fds[cpu] < 0 && errno != ENOENT) {
+			ret = rfail(r, -errno, "cannot open '%s': %s", cpath, strerror(errno));
+			goto out;
+		}
+		if (fds[cpu] < 0 || fstat(fds[cpu], &st) < 0 || !S_ISREG(st.st_mode))
+			continue;
+		c->total = spool_pages(fds[cpu], st.st_size, psz);
+		r->dropped += st.st_size - c->total;
+		r->bytes += c->total;
+		if (!c->total)
+			continue;
+		c->segs = malloc(sizeof(*c->segs));
+		if (!c->segs) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		c->segs[0] = (struct seg){ fds[cpu], 0, c->total };
+		c->nr_segs = 1;
+	}
+	r->ncpus = ncpus;
 	ret = ftk_file_create(path, 0, &f);
 	if (ret) {
-		if (f)
-			ftk_errmsg_set(&w->err, 0, NULL, ret, "%s", ftk_file_errmsg(f));
-		ftk_file_close(f);
-		return ftk_err(ret);
+		ret = rfail(r, ret, "%s", f ? ftk_file_errmsg(f) : strerror(-ret));
+		goto out;
 	}
-	w->fd = ftk_file_fd(f);
-	w->pos = 0;
-	w->strings.len = 0;
-	w->opts.len = 0;
-	ret = w->version >= 7 ? save_v7(w) : save_v6(w);
-	w->fd = -1;
-	if (!ret) {
+	w.fd = ftk_file_fd(f);
+	/* The template up to its CPU table, the table of the spools, the clock, the pages. */
+	ret = copy_region(&w, &(struct seg){ tfd, 0, table_off });
+	at = table_off + 16ULL * ncpus + 8 + clock_len;
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		at = (at + psz - 1) / psz * psz;
+		buf_u64(&b, at);
+		buf_u64(&b, w.cpus[cpu].total);
+		at += w.cpus[cpu].total;
+	}
+	buf_u64(&b, clock_len);
+	buf_add(&b, clock, clock_len);
+	if (!ret)
+		ret = b.err ? b.err : out_write(&w, b.data, b.len);
+	if (!ret)
+		ret = write_cpu_data(&w);
+	w.fd = -1;
+	if (!ret)
 		ret = ftk_file_publish(f);
-		if (ret)
-			ftk_errmsg_set(&w->err, 0, NULL, ret, "%s", ftk_file_errmsg(f));
-	}
+	if (ret)
+		rfail(r, ret, "cannot write '%s': %s", path, strerror(-ret));
+out:
 	ftk_file_close(f);
+	buf_release(&b);
+	for (cpu = 0; fds && cpu < ncpus; cpu++)
+		if (fds[cpu] >= 0)
+			close(fds[cpu]);
+	for (cpu = 0; w.cpus && cpu < ncpus; cpu++)
+		free(w.cpus[cpu].segs);
+	free(w.cpus);
+	free(w.what);
+	free(fds);
+	free(clock);
+	close(tfd);
 	return ftk_err(ret);
 }
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -34,7 +35,7 @@ static struct {
 	int		nr_events, nr_pids, children, follow, stack, self, noksyms, bp_set;
 	char		**func_filter, **func_notrace, **graph_funcs, **ftopts;
 	int		*pids;
-	const char	*tracer, *clock, *output, *compression;
+	const char	*tracer, *clock, *output, *compression, *recover;
 	long		buffer_kb, sleep_us, max_kb, bp, version, rt;
 	int		flight, repeat;
 	double		before, after;
@@ -56,6 +57,7 @@ static const char usage[] =
 "                [--flight [--before S] [--after S] [--repeat N]\n"
 "                 [--on-event SYS:EV [--on-filter F] | --on-mark GLOB |\n"
 "                  --on-latency WHAT>TIME]] [command [arg...]]\n"
+"       ftrecord --recover FILE\n"
 "\n"
 "Record tracing events into a trace.dat (trace-cmd's format), until the\n"
 "command exits, -D seconds pass, or Ctrl-C or SIGTERM. Works in a private\n"
@@ -84,6 +86,8 @@ static const char usage[] =
 "      --buffer-percent N  wake the reader at N% full (default 50)\n"
 "      --trace-self     keep the recorder's own threads in the trace\n"
 "      --no-kallsyms    leave /proc/kallsyms out of the file\n"
+"      --recover FILE   make FILE of what a recorder that died (kill -9, power\n"
+"                       cut) left in FILE.spool/: every whole page it stored\n"
 "      --flight         flight recorder: keep the last -b/-m KiB per CPU in the\n"
 "                       kernel's ring, write -o only when a trigger fires\n"
 "                       (--on-event, --on-mark, or SIGUSR1 to ftrecord)\n"
@@ -108,6 +112,7 @@ static const char usage[] =
 "  ftrecord -e 'syscalls:sys_enter_open*' -f 'filename != 0' -o open.dat ls\n"
 "  ftrecord -e sched -F -c ./server      # the server and its children only\n"
 "  ftrecord --compression zstd -e irq -D 10\n"
+"  ftrecord --recover trace.dat           # after a crash: the pages stored\n"
 "  ftrecord --flight -b 512 --before 2 --after 1 -e sched --on-mark 'slow*'\n"
 "  ftrecord --flight --before 1 -e sched --on-latency 'wakeup>20ms' -F -c ./app\n"
 "  ftrecord --flight -e syscalls --on-latency './app:handle>5ms' -F ./app\n";
@@ -331,7 +336,7 @@ static int save(struct ftk_tracefs *t, const char *output, const struct ftk_trac
 
 enum { OPT_FILE_VERSION = 256, OPT_COMPRESSION, OPT_BP, OPT_SELF, OPT_NOKSYMS, OPT_FLIGHT,
        OPT_BEFORE, OPT_AFTER, OPT_REPEAT, OPT_ON_EVENT, OPT_ON_FILTER, OPT_ON_MARK,
-       OPT_ON_LATENCY };
+       OPT_ON_LATENCY, OPT_RECOVER };
 
 static void option(int opt, char *arg, void *ctx)
 {
@@ -380,6 +385,7 @@ static void option(int opt, char *arg, void *ctx)
 	case OPT_ON_FILTER: o.on_filter = arg; break;
 	case OPT_ON_MARK: o.on_mark = arg; break;
 	case OPT_ON_LATENCY: o.on_latency = arg; break;
+	case OPT_RECOVER: o.recover = arg; break;
 	}
 }
 
@@ -414,6 +420,7 @@ static const struct option longopts[] = {
 	{ "on-filter",		required_argument,	NULL, OPT_ON_FILTER },
 	{ "on-mark",		required_argument,	NULL, OPT_ON_MARK },
 	{ "on-latency",		required_argument,	NULL, OPT_ON_LATENCY },
+	{ "recover",		required_argument,	NULL, OPT_RECOVER },
 	{ }
 };
 
@@ -450,8 +457,173 @@ static void check_usage(const struct tool_args *a)
 	if (o.on_mark && (!*o.on_mark || strpbrk(o.on_mark, "\"\n")))
 		tool_usage_error("bad --on-mark pattern '%s': empty, or a quote or newline in it",
 				 o.on_mark);
+	if (o.recover && (a->argv || o.nr_events || o.tracer || o.flight || a->instance))
+		tool_usage_error("--recover FILE takes no command, events, instance or --flight");
+	if (o.recover && !*o.recover)
+		tool_usage_error("empty file name for --recover");
 	/* -q also drops the summary. */
 	quiet = ftk_log_level() < FTK_LOG_WARN;
+}
+
+/* ------------------------------------------------------------ spools kept for --recover */
+
+/*
+ * Without -m the spools are named files in FILE.spool/, with the metadata
+ * as of the start (template) and a lock the recorder holds: a recorder
+ * killed by SIGKILL or a power cut leaves them, and --recover makes FILE
+ * of them. A normal end removes the directory.
+ */
+static char *spool_dir;
+static int lock_fd = -1;
+
+static char *spool_dir_of(const char *file)
+{
+	char *d;
+
+	if (asprintf(&d, "%s.spool", file) < 0)
+		tool_die("out of memory");
+	return d;
+}
+
+/* Whether a live recorder holds @dir's lock; its pid into *@pid. */
+static int spool_busy(const char *dir, int *pid)
+{
+	char path[PATH_MAX], text[32] = "";
+	int fd, busy;
+
+	*pid = 0;
+	snprintf(path, sizeof(path), "%s/lock", dir);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	busy = flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK;
+	if (read(fd, text, sizeof(text) - 1) > 0)
+		*pid = atoi(text);
+	close(fd);
+	return busy;
+}
+
+/* Remove a spool directory's files (cpuN, template, lock) and the directory. */
+static void spool_remove(const char *dir)
+{
+	struct dirent **d;
+	char path[PATH_MAX];
+	int n, i;
+
+	n = scandir(dir, &d, NULL, NULL);
+	for (i = 0; i < n; i++) {
+		const char *e = d[i]->d_name;
+
+		if (!strcmp(e, "template") || !strcmp(e, "lock") ||
+		    (!strncmp(e, "cpu", 3) && e[3] >= '0' && e[3] <= '9')) {
+			snprintf(path, sizeof(path), "%s/%s", dir, e);
+			unlink(path);
+		}
+		free(d[i]);
+	}
+	if (n >= 0)
+		free(d);
+	if (rmdir(dir) < 0 && errno != ENOENT)
+		tool_warn("cannot remove '%s': %s", dir, strerror(errno));
+}
+
+static void spool_cleanup(void)
+{
+	if (spool_dir && lock_fd >= 0) {
+		spool_remove(spool_dir);
+		close(lock_fd);
+		lock_fd = -1;
+	}
+}
+
+/* Say where a recording that died left its spools: in the output's directory. */
+static void tell_recoverable(const char *outdir)
+{
+	struct dirent **d;
+	char dir[PATH_MAX], tpl[PATH_MAX + 16];
+	size_t len;
+	int n, i, pid;
+
+	n = scandir(outdir, &d, NULL, alphasort);
+	for (i = 0; i < n; i++) {
+		len = strlen(d[i]->d_name);
+		snprintf(dir, sizeof(dir), "%s/%s", outdir, d[i]->d_name);
+		snprintf(tpl, sizeof(tpl), "%s/template", dir);
+		if (len > 6 && !strcmp(d[i]->d_name + len - 6, ".spool") && !access(tpl, F_OK) &&
+		    !spool_busy(dir, &pid))
+			tool_warn("'%s' holds a recording that did not finish: "
+				  "'ftrecord --recover %.*s' makes a trace.dat of it", dir,
+				  (int)(strlen(dir) - 6), dir);
+		free(d[i]);
+	}
+	if (n >= 0)
+		free(d);
+}
+
+/* Make FILE.spool/ with its lock held; refuse one a recording left or a recorder uses. */
+static void spool_make(const char *outdir)
+{
+	char path[PATH_MAX], text[32];
+	int pid;
+
+	tell_recoverable(outdir);
+	spool_dir = spool_dir_of(o.output);
+	if (mkdir(spool_dir, 0700) < 0) {
+		if (errno != EEXIST)
+			tool_die("cannot create '%s': %s", spool_dir, strerror(errno));
+		if (spool_busy(spool_dir, &pid))
+			tool_die("'%s' is in use: ftrecord %d is recording into '%s'", spool_dir, pid,
+				 o.output);
+		tool_die("'%s' exists: recover it first (ftrecord --recover %s) or remove it",
+			 spool_dir, o.output);
+	}
+	snprintf(path, sizeof(path), "%s/lock", spool_dir);
+	lock_fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (lock_fd < 0 || flock(lock_fd, LOCK_EX | LOCK_NB) < 0) {
+		tool_err("cannot create '%s': %s", path, strerror(errno));
+		rmdir(spool_dir);
+		tool_exit(EXIT_FAIL);
+	}
+	atexit(spool_cleanup);
+	snprintf(text, sizeof(text), "%d\n", (int)getpid());
+	if (write(lock_fd, text, strlen(text)) < 0)
+		tool_warn("cannot write '%s': %s", path, strerror(errno));
+}
+
+/* The metadata as of the start, for --recover; after setup() so the formats are there. */
+static void spool_template(struct ftk_tracefs *t, const struct ftk_tracewrite_opts *wopts)
+{
+	struct ftk_tracewrite *w;
+	char path[PATH_MAX];
+
+	if (!spool_dir || lock_fd < 0)
+		return;
+	snprintf(path, sizeof(path), "%s/template", spool_dir);
+	if (ftk_tracewrite_new(t, wopts, &w) || ftk_tracewrite_save_template(w, path))
+		fatal("cannot write the recovery template: %s",
+		      w ? ftk_tracewrite_errmsg(w) : "out of memory");
+	ftk_tracewrite_free(w);
+}
+
+/* --recover FILE: FILE.spool/ into FILE. */
+static int recover(void)
+{
+	struct ftk_tracewrite_recovered r;
+	char *dir = spool_dir_of(o.recover);
+	int pid;
+
+	if (spool_busy(dir, &pid))
+		tool_die("'%s' is in use: ftrecord %d is still recording into '%s'", dir, pid,
+			 o.recover);
+	if (ftk_tracewrite_recover(dir, o.recover, &r))
+		tool_die("cannot recover '%s': %s", o.recover, r.errmsg);
+	if (!quiet)
+		fprintf(stderr, "ftrecord: recovered '%s' from '%s': %llu KiB of events from %d "
+			"CPUs%s\n", o.recover, dir, (unsigned long long)r.bytes / 1024, r.ncpus,
+			r.dropped ? " (a partial page at a spool's end left out)" : "");
+	spool_remove(dir);
+	free(dir);
+	return 0;
 }
 
 /* The capture, spooling beside the output, leaving the recorder out unless --trace-self. */
@@ -467,11 +639,16 @@ static void capture_new(struct ftk_tracefs *t, int *mainpid)
 	if (access(outdir, W_OK) < 0)
 		tool_die("cannot write '%s': %s", o.output, strerror(errno));
 	copts.spool_dir = outdir;
+	if (!o.max_kb) {
+		spool_make(outdir);
+		copts.spool_dir = spool_dir;
+		copts.flags |= FTK_CAPTURE_NAMED_SPOOLS;
+	}
 	copts.buffer_percent = o.bp_set ? (o.bp ? o.bp : -1) : 50;
 	copts.poll_ms = o.sleep_us ? (o.sleep_us + 999) / 1000 : 0;
 	copts.max_kb = o.max_kb;
 	copts.rt_priority = o.rt;
-	copts.flags = o.self ? FTK_CAPTURE_TRACE_SELF : 0;
+	copts.flags |= o.self ? FTK_CAPTURE_TRACE_SELF : 0;
 	copts.on_failure = capture_failed;
 	copts.notrace_pids = mainpid;
 	copts.nr_notrace_pids = 1;
@@ -857,6 +1034,8 @@ int main(int argc, char **argv)
 
 	tool_parse(&def, argc, argv, &a, NULL);
 	check_usage(&a);
+	if (o.recover)
+		tool_exit(recover());
 	tool_signals();
 	if (!a.instance && ftk_instance_name("rec", name, sizeof(name)))
 		tool_die("cannot name an instance");
@@ -876,6 +1055,8 @@ int main(int argc, char **argv)
 	wopts.version = o.version;
 	wopts.compression = o.compression;
 	wopts.flags = o.noksyms ? FTK_TRACEWRITE_NO_KALLSYMS : 0;
+	if (!o.flight)
+		spool_template(t, &wopts);
 	if (o.flight) {
 		ret = fly(t, &a, &wopts) ? -1 : 0;
 		ftk_capture_free(cap);

@@ -41,6 +41,13 @@ enum ftk_capture_flags {
 	FTK_CAPTURE_TRACE_SELF	= 1 << 0,
 	/* Do not touch tracing_on: the caller switches tracing on and off. */
 	FTK_CAPTURE_NO_ONOFF	= 1 << 1,
+	/*
+	 * Spools are named files spool_dir/cpuN (created, never followed
+	 * through a link), not anonymous ones: a recorder that dies keeps
+	 * them, for ftk_tracewrite_recover(). ftk_capture_free() removes
+	 * them. Not with max_kb (its halves are anonymous).
+	 */
+	FTK_CAPTURE_NAMED_SPOOLS = 1 << 2,
 };
 
 struct ftk_capture_opts {

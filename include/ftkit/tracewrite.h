@@ -47,6 +47,15 @@ struct ftk_tracewrite_opts {
 	int		level;		/* compression level, 0 = library default */
 };
 
+/* What ftk_tracewrite_recover() did. */
+struct ftk_tracewrite_recovered {
+	size_t		sz;
+	uint64_t	bytes;		/* CPU data recovered (whole pages) */
+	uint64_t	dropped;	/* spool bytes left out: a partial or damaged end */
+	int		ncpus;
+	char		errmsg[512];	/* the reason of a failure */
+};
+
 FTK_API int ftk_tracewrite_new(struct ftk_tracefs *t, const struct ftk_tracewrite_opts *opts,
 			       struct ftk_tracewrite **out);
 FTK_API void ftk_tracewrite_free(struct ftk_tracewrite *w);
@@ -58,6 +67,9 @@ FTK_API int ftk_tracewrite_system(struct ftk_tracewrite *w, const char *system);
 FTK_API int ftk_tracewrite_save(struct ftk_tracewrite *w, const char *path);
 FTK_API const char *ftk_tracewrite_errmsg(const struct ftk_tracewrite *w);
 FTK_API int ftk_tracewrite_compression_ok(const char *name);
+FTK_API int ftk_tracewrite_save_template(struct ftk_tracewrite *w, const char *path);
+FTK_API int ftk_tracewrite_recover(const char *dir, const char *path,
+				   struct ftk_tracewrite_recovered *r);
 
 #ifdef __cplusplus
 }
