@@ -1095,6 +1095,13 @@ FTK_API int ftk_profile_read(struct ftk_profile *p, int timeout_ms)
 	if (newest > p->until)
 		p->until = newest;
 	ftk_sampler_lost(p->smp, &p->st.lost, &p->st.lost_samples);
+	if (p->wsmp) {	/* lost wakings: waits without their waker */
+		uint64_t l, ls;
+
+		ftk_sampler_lost(p->wsmp, &l, &ls);
+		p->st.lost += l;
+		p->st.lost_samples += ls;
+	}
 	if (r2)
 		return ftk_err(fail(p, r2, "out of memory"));
 	return ftk_err(ret);
