@@ -832,7 +832,7 @@ static int load_records(struct ftk_profile *p, const unsigned char *map, size_t 
 					p->refs = r;
 					p->cap_refs = cap;
 				}
-				p->refs[p->nr_refs] = (struct rec_ref){ s.time, off, p->nr_refs };
+				p->refs[p->nr_refs] = (struct rec_ref){ s.time, off, p->nr_refs, 0 };
 				p->nr_refs++;
 				if (s.type == PERF_RECORD_LOST)
 					p->st.lost += s.lost;
