@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <ftkit/perfstat.h>
 #include <ftkit/profile.h>
 #include <ftkit/unwind.h>
 
@@ -39,6 +40,7 @@ struct pending {
 	pid_t		tid;
 	uint64_t	time;
 	char		*stack;
+	char		*waker;		/* the stack that woke it (FTK_PROFILE_WAKEUP), or NULL */
 	char		*script;	/* the switch's perf-script text, less its period */
 	long		head;		/* where its header line ends */
 };
@@ -53,10 +55,16 @@ struct rec_ref {
 	uint64_t	time;
 	size_t		off;
 	size_t		seq;
+	int		waking;		/* from the sched_waking sampler (--wakeup) */
 };
 
 struct ftk_profile {
 	struct ftk_sampler	*smp;		/* NULL for a profile loaded from perf.data */
+	struct ftk_sampler	*wsmp;		/* sched_waking on every CPU (FTK_PROFILE_WAKEUP) */
+	int			*online;	/* its CPUs */
+	size_t			nr_online;
+	uint32_t		waking_pid_off;	/* sched_waking's pid in the raw data */
+	int			collecting_waking;
 	struct perf_event_attr	attr;		/* the sampled event's */
 	struct ftk_symbols	*syms;
 	struct ftk_unwind	*uw;
@@ -372,6 +380,7 @@ static struct pending *pending_take(struct ftk_profile *p, pid_t tid)
 static void pending_free(struct pending *x)
 {
 	if (x) {
+		free(x->waker);
 		free(x->script);
 		free(x->stack);
 		free(x);
@@ -387,7 +396,22 @@ static int off_cpu_end(struct ftk_profile *p, pid_t tid, uint64_t time)
 	if (!x)
 		return 0;
 	if (time > x->time) {
-		ret = ftk_stacks_add(p->stacks, x->stack, (time - x->time) / 1000);
+		if (x->waker) {	/* "blocked;--;waker", as offwaketime's folded output */
+			size_t n = strlen(x->stack) + strlen(x->waker) + 5;
+
+			if (n > p->line_cap) {
+				char *l = realloc(p->line, n);
+
+				if (!l)
+					return -ENOMEM;
+				p->line = l;
+				p->line_cap = n;
+			}
+			snprintf(p->line, n, "%s;--;%s", x->stack, x->waker);
+		}
+		if (!ret)
+			ret = ftk_stacks_add(p->stacks, x->waker ? p->line : x->stack,
+					     (time - x->time) / 1000);
 		if (x->script)	/* the period: microseconds off the CPU */
 			fprintf(p->script, "%.*s%" PRIu64 " %s:\n%s\n", (int)x->head, x->script,
 				(time - x->time) / 1000, p->event, x->script + x->head);
@@ -440,6 +464,28 @@ static int off_cpu(struct ftk_profile *p, const struct ftk_sample *s)
 	x->next = p->pending[(unsigned int)s->tid % COMM_BUCKETS];
 	p->pending[(unsigned int)s->tid % COMM_BUCKETS] = x;
 	return 0;
+}
+
+/* --wakeup: a sched_waking sample of a task waiting gives it its waker's stack. */
+static int waking(struct ftk_profile *p, const struct ftk_sample *s)
+{
+	struct pending *x;
+	int32_t pid;
+	int ret;
+
+	if (s->raw_size < p->waking_pid_off + 4)
+		return 0;
+	memcpy(&pid, (const char *)s->raw + p->waking_pid_off, 4);
+	for (x = p->pending[(unsigned int)pid % COMM_BUCKETS]; x && x->tid != pid; x = x->next)
+		;
+	if (!x || s->time < x->time)
+		return 0;
+	ret = fold(p, s);
+	if (ret)
+		return ret;
+	free(x->waker);
+	x->waker = strdup(p->line);
+	return x->waker ? 0 : -ENOMEM;
 }
 
 static int use(struct ftk_profile *p, const struct ftk_sample *s)
@@ -513,7 +559,8 @@ static int collect(const struct ftk_sample *s, void *ctx)
 		p->cap_refs = cap;
 	}
 	memcpy(p->buf + p->len, s->header, size);
-	p->refs[p->nr_refs] = (struct rec_ref){ s->time, p->len, p->nr_refs };
+	p->refs[p->nr_refs] = (struct rec_ref){ s->time, p->len, p->nr_refs,
+						p->collecting_waking };
 	p->nr_refs++;
 	p->len += size;
 	return 0;
@@ -560,7 +607,8 @@ static int use_until(struct ftk_profile *p, const unsigned char *base, uint64_t 
 			p->st.malformed++;
 			continue;
 		}
-		ret = use(p, &s);
+		ret = p->refs[i].waking ? (s.type == PERF_RECORD_SAMPLE ? waking(p, &s) : 0) :
+		      use(p, &s);
 	}
 	if (used)
 		*used = i;
@@ -587,7 +635,8 @@ static int carry_over(struct ftk_profile *p, size_t used)
 		size_t size = ((const struct perf_event_header *)(p->buf + p->refs[i].off))->size;
 
 		memcpy(nb + len, p->buf + p->refs[i].off, size);
-		p->refs[i - used] = (struct rec_ref){ p->refs[i].time, len, i - used };
+		p->refs[i - used] = (struct rec_ref){ p->refs[i].time, len, i - used,
+						      p->refs[i].waking };
 		len += size;
 	}
 	free(p->buf);
@@ -598,12 +647,12 @@ static int carry_over(struct ftk_profile *p, size_t used)
 	return 0;
 }
 
-/* sched_switch's next_pid offset, from its format file in tracefs. */
-static int find_next_pid(struct ftk_profile *p)
+/* The offset of @field in @event's raw data, from its format file in tracefs. */
+static int find_field(struct ftk_profile *p, const char *event, const char *field, uint32_t *off)
 {
 	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 	const char *env = getenv("FTK_TRACEFS");
-	char path[256], *text = NULL, *f;
+	char path[256], key[64], *text = NULL, *f;
 	size_t len, i;
 
 	for (i = 0; i < ARRAY_SIZE(roots) + 1 && !text; i++) {
@@ -611,18 +660,43 @@ static int find_next_pid(struct ftk_profile *p)
 
 		if (!r)
 			continue;
-		snprintf(path, sizeof(path), "%s/events/sched/sched_switch/format", r);
+		snprintf(path, sizeof(path), "%s/events/%s/format", r, event);
 		if (ftk_read_file(path, &text, &len))
 			text = NULL;
 	}
 	if (!text)
-		return fail(p, -ENOENT, "sched/sched_switch/format: cannot read it in tracefs (mount -t tracefs nodev /sys/kernel/tracing)");
-	f = strstr(text, " next_pid;\toffset:");
-	if (!f || sscanf(f + strlen(" next_pid;\toffset:"), "%u", &p->next_pid_off) != 1) {
+		return fail(p, -ENOENT, "%s/format: cannot read it in tracefs (mount -t tracefs nodev /sys/kernel/tracing)",
+			    event);
+	snprintf(key, sizeof(key), " %s;\toffset:", field);
+	f = strstr(text, key);
+	if (!f || sscanf(f + strlen(key), "%u", off) != 1) {
 		free(text);
-		return fail(p, -EINVAL, "%s: no next_pid field", path);
+		return fail(p, -EINVAL, "%s: no %s field", path, field);
 	}
 	free(text);
+	return 0;
+}
+
+/* --wakeup: sched:sched_waking, sampled as the switches are, on every CPU (wakers are anywhere). */
+static int open_waking(struct ftk_profile *p, const struct ftk_sample_opts *o)
+{
+	struct ftk_sample_opts wo = *o;
+	int ret;
+
+	ret = find_field(p, "sched/sched_waking", "pid", &p->waking_pid_off);
+	if (ret)
+		return ret;
+	ret = ftk_perf_online_cpus(&p->online, &p->nr_online);
+	if (ret)
+		return fail(p, ret, "/sys/devices/system/cpu/online: %s", strerror(-ret));
+	wo.event = "sched:sched_waking";
+	wo.flags &= ~(FTK_SAMPLE_INHERIT | FTK_SAMPLE_ON_EXEC | FTK_SAMPLE_SWITCH);
+	ret = ftk_sampler_open(&wo, p->online, p->nr_online, NULL, 0, &p->wsmp);
+	if (!ret)
+		ret = ftk_sampler_enable(p->wsmp);
+	if (ret)
+		return fail(p, ret, "sched:sched_waking (--wakeup): %s",
+			    p->wsmp ? ftk_sampler_errmsg(p->wsmp) : strerror(-ret));
 	return 0;
 }
 
@@ -631,7 +705,9 @@ static int find_next_pid(struct ftk_profile *p)
  * @o: the sampling options (event, frequency or period, call-graph mode,
  *     ring size, flags) as for ftk_sampler_open()
  * @flags: FTK_PROFILE_NO_COMM, FTK_PROFILE_PID, FTK_PROFILE_OFF_CPU,
- *	   FTK_PROFILE_NO_DEMANGLE
+ *	   FTK_PROFILE_NO_DEMANGLE, FTK_PROFILE_WAKEUP (with OFF_CPU: each
+ *	   wait "BLOCKED;--;WAKER", the waker from sched:sched_waking sampled
+ *	   on every CPU)
  * @cpus: CPUs, or NULL
  * @nr_cpus: entries in @cpus
  * @tids: threads or processes, or NULL for every task on @cpus
@@ -680,7 +756,7 @@ FTK_API int ftk_profile_open(const struct ftk_sample_opts *o, unsigned int flags
 		if (p->task_switch) {
 			so.flags |= FTK_SAMPLE_SWITCH;
 		} else {
-			ret = find_next_pid(p);
+			ret = find_field(p, "sched/sched_switch", "next_pid", &p->next_pid_off);
 			if (ret)
 				return ftk_err(ret);
 		}
@@ -693,6 +769,11 @@ FTK_API int ftk_profile_open(const struct ftk_sample_opts *o, unsigned int flags
 	if (ret) {
 		fail(p, ret, "%s", p->smp ? ftk_sampler_errmsg(p->smp) : strerror(-ret));
 		return ftk_err(ret);
+	}
+	if ((flags & FTK_PROFILE_WAKEUP) && (flags & FTK_PROFILE_OFF_CPU)) {
+		ret = open_waking(p, &so);
+		if (ret)
+			return ftk_err(ret);
 	}
 	p->st.nr_rings = ftk_sampler_nr_rings(p->smp, &p->st.mmap_pages);
 	p->attr = *ftk_sampler_attr(p->smp);
@@ -751,7 +832,7 @@ static int load_records(struct ftk_profile *p, const unsigned char *map, size_t 
 					p->refs = r;
 					p->cap_refs = cap;
 				}
-				p->refs[p->nr_refs] = (struct rec_ref){ s.time, off, p->nr_refs };
+				p->refs[p->nr_refs] = (struct rec_ref){ s.time, off, p->nr_refs, 0 };
 				p->nr_refs++;
 				if (s.type == PERF_RECORD_LOST)
 					p->st.lost += s.lost;
@@ -898,6 +979,8 @@ FTK_API void ftk_profile_free(struct ftk_profile *p)
 	if (!p)
 		return;
 	ftk_sampler_free(p->smp);
+	ftk_sampler_free(p->wsmp);
+	free(p->online);
 	ftk_unwind_free(p->uw);
 	ftk_symbols_free(p->syms);
 	ftk_stacks_free(p->stacks);
@@ -987,6 +1070,16 @@ FTK_API int ftk_profile_read(struct ftk_profile *p, int timeout_ms)
 	uint64_t newest = 0;
 
 	ret = ftk_sampler_read(p->smp, timeout_ms, collect, p);
+	if (p->wsmp && (!ret || ret == -EBADMSG)) {
+		int r = 0;
+
+		p->collecting_waking = 1;
+		r = ftk_sampler_read(p->wsmp, 0, collect, p);
+		p->collecting_waking = 0;
+		if (r && r != -EBADMSG)
+			return ftk_err(fail(p, r, "%s", r == -ENOMEM ? "out of memory" :
+					    ftk_sampler_errmsg(p->wsmp)));
+	}
 	if (ret == -EBADMSG)
 		p->st.malformed++;
 	else if (ret)
@@ -1002,6 +1095,13 @@ FTK_API int ftk_profile_read(struct ftk_profile *p, int timeout_ms)
 	if (newest > p->until)
 		p->until = newest;
 	ftk_sampler_lost(p->smp, &p->st.lost, &p->st.lost_samples);
+	if (p->wsmp) {	/* lost wakings: waits without their waker */
+		uint64_t l, ls;
+
+		ftk_sampler_lost(p->wsmp, &l, &ls);
+		p->st.lost += l;
+		p->st.lost_samples += ls;
+	}
 	if (r2)
 		return ftk_err(fail(p, r2, "out of memory"));
 	return ftk_err(ret);
@@ -1018,6 +1118,8 @@ FTK_API int ftk_profile_stop(struct ftk_profile *p)
 	if (!p->smp)
 		return 0;
 	ftk_sampler_disable(p->smp);
+	if (p->wsmp)
+		ftk_sampler_disable(p->wsmp);
 	p->stopping = 1;
 	return ftk_profile_read(p, 0);
 }

@@ -18,7 +18,7 @@
 
 static const char usage[] =
 "usage: ftprofile [-ag] [-F HZ | -c PERIOD] [-e EVENT] [--call-graph MODE] [-p PID | -t TID]\n"
-"                 [-C CPUS] [-m PAGES] [-f FORMAT] [-o FILE] [-D S] [--off-cpu] [COMMAND...]\n"
+"                 [-C CPUS] [-m PAGES] [-f FORMAT] [-o FILE] [-D S] [--off-cpu [--wakeup]] [COMMAND...]\n"
 "       ftprofile -i FOLDED|perf.data [--diff BASE] [-f FORMAT] [-o FILE]\n"
 "Sample call stacks of a command, processes, threads or CPUs; write folded\n"
 "stacks, a top table or an SVG flame graph.\n"
@@ -34,7 +34,9 @@ static const char usage[] =
 "  -C, --cpu LIST        every task on these CPUs (\"0-3,6\")\n"
 "  -m, --mmap-pages N    ring data pages per CPU or thread (a power of 2)\n"
 "      --off-cpu         where tasks wait: sched_switch stacks weighed in\n"
-"                        microseconds until the task runs again (on all CPUs)\n"
+"                        microseconds until the task runs again\n"
+"      --wakeup          with --off-cpu: each wait's waker stack above it,\n"
+"                        folded as BLOCKED;--;WAKER (sched_waking)\n"
 "      --pid-root        \"comm-PID\" as the root frame, not \"comm\"\n"
 "      --no-demangle     keep C++ and Rust names mangled\n"
 "  -f, --format F        folded (default), script (as perf script), top, or svg\n"
@@ -52,10 +54,12 @@ TOOL_HELP_COMMON
 "  ftprofile --call-graph dwarf ./a.out          whole stacks without frame pointers\n"
 "  ftprofile -a -F 999 -D 10 -f top              the whole machine, 10 s, top functions\n"
 "  ftprofile -p 1234 --off-cpu -D 5 > wait.folded   where process 1234 waits\n"
+"  ftprofile --off-cpu --wakeup -f svg -o wake.svg ./server   who wakes whom\n"
 "  ftprofile -i new.folded --diff old.folded -f svg -o diff.svg\n"
 "  ftprofile -i perf.data -f svg -o perf.svg     a flame graph of a perf recording\n";
 
-enum { OPT_CALL_GRAPH = 256, OPT_OFF_CPU, OPT_PID_ROOT, OPT_NO_DEMANGLE, OPT_TITLE, OPT_DIFF };
+enum { OPT_CALL_GRAPH = 256, OPT_OFF_CPU, OPT_PID_ROOT, OPT_NO_DEMANGLE, OPT_TITLE, OPT_DIFF,
+       OPT_WAKEUP };
 
 static const struct option longopts[] = {
 	{ "freq", required_argument, NULL, 'F' },
@@ -68,6 +72,7 @@ static const struct option longopts[] = {
 	{ "cpu", required_argument, NULL, 'C' },
 	{ "mmap-pages", required_argument, NULL, 'm' },
 	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
+	{ "wakeup", no_argument, NULL, OPT_WAKEUP },
 	{ "pid-root", no_argument, NULL, OPT_PID_ROOT },
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 	{ "format", required_argument, NULL, 'f' },
@@ -141,6 +146,7 @@ static void option(int opt, char *arg, void *ctx)
 			  tool_usage_error("bad ring pages '%s': want a power of 2", arg);
 		  break;
 	case OPT_OFF_CPU: cfg.flags |= FTK_PROFILE_OFF_CPU; break;
+	case OPT_WAKEUP: cfg.flags |= FTK_PROFILE_WAKEUP; break;
 	case OPT_PID_ROOT: cfg.flags |= FTK_PROFILE_PID; break;
 	case OPT_NO_DEMANGLE: cfg.flags |= FTK_PROFILE_NO_DEMANGLE; break;
 	case 'f': if (strcmp(arg, "folded") && strcmp(arg, "script") && strcmp(arg, "top") &&
@@ -279,6 +285,8 @@ int main(int argc, char **argv)
 	double end;
 
 	tool_parse(&def, argc, argv, &a, NULL);
+	if ((cfg.flags & FTK_PROFILE_WAKEUP) && !(cfg.flags & FTK_PROFILE_OFF_CPU))
+		tool_usage_error("--wakeup goes with --off-cpu");
 	if (cfg.diff && !cfg.input)
 		tool_usage_error("--diff needs -i");
 	if (cfg.input) {

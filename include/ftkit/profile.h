@@ -42,6 +42,7 @@ enum ftk_profile_flags {
 	FTK_PROFILE_PID		= 1 << 1,	/* the root frame is "comm-PID" */
 	FTK_PROFILE_OFF_CPU	= 1 << 2,	/* off-CPU time from sched:sched_switch */
 	FTK_PROFILE_NO_DEMANGLE	= 1 << 3,	/* mangled C++ and Rust names */
+	FTK_PROFILE_WAKEUP	= 1 << 4,	/* off-CPU: "blocked;--;waker" (sched_waking) */
 };
 
 struct ftk_profile_stats {

@@ -5,7 +5,9 @@
  * a thread as thread_main -> a -> b -> spin ("thread"), or in code it
  * generates at run time and names in /tmp/perf-PID.map ("jit"), or in a
  * function whose symbol is a mangled C++ name ("cxx"); or sleeps 5 x 100 ms
- * under main -> c -> d -> snooze ("sleep"). Built twice: with
+ * under main -> c -> d -> snooze ("sleep"); or plays pipe ping-pong, a
+ * child blocked in pong_wait() woken 20 times by its parent's ping_wake()
+ * 50 ms later each time ("pingpong"). Built twice: with
  * frame pointers, and with -fomit-frame-pointer.
  *
  * usage: profile-work MODE [CPU-SECONDS]   (default 1 second of CPU time)
@@ -16,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -149,6 +152,46 @@ static int jit(void)
 	return 0;
 }
 
+/* The child waits here for each ping... */
+__attribute__((noinline)) static int pong_wait(int fd)
+{
+	char c;
+
+	return read(fd, &c, 1) == 1;
+}
+
+/* ...which the parent sends here, 50 ms apart. */
+__attribute__((noinline)) static int ping_wake(int fd)
+{
+	struct timespec ts = { 0, 50 * 1000 * 1000 };
+
+	nanosleep(&ts, NULL);
+	return write(fd, "p", 1) == 1;
+}
+
+static int pingpong(void)
+{
+	int fds[2], i, st;
+	pid_t pid;
+
+	if (pipe(fds))
+		return 1;
+	pid = fork();
+	if (pid < 0)
+		return 1;
+	if (!pid) {
+		close(fds[1]);
+		while (pong_wait(fds[0]))
+			;
+		_exit(0);
+	}
+	close(fds[0]);
+	for (i = 0; i < 20; i++)
+		ping_wake(fds[1]);
+	close(fds[1]);
+	return waitpid(pid, &st, 0) != pid || st;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "chain";
@@ -163,6 +206,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "sleep"))
 		return c(argc) == 12345;
+	if (!strcmp(mode, "pingpong"))
+		return pingpong();
 	if (!strcmp(mode, "cxx"))
 		return cxx_area(argc) == 12345;
 	if (!strcmp(mode, "jit"))
@@ -173,6 +218,6 @@ int main(int argc, char **argv)
 		pthread_join(t, NULL);
 		return 0;
 	}
-	fprintf(stderr, "usage: profile-work chain|thread|jit|cxx|sleep [CPU-SECONDS] | fixed [BATCHES]\n");
+	fprintf(stderr, "usage: profile-work chain|thread|jit|cxx|sleep|pingpong [CPU-SECONDS] | fixed [BATCHES]\n");
 	return 2;
 }

@@ -198,6 +198,24 @@ ftprofile --off-cpu -f script -o "$tmp/off.script" "$W" sleep >/dev/null 2>&1
 n=$(awk '/^[^ \t]/ { p = $(NF - 1) } /do_nanosleep\+/ && p >= 99000 { n++ } END { print n + 0 }' "$tmp/off.script")
 is "$n" 5 "off-cpu -f script: five waits of >= 99 ms in do_nanosleep, one per sleep"
 
+# --wakeup: pipe ping-pong, a child blocked in pong_wait() woken 20 times, 50 ms
+# apart, by its parent's write in ping_wake() (DWARF: fp loses ping_wake, the
+# caller of a libc function without a frame pointer)
+ftprofile --off-cpu --wakeup --call-graph dwarf -o "$tmp/wake.folded" "$NOFP" pingpong 2>"$tmp/wake.err"
+is "$?" 0 "--off-cpu --wakeup exits 0"
+# Of pong_wait's time, the waits for the pipe (pipe_read in the blocked stack:
+# not the preemptions, which nobody wakes) are what the pings end.
+read -r all pipe woke < <(awk '{ s = $0; sub(/ [0-9]+$/, "", s); n = index(s, ";--;")
+	b = n ? substr(s, 1, n - 1) : s; w = n ? substr(s, n + 4) : ""
+	if (index(b ";", ";pong_wait;")) { a += $NF
+		if (b ~ /pipe_read_\[k\]/) { p += $NF; if (index(w ";", ";ping_wake")) c += $NF } } }
+	END { print a + 0, p + 0, c + 0 }' "$tmp/wake.folded")
+diag "--wakeup: pong_wait waited $all us, $pipe us of it for the pipe, $woke us with ping_wake as the waker; $(grep lost "$tmp/wake.err")"
+ok "--wakeup: the child waited in pong_wait for the 20 pings (>= 19 x 49 ms: $all us)" at_least "$all" 931000
+ok "--wakeup: >= 90% of its waits for the pipe show ping_wake above '--' ($woke of $pipe us)" \
+	test $((100 * woke)) -ge $((90 * pipe)) -a "$pipe" -gt 0
+ftprofile --wakeup true >/dev/null 2>&1; is "$?" 1 "--wakeup without --off-cpu is a usage error"
+
 # --- output files: new files only, never through a link
 ftprofile -o "$tmp/fp.folded" true 2>"$tmp/exists.err"; is "$?" 2 "-o an existing file: exit 2"
 ln -s "$tmp/target" "$tmp/link"
