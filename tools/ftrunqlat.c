@@ -4,7 +4,6 @@
  * preemption) to its switch-in, as a log2 histogram (bcc's runqlat),
  * per CPU or per task, and the worst wake-ups with both tasks named.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,8 +33,6 @@ struct rq {
 	pid_t			pid;
 	double			interval;
 	const char		*heatmap;
-	int			stream;		/* --stream: pair in user space even where the kernel can */
-	char			synth[80];	/* the kernel path's synthetic event, or "" */
 	uint64_t		div, wakeups, preempts, first_ts;
 	const char		*uname;
 };
@@ -58,7 +55,6 @@ static const char usage[] =
 LAT_HELP_D
 "      --json            one JSON object (per interval)\n"
 LAT_HELP_HEATMAP
-"      --stream          pair in user space even where the kernel could\n"
 TOOL_HELP_DURATION TOOL_HELP_INSTANCE TOOL_HELP_COMMON
 "\n"
 "examples:\n"
@@ -81,7 +77,6 @@ static void option(int opt, char *arg, void *ctx)
 	case 'd': r->l.args->duration = tool_seconds(arg); break;
 	case 'J': r->json = 1; break;
 	case 'H': r->heatmap = arg; break;
-	case 'S': r->stream = 1; break;
 	}
 }
 
@@ -271,106 +266,6 @@ static void print(void *ctx)
 	lat_check_out(&r->l);
 }
 
-/*
- * The kernel path, where it has hist triggers and synthetic events and
- * only the histogram is asked: a start time per pid at each wake-up,
- * new task's wake-up and preemption (hist variables), and at the switch
- * in one synthetic event per start that pairs (onmatch), carrying the
- * wait in usecs; a hist on that event counts the waits, and is read at
- * the end. No sched event goes to the buffer.
- */
-static int kernel_ok(struct rq *r)
-{
-	return !r->stream && !r->per && !r->nworst && !r->interval && !r->heatmap && r->unit &&
-	       ftk_tracefs_exists(r->l.t, "events/sched/sched_switch/hist") &&
-	       ftk_tracefs_exists(r->l.top, "synthetic_events");
-}
-
-static void trigger(struct rq *r, const char *event, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void trigger(struct rq *r, const char *event, const char *fmt, ...)
-{
-	char trig[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(trig, sizeof(trig), fmt, ap);
-	va_end(ap);
-	if (ftk_trigger_add(r->l.t, event, trig)) {
-		tool_err("%s: cannot add '%s': %s", event, trig, ftk_tracefs_errmsg(r->l.t));
-		lat_exit(&r->l, EXIT_FAIL);
-	}
-}
-
-static void kernel_setup(struct rq *r)
-{
-	static const char *const start[3][2] = {
-		{ "sched:sched_wakeup", "pid" }, { "sched:sched_wakeup_new", "pid" },
-		{ "sched:sched_switch", "prev_pid" },
-	};
-	char group[64], def[160];
-	int i;
-
-	ftk_probe_owner_group(group, sizeof(group));
-	snprintf(r->synth, sizeof(r->synth), "%s_rq", group);
-	snprintf(def, sizeof(def), "%s u64 lat", r->synth);
-	if (ftk_trigger_synth_add(r->l.top, def))
-		tool_die_tracefs(r->l.top, "synthetic_events");
-	/* the preempted: still runnable as they leave the CPU (0, or 0x100 for "R+") */
-	for (i = 0; i < 3; i++)
-		trigger(r, start[i][0], "hist:keys=%s:ftkts%d=common_timestamp.usecs%s", start[i][1],
-			i, i == 2 ? " if prev_state == 0 || prev_state == 256" : "");
-	for (i = 0; i < 3; i++)
-		trigger(r, "sched:sched_switch", "hist:keys=next_pid:ftklat%d=common_timestamp.usecs-"
-			"$ftkts%d:onmatch(sched.%s).trace(%s,$ftklat%d)", i, i, start[i][0] + 6,
-			r->synth, i);
-	snprintf(def, sizeof(def), "synthetic:%s", r->synth);
-	trigger(r, def, "hist:keys=lat:size=16384");
-	lat_path(&r->l, "kernel: hist variables on sched_wakeup(_new) and runnable sched_switch "
-		 "out, onmatch at the switch in -> synthetic %s, a hist on it", r->synth);
-}
-
-/* "Hits: N" of the hist of @event whose trigger has @marker ("keys=prev_pid"). */
-static uint64_t kernel_hits(struct rq *r, const char *event, const char *marker)
-{
-	char *text, *p, *q;
-	uint64_t n = 0;
-
-	if (ftk_trigger_hist(r->l.t, event, &text))
-		return 0;
-	p = strstr(text, marker);
-	q = p ? strstr(p, "Hits:") : NULL;
-	if (q)
-		n = strtoull(q + 5, NULL, 10);
-	free(text);
-	return n;
-}
-
-/* The kernel's counts: "{ lat: 123 } hitcount: 5" lines of the synthetic event's hist. */
-static void kernel_read(struct rq *r)
-{
-	char *text, *line, *p, *save = NULL, event[128];
-	unsigned long long lat, hits;
-
-	snprintf(event, sizeof(event), "synthetic:%s", r->synth);
-	if (ftk_trigger_hist(r->l.t, event, &text))
-		tool_die_tracefs(r->l.t, "hist");
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (!strncmp(line, "Dropped:", 8) && strtoull(line + 8, NULL, 10))
-			tool_warn("the kernel's hist table was full: %s", line);
-		p = strstr(line, "lat:");
-		if (line[0] != '{' || !p || !strstr(line, "hitcount:"))
-			continue;
-		lat = strtoull(p + 4, NULL, 10);
-		hits = strtoull(strstr(line, "hitcount:") + 9, NULL, 10);
-		ftk_hist_add_n(r->hist, lat * 1000 / r->div, hits);
-	}
-	free(text);
-	r->wakeups = kernel_hits(r, "sched:sched_wakeup", "ftkts0") +
-		     kernel_hits(r, "sched:sched_wakeup_new", "ftkts1");
-	r->preempts = kernel_hits(r, "sched:sched_switch", "ftkts2=");
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -380,8 +275,7 @@ int main(int argc, char **argv)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "json", no_argument, NULL, 'J' },
-		{ "heatmap", required_argument, NULL, 'H' },
-		{ "stream", no_argument, NULL, 'S' },	{ }
+		{ "heatmap", required_argument, NULL, 'H' },	{ }
 	};
 	static const struct tool_def def = {
 		.name = "ftrunqlat", .usage = usage, .opts = "CPmunw:p:i:d:",
@@ -405,13 +299,6 @@ int main(int argc, char **argv)
 	if (r.heatmap)
 		lat_heatmap(&r.l, r.heatmap, r.interval);
 	lat_open(&r.l, &args, r.pid);
-	if (kernel_ok(&r)) {
-		kernel_setup(&r);
-		code = lat_run(&r.l, on_record, &r, NULL, 0);
-		kernel_read(&r);
-		print(&r);
-		lat_exit(&r.l, code);
-	}
 	lat_event(&r.l, "sched:sched_wakeup", NULL);
 	lat_event(&r.l, "sched:sched_wakeup_new", NULL);
 	lat_event(&r.l, "sched:sched_switch", NULL);

@@ -42,9 +42,15 @@ for t in ftsyscount ftrunqlat; do
 done
 export LD_LIBRARY_PATH=$lib
 
-# The workload, timed by itself (wall, user + sys) into $tmp/w.
+# The workload, timed by itself (wall, user + sys) into $tmp/w: a script, so
+# that tools which split their COMMAND on blanks (syscount) run it whole.
+cat >"$tmp/timed" <<EOS
+#!/bin/sh
+exec /usr/bin/time -f '%e %U %S' -o "$tmp/w" "$work" "\$@"
+EOS
+chmod +x "$tmp/timed"
 workload() {
-	/usr/bin/time -f '%e %U %S' -o "$tmp/w" "$work" "$@"
+	"$tmp/timed" "$@"
 }
 # run KEY TOOLCMD...: one measured run; TOOLCMD runs the workload ($W...) itself.
 # Adds: workload wall, workload CPU, whole CPU (tool + workload + helpers), lost.
@@ -52,7 +58,9 @@ declare -A s_ww s_wc s_tc s_lost s_n
 run() {
 	local key=$1 t0 all ww wc lost TIMEFORMAT='%3U %3S'
 	shift
+	rm -f "$tmp/w"
 	all=$( { time "$@" >"$tmp/out" 2>"$tmp/err"; } 2>&1 | tail -1)
+	[ -s "$tmp/w" ] || { echo "$key: the workload did not run: $(head -3 "$tmp/err")" >&2; return; }
 	read -r ww u s <"$tmp/w"
 	wc=$(echo "$u $s" | awk '{ print $1 + $2 }')
 	lost=$(cat "$tmp/out" "$tmp/err" | awk '
@@ -69,8 +77,7 @@ run() {
 }
 
 sched_perf() {	# perf sched record, then perf sched latency: both are the anchor's cost
-	perf sched record -q -o "$tmp/sched.data" -- /usr/bin/time -f '%e %U %S' -o "$tmp/w" \
-		"$work" "$@" && perf sched latency -i "$tmp/sched.data" 2>&1 | tail -5
+	perf sched record -q -o "$tmp/sched.data" -- "$tmp/timed" "$@" && perf sched latency -i "$tmp/sched.data" 2>&1 | tail -5
 }
 
 for ((r = 1; r <= rounds; r++)); do
@@ -79,10 +86,10 @@ for ((r = 1; r <= rounds; r++)); do
 		set -- $wl
 		k=$1
 		run "$k bare" workload "$@"
-		run "$k ftsyscount" "$bin/ftsyscount" -- /usr/bin/time -f '%e %U %S' -o "$tmp/w" "$work" "$@"
-		run "$k ftsyscount -L" "$bin/ftsyscount" -L -- /usr/bin/time -f '%e %U %S' -o "$tmp/w" "$work" "$@"
-		run "$k syscount -c" "$syscount" -c /usr/bin/time -f '%e %U %S' -o "$tmp/w" "$work" "$@"
-		run "$k ftrunqlat" "$bin/ftrunqlat" -w 0 --json -- /usr/bin/time -f '%e %U %S' -o "$tmp/w" "$work" "$@"
+		run "$k ftsyscount" "$bin/ftsyscount" -- "$tmp/timed" "$@"
+		run "$k ftsyscount -L" "$bin/ftsyscount" -L -- "$tmp/timed" "$@"
+		run "$k syscount -c" "$syscount" -c "$tmp/timed" "$@"
+		run "$k ftrunqlat" "$bin/ftrunqlat" -w 0 --json -- "$tmp/timed" "$@"
 		run "$k perf sched" sched_perf "$@"
 	done
 done

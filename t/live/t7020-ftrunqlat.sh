@@ -81,37 +81,6 @@ ftrunqlat --heatmap "$tmp/no/such/dir.svg" -D 1 >/dev/null 2>"$tmp/err"
 is "$?" 2 "--heatmap in a missing directory: exit 2"
 ok "... naming the file" grep -q "$tmp/no/such/dir.svg" "$tmp/err"
 
-# The in-kernel path (hist variables, onmatch -> a synthetic event, a hist on
-# it), where the kernel has hist triggers and synthetic events (the VM lane):
-# it and the stream path agree on the same ping-pong. Not one run, so the
-# totals are compared within 10% (preemptions vary) and both must hold the
-# 2 x K wake-ups; the median's row within two rows.
-K=2000
-rows_sum() { awk '$2 == "->" { s += $5 } END { print s + 0 }' "$1"; }
-median_row() {	# the low end of the row holding the median sample
-	awk '$2 == "->" { lo[n] = $1; c[n++] = $5; t += $5 }
-	     END { for (i = 0; i < n; i++) { s += c[i]; if (2 * s >= t) { print lo[i]; exit } } }' "$1"
-}
-ftrunqlat -w 0 -v -- "$LAT_WORK" pingpong $K >"$tmp/k" 2>"$tmp/kerr"
-if grep -q '^ftrunqlat: kernel: ' "$tmp/kerr"; then
-	ftrunqlat -w 0 -v --stream -- "$LAT_WORK" pingpong $K >"$tmp/s" 2>"$tmp/serr"
-	ok "--stream: the stream path" grep -q '^ftrunqlat: stream: ' "$tmp/serr"
-	kc=$(rows_sum "$tmp/k") sc=$(rows_sum "$tmp/s")
-	ok "kernel path: at least the 2 x $K wake-ups ($kc)" test "$kc" -ge $((2 * K))
-	ok "stream path: at least the 2 x $K wake-ups ($sc)" test "$sc" -ge $((2 * K))
-	ok "kernel and stream totals within 10% ($kc, $sc)" \
-		test $(( (kc - sc) * 10 )) -le "$sc" -a $(( (sc - kc) * 10 )) -le "$sc"
-	km=$(median_row "$tmp/k") sm=$(median_row "$tmp/s")
-	ok "the median's row within two rows (kernel $km, stream $sm usecs)" \
-		test $(( (km + 1) * 4 )) -ge $((sm + 1)) -a $(( (sm + 1) * 4 )) -ge $((km + 1))
-	is "$(grep -c ftkit "$root/synthetic_events")" 0 "no synthetic event left behind"
-else
-	why=$(grep -o 'stream: .*' "$tmp/kerr" | head -1)
-	for i in 1 2 3 4 5 6; do
-		skip "no in-kernel path here (no hist triggers or synthetic events): ${why:-?}"
-	done
-fi
-
 snap_is "$(tracefs_snap "$root")" "$before" "tracefs as before"
 is "$(instances_snap 'ftkit-runqlat-')" "" "no instance left behind"
 done_testing

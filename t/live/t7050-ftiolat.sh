@@ -29,12 +29,17 @@ trap 'exit 143' TERM
 # loop device's reads are direct either way (dd iflag=direct on /dev/loopN)
 dd if=/dev/zero of="$tmp/disk.img" bs=1M count=4 status=none ||
 	skip_all "cannot write a 4 MiB image in $tmp"
-dev=$(losetup -f --show "$tmp/disk.img" 2>"$tmp/loerr") ||
-	{ dev=; skip_all "losetup cannot attach a loop device: $(head -1 "$tmp/loerr")"; }
+# two steps, as util-linux and busybox losetup both take them (busybox has no --show)
+dev=$(losetup -f 2>"$tmp/loerr") && [ -b "$dev" ] ||
+	{ dev=; skip_all "no free loop device: $(head -1 "$tmp/loerr")"; }
+losetup "$dev" "$tmp/disk.img" 2>"$tmp/loerr" ||
+	{ dev=; skip_all "losetup cannot attach $dev: $(head -1 "$tmp/loerr")"; }
 name=${dev##*/}
 command -v udevadm >/dev/null && udevadm settle 2>/dev/null
 # the disk's own count of completed reads (field 1 of /sys/block/DEV/stat)
 reads() { awk '{ print $1 }' "/sys/block/$name/stat"; }
+dd if="$dev" of=/dev/null bs=4096 count=1 iflag=direct status=none 2>"$tmp/dderr" ||
+	skip_all "dd cannot read $dev with iflag=direct: $(head -1 "$tmp/dderr")"
 before=$(tracefs_snap "$root")
 
 # 1: per disk and flags, JSON: the loop disk's rows hold N reads, nothing else
