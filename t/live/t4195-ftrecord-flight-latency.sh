@@ -18,6 +18,9 @@ need_root
 need instances raw_buffers events
 
 T=$(tracefs_dir) || skip_all "no tracefs"
+# make check exports LAT_WORK; the VM lane finds it in the build tree
+: "${LAT_WORK:=$top_builddir/t/helpers/lat-work}"
+[ -x "$LAT_WORK" ] || skip_all "t/helpers/lat-work is not built (make check builds it)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if [ -e "$T/synthetic_events" ]; then path="in the kernel"; else path="from the stream"; fi
