@@ -60,6 +60,7 @@ struct fl_lat {
 };
 
 static struct tep_event *find(struct tep_handle *tep, const char *sysev);
+static int followed(struct fl_lat *w, int pid);
 static int field(struct fl_lat *w, struct tep_event *ev, const char *name,
 		 struct tep_format_field **f, struct ftk_errmsg *err);
 
@@ -593,7 +594,15 @@ int fl_lat_arm(struct fl_lat *w, struct ftk_errmsg *err)
 	if (ret)
 		return ret;
 	w->set = 1;
-	if (!(w->flags & FTK_FLIGHT_LAT_STREAM) && ftk_tracefs_exists(w->top, "synthetic_events")) {
+	/*
+	 * The kernel's trigger cannot tell a followed woken task from another
+	 * (set_event_pid lets a wake-up in when either task is followed): with
+	 * a task filter on the watch instance, the stream's path, which can.
+	 */
+	if (!(w->flags & FTK_FLIGHT_LAT_STREAM) && w->watch && !followed(w, -1))
+		pr_info("flight: a task filter: the latency from the stream, which checks the task\n");
+	else if (!(w->flags & FTK_FLIGHT_LAT_STREAM) &&
+		 ftk_tracefs_exists(w->top, "synthetic_events")) {
 		ret = kernel_setup(w, err);
 		if (!ret) {
 			w->kernel = 1;
