@@ -59,6 +59,11 @@ struct fl_lat {
 	int			fired;
 };
 
+static struct tep_event *find(struct tep_handle *tep, const char *sysev);
+static int followed(struct fl_lat *w, int pid);
+static int field(struct fl_lat *w, struct tep_event *ev, const char *name,
+		 struct tep_format_field **f, struct ftk_errmsg *err);
+
 /* "20ms", "100us", "1.5s", "500000ns" into ns; -1 if bad. */
 static int64_t parse_ns(const char *s)
 {
@@ -221,12 +226,29 @@ static void keys(const struct fl_lat *w, const char **k_start, const char **k_en
 static int kernel_setup(struct fl_lat *w, struct ftk_errmsg *err)
 {
 	const char *ks, *ke;
-	char def[256], trig[512], sys[80], filt[64] = "", ev[160];
-	int i, ret;
+	char def[256], trig[512], sys[160], ev[160];
+	struct tep_event *sev;
+	int ret;
 
 	keys(w, &ks, &ke);
 	/* one onmatch() a hist: sched_wakeup_new stays with the stream path */
 	w->start[1][0] = '\0';
+	/*
+	 * No filter on any hist trigger: the kernel removes a hist trigger
+	 * only by its whole text, filter included, and a hist left behind
+	 * holds the instance and the synthetic event (EBUSY, seen in the
+	 * VM). So one syscall is its own syscalls:sys_enter_NAME pair.
+	 */
+	if (w->sysnr >= 0) {
+		const char *name = w->what + 8;
+		char path[200];
+
+		snprintf(path, sizeof(path), "events/syscalls/sys_enter_%s", name);
+		if (!ftk_tracefs_exists(w->t, path))
+			return ftk_errmsg_set(err, 0, NULL, -ENOENT, "no syscalls:sys_enter_%s", name);
+		snprintf(w->start[0], sizeof(w->start[0]), "syscalls:sys_enter_%s", name);
+		snprintf(w->end, sizeof(w->end), "syscalls:sys_exit_%s", name);
+	}
 	snprintf(w->synth, sizeof(w->synth), "ftkit_flight_%d", (int)getpid());
 	/* the type of the key passed in: the kernel wants the same */
 	snprintf(def, sizeof(def), "%s u64 lat; %s pid", w->synth,
@@ -234,36 +256,45 @@ static int kernel_setup(struct fl_lat *w, struct ftk_errmsg *err)
 	ret = ftk_trigger_synth_add(w->top, def);
 	if (ret)
 		return tfail(err, w->top, "synthetic event", ret);
-	if (w->sysnr >= 0)
-		snprintf(filt, sizeof(filt), " if id == %ld", w->sysnr);
-	for (i = 0; i < 2 && w->start[i][0] && !ret; i++) {
-		snprintf(trig, sizeof(trig), "hist:keys=%s:ftkit_ts0=common_timestamp%s", ks, filt);
-		ret = ftk_trigger_add(w->t, w->start[i], trig);
-		if (ret == -FTK_E_NOEVENT && i)
-			ret = 0, w->start[i][0] = '\0';
-		else if (ret)
-			return tfail(err, w->t, w->start[i], ret);
-	}
-	for (i = 0; i < 2 && w->start[i][0] && !ret; i++) {
-		snprintf(sys, sizeof(sys), "%s", w->start[i]);
-		*strchr(sys, ':') = '.';
-		snprintf(trig, sizeof(trig), "hist:keys=%s:ftkit_lat=common_timestamp-$ftkit_ts0:"
-			 "onmatch(%s).trace(%s,$ftkit_lat,%s)%s", ke, sys, w->synth, ke, filt);
-		ret = ftk_trigger_add(w->t, w->end, trig);
-		if (ret)
-			return tfail(err, w->t, w->end, ret);
-	}
+	snprintf(trig, sizeof(trig), "hist:keys=%s:ftkit_ts0=common_timestamp", ks);
+	ret = ftk_trigger_add(w->t, w->start[0], trig);
+	if (ret)
+		return tfail(err, w->t, w->start[0], ret);
+	snprintf(sys, sizeof(sys), "%s", w->start[0]);
+	*strchr(sys, ':') = '.';
+	snprintf(trig, sizeof(trig), "hist:keys=%s:ftkit_lat=common_timestamp-$ftkit_ts0:"
+		 "onmatch(%s).trace(%s,$ftkit_lat,%s)", ke, sys, w->synth, ke);
+	ret = ftk_trigger_add(w->t, w->end, trig);
+	if (ret)
+		return tfail(err, w->t, w->end, ret);
 	snprintf(ev, sizeof(ev), "synthetic:%s", w->synth);
-	snprintf(trig, sizeof(trig), "hist:keys=pid,lat if lat > %" PRIu64, w->thr);
+	snprintf(trig, sizeof(trig), "traceoff if lat > %" PRIu64, w->thr);
 	ret = ftk_trigger_add(w->t, ev, trig);
-	if (!ret) {
-		snprintf(trig, sizeof(trig), "traceoff if lat > %" PRIu64, w->thr);
-		ret = ftk_trigger_add(w->t, ev, trig);
-	}
 	if (!ret)
 		ret = ftk_event_enable(w->t, ev, 1);
 	if (ret)
 		return tfail(err, w->t, ev, ret);
+	/* the crossings also into the watch instance, for the reason's task and latency */
+	if (w->watch) {
+		snprintf(trig, sizeof(trig), "lat > %" PRIu64, w->thr);
+		ret = ftk_event_filter_set(w->watch, ev, trig);
+		if (!ret)
+			ret = ftk_event_enable(w->watch, ev, 1);
+		if (ret)
+			return tfail(err, w->watch, ev, ret);
+		ret = ftk_live_open(ftk_tracefs_root(w->watch), ftk_tracefs_instance(w->watch),
+				    &w->live);
+		if (ret)
+			return ftk_errmsg_set(err, 0, NULL, ret, "%s", ftk_live_errmsg(w->live));
+		sev = find(ftk_live_tep(w->live), ev);
+		if (!sev || field(w, sev, "lat", &w->f_key, err) ||
+		    field(w, sev, "pid", &w->f_next, err))
+			return -ENOENT;
+		w->id_end = sev->id;
+		ret = ftk_tracefs_write(w->watch, "tracing_on", "1");
+		if (ret)
+			return tfail(err, w->watch, "tracing_on", ret);
+	}
 	pr_info("flight: latency trigger in the kernel: %s -> %s, onmatch() makes %s, "
 		"traceoff if lat > %" PRIu64 " ns\n", w->start[0], w->end, ev, w->thr);
 	return 0;
@@ -280,6 +311,11 @@ static void kernel_undo(struct fl_lat *w)
 	int k;
 
 	snprintf(ev, sizeof(ev), "synthetic:%s", w->synth);
+	ftk_live_close(w->live);
+	w->live = NULL;
+	w->f_key = w->f_next = NULL;
+	if (w->watch)
+		ftk_event_enable(w->watch, ev, 0);
 	ftk_event_enable(w->t, ev, 0);
 	for (k = 0; k < 4; k++) {
 		if (!list[k][0] || ftk_trigger_list(w->t, list[k], &v, &nr))
@@ -291,35 +327,8 @@ static void kernel_undo(struct fl_lat *w)
 	}
 	snprintf(ev, sizeof(ev), "!%s", w->synth);
 	ftk_tracefs_append(w->top, "synthetic_events", ev);
-}
-
-void fl_lat_kernel_reason(struct fl_lat *w, char *why, size_t len)
-{
-	char ev[160], *hist = NULL, *p, comm[64] = "";
-	unsigned long long lat = 0;
-	int pid = -1;
-
-	snprintf(ev, sizeof(ev), "synthetic:%s", w->synth);
-	if (!ftk_trigger_hist(w->t, ev, &hist) && (p = strstr(hist, "{ pid:")))
-		sscanf(p, "{ pid: %d , lat: %llu", &pid, &lat);
-	free(hist);
-	if (pid < 0) {
-		snprintf(why, len, "%s latency over %s", w->what, w->thr_text);
-		return;
-	}
-	{
-		char path[64];
-		int fd, n;
-
-		snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		n = fd >= 0 ? read(fd, comm, sizeof(comm) - 1) : -1;
-		comm[n > 0 ? n - (comm[n - 1] == '\n') : 0] = '\0';
-		if (fd >= 0)
-			close(fd);
-	}
-	snprintf(why, len, "%s latency %.3f ms > %s: pid %d (%s)", w->what, lat / 1e6,
-		 w->thr_text, pid, comm[0] ? comm : "?");
+	if (w->kind != LAT_FUNC)
+		events(w, NULL);	/* the stream's events again */
 }
 
 /* --------------------------------------------------------------- the stream's path */
@@ -521,6 +530,36 @@ static int discard(void *ctx, const struct tep_record *rec)
 	return 0;
 }
 
+/* The kernel path's crossing, as the watch instance got it: the first one. */
+static int on_synth(void *ctx, const struct tep_record *rec)
+{
+	struct fl_lat *w = ctx;
+	uint64_t lat;
+	char comm[64];
+	int pid;
+
+	if (tep_data_type(ftk_live_tep(w->live), (struct tep_record *)rec) != w->id_end)
+		return 0;
+	lat = num(rec, w->f_key);
+	pid = (int)num(rec, w->f_next);
+	comm_of(w, rec, pid, comm, sizeof(comm));
+	snprintf(w->why, w->why_len, "%s latency %.3f ms > %s: pid %d (%s)", w->what, lat / 1e6,
+		 w->thr_text, pid, comm);
+	w->fired = 1;
+	return 1;
+}
+
+void fl_lat_kernel_reason(struct fl_lat *w, char *why, size_t len)
+{
+	w->why = why;
+	w->why_len = len;
+	w->fired = 0;
+	if (w->live)
+		ftk_live_read(w->live, on_synth, w, FTK_LIVE_FINAL);
+	if (!w->fired)
+		snprintf(why, len, "%s latency over %s", w->what, w->thr_text);
+}
+
 int fl_lat_poll(struct fl_lat *w, char *why, size_t len, struct ftk_errmsg *err)
 {
 	int ret;
@@ -555,7 +594,15 @@ int fl_lat_arm(struct fl_lat *w, struct ftk_errmsg *err)
 	if (ret)
 		return ret;
 	w->set = 1;
-	if (!(w->flags & FTK_FLIGHT_LAT_STREAM) && ftk_tracefs_exists(w->top, "synthetic_events")) {
+	/*
+	 * The kernel's trigger cannot tell a followed woken task from another
+	 * (set_event_pid lets a wake-up in when either task is followed): with
+	 * a task filter on the watch instance, the stream's path, which can.
+	 */
+	if (!(w->flags & FTK_FLIGHT_LAT_STREAM) && w->watch && !followed(w, -1))
+		pr_info("flight: a task filter: the latency from the stream, which checks the task\n");
+	else if (!(w->flags & FTK_FLIGHT_LAT_STREAM) &&
+		 ftk_tracefs_exists(w->top, "synthetic_events")) {
 		ret = kernel_setup(w, err);
 		if (!ret) {
 			w->kernel = 1;
