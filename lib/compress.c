@@ -118,3 +118,26 @@ int tf_decompress(enum tracefile_comp comp, void *dst, size_t dlen, const void *
 		return -FTK_E_FORMAT;
 	}
 }
+
+/*
+ * tf_decompress() with a zstd context kept in *@ctx between calls (made on
+ * first use; free it with tf_decompress_end()): a data chunk is a few
+ * pages, and ZSTD_decompress() would set up a context of its own for each.
+ */
+int tf_decompress_with(void **ctx, enum tracefile_comp comp, void *dst, size_t dlen,
+		       const void *src, size_t slen)
+{
+	size_t r;
+
+	if (comp != TF_COMP_ZSTD)
+		return tf_decompress(comp, dst, dlen, src, slen);
+	if (!*ctx && !(*ctx = ZSTD_createDCtx()))
+		return -ENOMEM;
+	r = ZSTD_decompressDCtx(*ctx, dst, dlen, src, slen);
+	return ZSTD_isError(r) || r != dlen ? -FTK_E_FORMAT : 0;
+}
+
+void tf_decompress_end(void *ctx)
+{
+	ZSTD_freeDCtx(ctx);
+}

@@ -97,5 +97,9 @@ long tf_compress(struct tf_compressor *z, void *dst, size_t cap, const void *src
  */
 int tf_decompress(enum tracefile_comp comp, void *dst, size_t dlen, const void *src,
 		  size_t slen);
+/* The same, with one zstd context reused in *ctx; tf_decompress_end() frees it. */
+int tf_decompress_with(void **ctx, enum tracefile_comp comp, void *dst, size_t dlen,
+		       const void *src, size_t slen);
+void tf_decompress_end(void *ctx);
 
 #endif

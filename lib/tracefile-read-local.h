@@ -108,6 +108,9 @@ struct ftk_tracefile {
 	char			*ksym_text;	/* kallsyms text; tf_sym names point into it */
 	struct tf_sym		*ksyms;		/* sorted as libtraceevent sorts, + a 0 end */
 	size_t			nr_ksyms;
+	void			*dctx;		/* zstd context the data streams share */
+	unsigned char		*zbuf;		/* and their compressed-chunk buffer */
+	size_t			zbuf_cap;
 	struct ftk_errmsg	err;
 };
 

@@ -238,7 +238,7 @@ static int section_load(struct ftk_tracefile *tf, unsigned long long off, const 
 		free(cbuf);
 		return -ENOMEM;
 	}
-	ret = tf_decompress(tf->comp, ubuf, ulen, cbuf, clen);
+	ret = tf_decompress_with(&tf->dctx, tf->comp, ubuf, ulen, cbuf, clen);
 	free(cbuf);
 	if (ret) {
 		free(ubuf);
@@ -1563,6 +1563,8 @@ FTK_API void ftk_tracefile_close(struct ftk_tracefile *tf)
 	free(tf->id_seen);
 	free(tf->ksyms);
 	free(tf->ksym_text);
+	tf_decompress_end(tf->dctx);
+	free(tf->zbuf);
 	ftk_list_free(tf->cpustats);
 	free(tf->uname);
 	free(tf->tversion);
@@ -1787,13 +1789,18 @@ static ssize_t zsrc_read(void *ctx, void *buf, size_t size, unsigned long long *
 			z->ubuf = p;
 			z->ucap = ulen;
 		}
-		cbuf = malloc(clen ? clen : 1);
-		if (!cbuf)
-			return -ENOMEM;
+		/* one buffer and one zstd context for all the streams of the file */
+		if (clen > tf->zbuf_cap) {
+			cbuf = realloc(tf->zbuf, clen);
+			if (!cbuf)
+				return -ENOMEM;
+			tf->zbuf = cbuf;
+			tf->zbuf_cap = clen;
+		}
+		cbuf = tf->zbuf;
 		ret = cur_read(&c, cbuf, clen);
 		if (!ret)
-			ret = tf_decompress(tf->comp, z->ubuf, ulen, cbuf, clen);
-		free(cbuf);
+			ret = tf_decompress_with(&tf->dctx, tf->comp, z->ubuf, ulen, cbuf, clen);
 		if (ret)
 			return ret;
 		z->uoff = z->pos;
