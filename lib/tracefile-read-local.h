@@ -36,6 +36,7 @@ struct tf_cpu {
 	int			fd;		/* live: trace_pipe_raw */
 	unsigned long long	offset;
 	unsigned long long	size;
+	int			cut;		/* the file ends inside this region */
 };
 
 struct tf_buffer {
@@ -44,6 +45,7 @@ struct tf_buffer {
 	unsigned int		page_size;
 	int			nr_cpus;
 	int			compressed;
+	unsigned long long	sec_off;	/* v7: its BUFFER section */
 	struct tf_cpu		*cpus;
 };
 
@@ -72,6 +74,7 @@ struct ftk_tracefile {
 	unsigned long long	zmem;		/* bytes of the zsrc chunk buffers */
 	int			nr_bufs;
 	struct tf_buffer	bufs[MAX_BUFFERS];
+	char			*damage;	/* what a truncated file lost, or NULL */
 	struct ftk_errmsg	err;
 };
 

@@ -544,13 +544,18 @@ int main(int argc, char **argv)
 		ftk_tracefile_close(tf);
 		return EXIT_FAIL;
 	}
+	/* A file cut short is read up to the damage: say what was lost, and exit 2 at the end. */
+	if (ftk_tracefile_damage(tf)) {
+		tool_warn("%s", ftk_tracefile_damage(tf));
+		exit_code = EXIT_FAIL;
+	}
 	out = tool_output(o.outpath, 0, stdout);
 	setvbuf(out, obuf, _IOFBF, sizeof(obuf));
 	filter = make_filter(ftk_tracefile_tep(tf), o.filters, o.nfilters);
 	if (ftk_tracefile_latency_text(tf) && !o.stat)
 		fprintf(out, "cpus=%d\n%s", ftk_tracefile_cpus(tf), ftk_tracefile_latency_text(tf));
-	else
-		exit_code = report(tf, &o, filter, out);
+	else if (report(tf, &o, filter, out) != EXIT_OK)
+		exit_code = EXIT_FAIL;
 	if (filter)
 		tep_filter_free(filter);
 	if (tool_output_close(out, 1))

@@ -43,6 +43,8 @@ FTK_API int ftk_tracefile_open_live(const char *tracing_dir, const char *instanc
 FTK_API void ftk_tracefile_close(struct ftk_tracefile *tf);
 /* "FILE: what at offset N", owned by the handle. */
 FTK_API const char *ftk_tracefile_errmsg(const struct ftk_tracefile *tf);
+/* NULL if the file is whole, else "FILE: file is truncated at offset N: what was lost". */
+FTK_API const char *ftk_tracefile_damage(const struct ftk_tracefile *tf);
 
 FTK_API struct tep_handle *ftk_tracefile_tep(const struct ftk_tracefile *tf);
 FTK_API const char *ftk_tracefile_path(const struct ftk_tracefile *tf);

@@ -105,7 +105,8 @@ size=$(stat -c %s "$fx/synth-v6.dat")
 head -c $((size - 30000)) "$fx/synth-v6.dat" > "$tmp/cut.dat"
 ftreport "$tmp/cut.dat" > "$tmp/cut" 2> "$tmp/err"; rc=$?
 is "$rc" 2 "a truncated file exits 2"
-ok "the message names the file and the offset" grep -q "cut.dat: cpu [0-9]: file is truncated at offset [0-9]" "$tmp/err"
+ok "the warning names the file, the offset and the CPU that lost data" \
+	grep -q "warning: .*cut.dat: file is truncated at offset $((size - 30000)): cpu [0-9] lost [0-9]* of its" "$tmp/err"
 ok "the events before the damage are printed" \
 	test "$(grep -c ' \[00[0-9]\] ' "$tmp/cut")" -gt 100
 n=$(grep -c ' \[00[0-9]\] ' "$tmp/cut")
