@@ -67,6 +67,7 @@ struct ftk_tracefile {
 	char			*top_clock;
 	char			*latency;
 	long long		ts_offset;
+	long long		shift;		/* ftk_tracefile_shift() */
 	char			**cpustats;	/* CPUSTAT options, in file order */
 	unsigned int		tsc_mult;	/* TSC2NSEC option */
 	unsigned int		tsc_shift;

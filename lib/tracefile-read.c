@@ -1503,6 +1503,20 @@ FTK_API const char *ftk_tracefile_tracer_version(const struct ftk_tracefile *tf)
 	return tf->tversion;
 }
 
+/**
+ * ftk_tracefile_shift() - move the file's time stamps
+ * @tf: the handle
+ * @ns: added to every time stamp of the streams made from now on
+ *
+ * For files recorded on other machines (or guests) merged with this
+ * one's: their clocks differ by an offset the user knows (ftreport
+ * --offset FILE=NS). Added to the file's own OFFSET and DATE options.
+ */
+FTK_API void ftk_tracefile_shift(struct ftk_tracefile *tf, long long ns)
+{
+	tf->shift = ns;
+}
+
 /** ftk_tracefile_ts_offset() - the OFFSET option added to every time stamp, or 0. */
 FTK_API long long ftk_tracefile_ts_offset(const struct ftk_tracefile *tf)
 {
@@ -1717,7 +1731,7 @@ FTK_API struct ftk_stream *ftk_tracefile_stream(struct ftk_tracefile *tf, int bu
 		fmt.long_size = tf->long_size;
 	fmt.big_endian = tf->big_endian;
 	fmt.cpu = c->cpu;
-	fmt.ts_offset = tf->ts_offset;
+	fmt.ts_offset = tf->ts_offset + tf->shift;
 	fmt.ts_mult = tf->tsc_mult;
 	fmt.ts_shift = tf->tsc_shift;
 	fmt.name = tf->path;
@@ -1743,28 +1757,28 @@ FTK_API struct ftk_stream *ftk_tracefile_stream(struct ftk_tracefile *tf, int bu
 }
 
 /**
- * ftk_tracefile_merge() - the records of chosen buffers and CPUs, merged
+ * ftk_tracefile_merge_add() - add the records of chosen buffers and CPUs to a merge
  * @tf: the handle
+ * @m: the merge (ftk_merge_new(), or one of another file's: files merge by time)
  * @buf_mask: bit N picks buffer N; 0 picks all
  * @cpus: CPU numbers ended by -1, or NULL for all
+ * @tag_base: added to the buffer index to make each record's tag
  *
  * Streams are added by buffer, then by CPU, so that records with equal
- * stamps come in the order trace-cmd report prints them. Each record's
- * tag is its buffer index.
+ * stamps come in the order trace-cmd report prints them; streams of a
+ * file added later come after on equal stamps. Several files go into one
+ * merge with tag bases far enough apart (64 buffers a file at most), after
+ * ftk_tracefile_shift() put their stamps on one time line.
  *
- * Return: the merge, to free with ftk_merge_free() before @tf is closed;
- * NULL with errno set on failure.
+ * Return: 0, or a negative errno; the merge keeps the streams added.
  */
-FTK_API struct ftk_merge *ftk_tracefile_merge(struct ftk_tracefile *tf,
-					      unsigned long long buf_mask, const int *cpus)
+FTK_API int ftk_tracefile_merge_add(struct ftk_tracefile *tf, struct ftk_merge *m,
+				    unsigned long long buf_mask, const int *cpus, int tag_base)
 {
-	struct ftk_merge *m = ftk_merge_new();
 	unsigned long long bytes = 0;
 	struct ftk_stream *s;
-	int b, i, k, want, pass;
+	int b, i, k, want, pass, ret;
 
-	if (!m)
-		return NULL;
 	/* pass 0 sizes the streams' read-ahead to READAHEAD_BUDGET in all; pass 1 opens them */
 	for (pass = 0; pass < 2; pass++) {
 		for (b = 0; b < tf->nr_bufs; b++) {
@@ -1786,15 +1800,43 @@ FTK_API struct ftk_merge *ftk_tracefile_merge(struct ftk_tracefile *tf,
 					continue;
 				}
 				s = ftk_tracefile_stream(tf, b, i);
-				if (s)
-					ftk_stream_set_readahead(s, bytes ? READAHEAD_BUDGET / bytes : 1);
+				if (!s)
+					return ftk_err(errno ? -errno : -ENOMEM);
+				ftk_stream_set_readahead(s, bytes ? READAHEAD_BUDGET / bytes : 1);
 				/* the merge owns @s, also on failure */
-				if (!s || ftk_merge_add(m, s, b) < 0) {
-					ftk_merge_free(m);
-					return NULL;
-				}
+				ret = ftk_merge_add(m, s, tag_base + b);
+				if (ret < 0)
+					return ret;
 			}
 		}
+	}
+	return 0;
+}
+
+/**
+ * ftk_tracefile_merge() - the records of chosen buffers and CPUs, merged
+ * @tf: the handle
+ * @buf_mask: bit N picks buffer N; 0 picks all
+ * @cpus: CPU numbers ended by -1, or NULL for all
+ *
+ * See ftk_tracefile_merge_add(). Each record's tag is its buffer index.
+ *
+ * Return: the merge, to free with ftk_merge_free() before @tf is closed;
+ * NULL with errno set on failure.
+ */
+FTK_API struct ftk_merge *ftk_tracefile_merge(struct ftk_tracefile *tf,
+					      unsigned long long buf_mask, const int *cpus)
+{
+	struct ftk_merge *m = ftk_merge_new();
+	int ret;
+
+	if (!m)
+		return NULL;
+	ret = ftk_tracefile_merge_add(tf, m, buf_mask, cpus, 0);
+	if (ret < 0) {
+		ftk_merge_free(m);
+		errno = -ret;
+		return NULL;
 	}
 	return m;
 }

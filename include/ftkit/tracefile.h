@@ -77,6 +77,15 @@ FTK_API int ftk_tracefile_buffer_cpu(const struct ftk_tracefile *tf, int buf, in
 
 /* One stream over the i-th CPU of buffer @buf; close it with ftk_stream_close(). */
 FTK_API struct ftk_stream *ftk_tracefile_stream(struct ftk_tracefile *tf, int buf, int i);
+/* Add @ns to every time stamp of the streams made from now on (files of other clocks). */
+FTK_API void ftk_tracefile_shift(struct ftk_tracefile *tf, long long ns);
+/*
+ * Add the streams of the buffers in @buf_mask (all if 0) and the CPUs in
+ * @cpus (ended by -1; NULL for all) to @m, tagged @tag_base + buffer index:
+ * several files in one merge are merged by time.
+ */
+FTK_API int ftk_tracefile_merge_add(struct ftk_tracefile *tf, struct ftk_merge *m,
+				    unsigned long long buf_mask, const int *cpus, int tag_base);
 /*
  * Merge of the buffers whose bit is set in @buf_mask (all if 0) and the CPUs
  * in @cpus (a list ended by -1; NULL for all). Records are tagged with
