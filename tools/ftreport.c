@@ -675,6 +675,10 @@ int main(int argc, char **argv)
 		exit_code = report_files(&o, out);
 		if (tool_output_close(out, 1))
 			exit_code = EXIT_FAIL;
+		free(o.inputs);
+		free(o.offsets);
+		free(o.filters);
+		free(o.cpus);
 		return exit_code;
 	}
 	if (o.live)
@@ -705,5 +709,6 @@ int main(int argc, char **argv)
 	ftk_tracefile_close(tf);
 	free(o.filters);
 	free(o.cpus);
+	free(o.inputs);
 	return exit_code;
 }
