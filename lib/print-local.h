@@ -40,6 +40,7 @@ struct ftk_printer {
 	int			nr_bufs;
 	int			name_width;	/* widest instance name, for the prefix */
 	int			prefix;		/* print the buffer name prefix */
+	char			*file;		/* several files: "FILE: " before each record */
 	int			nrec;
 	int			err;
 	struct trace_seq	s;

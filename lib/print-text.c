@@ -488,9 +488,11 @@ int ftk_print_text(struct ftk_printer *p, const struct tep_record *crec, int buf
 	comm = lookup_comm(p, pid, &clen);
 	name = ev ? ev->name : "[UNKNOWN EVENT]";
 	nlen = strlen(name);
-	if (ob_need(&p->ob, nlen + clen + p->name_width + 256))
+	if (ob_need(&p->ob, nlen + clen + p->name_width + 256 + (p->file ? strlen(p->file) : 0)))
 		return -ENOMEM;
 	o = p->ob.b + p->ob.len;
+	if (p->file)
+		o = stpcpy(o, p->file);
 	if (p->prefix) {
 		const char *bn = pb ? pb->name : "";
 
@@ -543,7 +545,8 @@ int ftk_print_text(struct ftk_printer *p, const struct tep_record *crec, int buf
 	if ((int)p->ob.len > n && p->ob.b[p->ob.len - 1] == '\n')
 		p->ob.len--;
 	ob_put(&p->ob, "\n", 1);
-	if (p->ob.len >= OUT_FLUSH)
+	/* printers of several files share the output: each record goes out in its turn */
+	if (p->ob.len >= OUT_FLUSH || p->file)
 		return ftk_print_flush(p);
 	return 0;
 }

@@ -99,6 +99,7 @@ FTK_API void ftk_printer_free(struct ftk_printer *p)
 	free(p->chrome_seen);
 	free(p->chrome_pids);
 	free(p->ob.b);
+	free(p->file);
 	free(p->bufs);
 	trace_seq_destroy(&p->s);
 	free(p);
@@ -137,6 +138,30 @@ FTK_API int ftk_printer_add_buffer(struct ftk_printer *p, const char *name, int 
 }
 
 /**
+ * ftk_printer_set_file() - tag every line with the file it comes from
+ * @p: the printer
+ * @name: the file's name
+ * @width: the widest name of the files printed together
+ *
+ * For reports of several files merged by time (ftreport -i A -i B), one
+ * printer a file, all writing to the same output: text lines start with
+ * the name right-aligned to @width and ": ", as trace-cmd report -i A -i B
+ * prints them, and each record is written out when printed, so that the
+ * printers' lines come in the order they are printed.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+FTK_API int ftk_printer_set_file(struct ftk_printer *p, const char *name, int width)
+{
+	free(p->file);
+	if (asprintf(&p->file, "%*s: ", width, name) < 0) {
+		p->file = NULL;
+		return ftk_err(-ENOMEM);
+	}
+	return 0;
+}
+
+/**
  * ftk_printer_begin() - start the output
  * @p: the printer
  * @cpus: CPU count of the trace
@@ -147,7 +172,7 @@ FTK_API int ftk_printer_begin(struct ftk_printer *p, int cpus)
 {
 	switch (p->format) {
 	case FTK_PRINT_TEXT:
-		fprintf(p->out, "cpus=%d\n", cpus);
+		fprintf(p->out, "%scpus=%d\n", p->file ? p->file : "", cpus);
 		break;
 	case FTK_PRINT_CSV:
 		fputs("ts,cpu,pid,comm,buffer,event,info\n", p->out);

@@ -36,6 +36,7 @@ struct tf_cpu {
 	int			fd;		/* live: trace_pipe_raw */
 	unsigned long long	offset;
 	unsigned long long	size;
+	int			cut;		/* the file ends inside this region */
 };
 
 struct tf_buffer {
@@ -44,6 +45,7 @@ struct tf_buffer {
 	unsigned int		page_size;
 	int			nr_cpus;
 	int			compressed;
+	unsigned long long	sec_off;	/* v7: its BUFFER section */
 	struct tf_cpu		*cpus;
 };
 
@@ -89,6 +91,7 @@ struct ftk_tracefile {
 	char			*top_clock;
 	char			*latency;
 	long long		ts_offset;
+	long long		shift;		/* ftk_tracefile_shift() */
 	char			**cpustats;	/* CPUSTAT options, in file order */
 	unsigned int		tsc_mult;	/* TSC2NSEC option */
 	unsigned int		tsc_shift;
@@ -111,6 +114,7 @@ struct ftk_tracefile {
 	void			*dctx;		/* zstd context the data streams share */
 	unsigned char		*zbuf;		/* and their compressed-chunk buffer */
 	size_t			zbuf_cap;
+	char			*damage;	/* what a truncated file lost, or NULL */
 	struct ftk_errmsg	err;
 };
 

@@ -53,6 +53,32 @@ int tf_fail(struct ftk_tracefile *tf, int err, const char *fmt, ...)
 	return err;
 }
 
+/*
+ * Note what a truncated file lost: "; "-separated parts, cut at 4 KiB.
+ * The handle stays usable: what survived is read.
+ */
+static void __attribute__((format(printf, 2, 3))) damage_add(struct ftk_tracefile *tf,
+							      const char *fmt, ...)
+{
+	size_t have = tf->damage ? strlen(tf->damage) : 0;
+	char part[512], *d;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(part, sizeof(part), fmt, ap);
+	va_end(ap);
+	if (n < 0 || have > 4096)
+		return;
+	d = realloc(tf->damage, have + strlen(part) + 3);
+	if (!d)
+		return;
+	if (have)
+		strcpy(d + have, "; ");
+	strcpy(d + have + (have ? 2 : 0), part);
+	tf->damage = d;
+}
+
 /* A sub-buffer size the kernel can produce: a power of two from 1 KiB to 1 MiB. */
 static int bad_page_size(unsigned long long page)
 {
@@ -1090,6 +1116,7 @@ static int parse_option(struct ftk_tracefile *tf, unsigned int id, struct cur *o
 			ret = -FTK_E_FORMAT;
 			break;
 		}
+		b->sec_off = off;
 		b->clock = clk;
 		clk = NULL;
 		b->page_size = page;
@@ -1232,22 +1259,267 @@ static int open_v6(struct ftk_tracefile *tf, struct cur *c)
 	return ret;
 }
 
-static int open_v7(struct ftk_tracefile *tf, struct cur *c)
+/* The v7 metadata sections, in the order they are parsed. */
+static const struct {
+	int		id;
+	const char	*what;
+	int		(*fn)(struct cur *);
+} v7_meta[] = {
+	{ TF_OPT_HEADER_INFO, "header info", read_header_info },
+	{ TF_OPT_FTRACE_EVENTS, "ftrace event formats", read_ftrace_events },
+	{ TF_OPT_EVENT_FORMATS, "event formats", read_event_formats },
+	{ TF_OPT_KALLSYMS, "kallsyms", read_kallsyms },
+	{ TF_OPT_PRINTK, "printk formats", read_printk },
+	{ TF_OPT_CMDLINES, "saved cmdlines", read_cmdlines },
+};
+
+/* What the options of a v7 file point at, and which options sections were read. */
+struct v7_walk {
+	unsigned long long	where[ARRAY_SIZE(v7_meta)];
+	unsigned long long	text_off;
+	unsigned long long	seen[1024];
+	unsigned int		nseen;
+};
+
+static int v7_seen(const struct v7_walk *w, unsigned long long off)
 {
-	static const struct { int id; const char *what; int (*fn)(struct cur *); } meta[] = {
-		{ TF_OPT_HEADER_INFO, "header info", read_header_info },
-		{ TF_OPT_FTRACE_EVENTS, "ftrace event formats", read_ftrace_events },
-		{ TF_OPT_EVENT_FORMATS, "event formats", read_event_formats },
-		{ TF_OPT_KALLSYMS, "kallsyms", read_kallsyms },
-		{ TF_OPT_PRINTK, "printk formats", read_printk },
-		{ TF_OPT_CMDLINES, "saved cmdlines", read_cmdlines },
-	};
-	unsigned long long where[ARRAY_SIZE(meta)] = { 0 };
-	unsigned long long next, text_off = 0;
+	unsigned int i;
+
+	for (i = 0; i < w->nseen; i++)
+		if (w->seen[i] == off)
+			return 1;
+	return 0;
+}
+
+/* Whether the whole section at @off (header and content) is in the file. */
+static int section_in_file(struct ftk_tracefile *tf, unsigned long long off)
+{
+	struct cur c = { .tf = tf, .pos = off, .what = "section header" };
+	unsigned long long skip, size;
+	int ret;
+
+	ret = off < tf->fsize && !cur_num(&c, 8, &skip) && !cur_num(&c, 8, &size) &&
+	      size <= tf->fsize - c.pos;
+	ftk_errmsg_clear(&tf->err);
+	return ret;
+}
+
+/* The options section at @off; *next gets the offset of the next one (0: none). */
+static int read_options_section(struct ftk_tracefile *tf, unsigned long long off,
+				struct v7_walk *w, unsigned long long *next)
+{
 	unsigned char *mem;
 	struct cur s, o;
+	size_t i;
+	int ret;
+
+	*next = 0;
+	ret = section_load(tf, off, "options section", 0, &s, &mem);
+	if (ret)
+		return ret;
+	if (w->nseen < ARRAY_SIZE(w->seen))
+		w->seen[w->nseen++] = off;
+	for (;;) {
+		unsigned long long id, size, at = cur_where(&s);
+
+		s.what = "options";
+		if ((ret = cur_num(&s, 2, &id)) || (ret = cur_num(&s, 4, &size)))
+			break;
+		if (size > s.len - s.pos) {
+			ret = tf_fail(tf, -FTK_E_FORMAT,
+				      "option %llu at offset %llu claims %llu bytes beyond its section",
+				      id, at, size);
+			break;
+		}
+		if (id == TF_OPT_DONE) {
+			if (size >= 8)
+				ret = cur_num(&s, 8, next);
+			break;
+		}
+		o = (struct cur){ .tf = tf, .mem = s.mem + s.pos, .len = size,
+				  .base = at + 6, .what = "option" };
+		s.pos += size;
+		for (i = 0; i < ARRAY_SIZE(v7_meta); i++)
+			if (id == (unsigned long long)v7_meta[i].id && size >= 8)
+				w->where[i] = tf_num(tf, o.mem, 8);
+		if (id == TF_OPT_BUFFER_TEXT && size >= 8)
+			w->text_off = tf_num(tf, o.mem, 8);
+		ret = parse_option(tf, (unsigned int)id, &o, 1, at);
+		if (ret)
+			break;
+	}
+	free(mem);
+	return ret;
+}
+
+static unsigned long long align_up(unsigned long long v, unsigned long long a)
+{
+	return (v + a - 1) / a * a;
+}
+
+static int add_region(struct tf_buffer *b, int *alloc, const struct tf_cpu *c)
+{
+	if (b->nr_cpus == *alloc) {
+		int n = *alloc ? *alloc * 2 : 8;
+		struct tf_cpu *p = realloc(b->cpus, n * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		b->cpus = p;
+		*alloc = n;
+	}
+	b->cpus[b->nr_cpus++] = *c;
+	return 0;
+}
+
+/*
+ * A BUFFER section at @sec (content up to @end) that no BUFFER option
+ * describes, because the option came after the cut: split it into CPU
+ * regions from its content. Both writers start each CPU on a page
+ * boundary. Compressed data is a chunk count and chunks per CPU, so the
+ * regions are exact; uncompressed data is whole sub-buffers, and a new
+ * CPU is taken to start where a sub-buffer's time stamp goes back. The
+ * CPU numbers (CPUs without data leave no trace), the buffer's name and
+ * its clock are guesses, and the warning says so.
+ */
+static int recover_buffer(struct ftk_tracefile *tf, unsigned long long sec,
+			  unsigned long long flags, unsigned long long end)
+{
+	unsigned long long page = tf->page_size, limit = end < tf->fsize ? end : tf->fsize;
+	unsigned long long pos = align_up(sec + TRACEFILE_SEC_HDR_LEN, page), q, ts, prev = 0;
+	struct cur c = { .tf = tf, .what = "buffer section" };
+	struct tf_cpu r = { .fd = -1 };
+	struct tf_buffer *b;
+	char name[64] = "";
+	unsigned int count, clen, ulen, k;
+	int i, alloc = 0, ret = 0, cut = 0;
+
+	for (i = 0; i < tf->nr_bufs; i++)
+		if (!tf->bufs[i].name[0])
+			snprintf(name, sizeof(name), "recovered@%llu", sec);
+	b = new_buffer(tf, name, sec);
+	if (!b)
+		return tf->nr_bufs >= MAX_BUFFERS ? -FTK_E_FORMAT : -ENOMEM;
+	b->sec_off = sec;
+	b->compressed = (flags & TRACEFILE_SEC_COMPRESSED) && tf->comp != TF_COMP_NONE;
+	while (!ret && !cut && b->nr_cpus < MAX_CPUS && pos + (b->compressed ? 4 : page) <= limit) {
+		r.cpu = b->nr_cpus;
+		r.offset = pos;
+		if (b->compressed) {
+			c.pos = pos;
+			if (cur_u32(&c, &count) || count > (limit - pos) / 8)
+				break;		/* not a chunk count: the data ends */
+			for (k = 0, q = pos + 4; k < count; k++, q += 8 + clen) {
+				c.pos = q;
+				if (q + 8 > limit || cur_u32(&c, &clen) || cur_u32(&c, &ulen) ||
+				    q + 8 + clen > limit) {
+					cut = 1;
+					break;
+				}
+				if (ulen > page * MAX_CHUNK_PAGES || ulen > MAX_RATIO * clen + 65536)
+					break;
+			}
+			if (k < count && !cut)
+				break;		/* not chunks */
+			r.size = q - pos - 4;
+			r.cut = cut;
+			ret = add_region(b, &alloc, &r);
+			pos = align_up(q, page);
+			continue;
+		}
+		/* uncompressed: whole sub-buffers up to the end; a new CPU where time goes back */
+		r.size = 0;
+		r.cut = 0;
+		for (q = pos; q + page <= limit; q += page) {
+			c.pos = q;
+			if (cur_num(&c, 8, &ts))
+				break;
+			if (r.size && ts && ts < prev)
+				break;
+			if (ts)
+				prev = ts;
+			r.size += page;
+		}
+		prev = 0;
+		ret = add_region(b, &alloc, &r);
+		pos = q;
+	}
+	ftk_errmsg_clear(&tf->err);
+	if (!b->cpus)
+		b->cpus = calloc(1, sizeof(*b->cpus));
+	if (ret || !b->cpus)
+		return -ENOMEM;
+	damage_add(tf, "the BUFFER option of the buffer section at offset %llu is lost: %d CPU regions were found in its data (CPU numbers, buffer name and clock are guesses)",
+		   sec, b->nr_cpus);
+	if (end > tf->fsize)
+		damage_add(tf, "that section's last %llu bytes (from offset %llu) are lost%s",
+			   end == ~0ULL ? 0 : end - tf->fsize, tf->fsize,
+			   b->compressed ? "" : ", whole sub-buffers only are read");
+	return 0;
+}
+
+/*
+ * The sections of a v7 file after its header, one after the other, as
+ * trace-cmd and ftrecord write them. With @salvage (the options were cut
+ * off), metadata sections are found here instead of through options,
+ * whole options sections not read yet are read, and a BUFFER section no
+ * option describes is split into CPUs; otherwise the walk only looks for
+ * a section cut short (the strings section, last in the file).
+ */
+static int walk_v7(struct ftk_tracefile *tf, unsigned long long pos, struct v7_walk *w, int salvage)
+{
+	struct cur c = { .tf = tf, .what = "section header" };
+	unsigned long long id, flags, size, end, next;
+	unsigned int sid;
+	int steps, i, known, ret = 0;
+
+	for (steps = 0; steps < 4096 && pos < tf->fsize; steps++) {
+		c.pos = pos;
+		if (cur_num(&c, 2, &id) || cur_num(&c, 2, &flags) || cur_u32(&c, &sid) ||
+		    cur_num(&c, 8, &size)) {
+			damage_add(tf, "the section header at offset %llu is cut", pos);
+			break;
+		}
+		end = size > ~0ULL - c.pos ? ~0ULL : c.pos + size;
+		if (id > TF_OPT_BUFFER_TEXT)
+			break;		/* not a section: the walk ends */
+		if (end > tf->fsize && !(salvage && id == TF_OPT_BUFFER))
+			damage_add(tf, "the %s section at offset %llu is cut: %llu of its %llu bytes are in the file",
+				   id == TF_OPT_STRINGS ? "strings" : id == TF_OPT_DONE ? "options" :
+				   id == TF_OPT_BUFFER ? "buffer" : id == TF_OPT_BUFFER_TEXT ? "latency" :
+				   id >= TF_OPT_HEADER_INFO ? v7_meta[id - TF_OPT_HEADER_INFO].what : "unknown",
+				   pos, tf->fsize - c.pos, size);
+		if (!salvage) {
+			/* nothing to add */
+		} else if (id >= TF_OPT_HEADER_INFO && id <= TF_OPT_CMDLINES) {
+			if (!w->where[id - TF_OPT_HEADER_INFO])
+				w->where[id - TF_OPT_HEADER_INFO] = pos;
+		} else if (id == TF_OPT_DONE && end <= tf->fsize && !v7_seen(w, pos)) {
+			ret = read_options_section(tf, pos, w, &next);
+		} else if (id == TF_OPT_BUFFER) {
+			for (i = 0, known = 0; i < tf->nr_bufs; i++)
+				known |= tf->bufs[i].sec_off == pos;
+			if (!known)
+				ret = recover_buffer(tf, pos, flags, end);
+		}
+		if (ret)
+			break;
+		pos = end;
+	}
+
+	if (!ret)
+		ftk_errmsg_clear(&tf->err);
+	return ret;
+}
+
+static int open_v7(struct ftk_tracefile *tf, struct cur *c)
+{
+	struct v7_walk *w;
+	unsigned long long next, hdr_end, first_opts;
+	unsigned char *mem;
+	struct cur s;
 	char *name;
-	int ret, n = 0;
+	int ret, n = 0, salvage = 0;
 	size_t i;
 
 	c->what = "compression header";
@@ -1260,77 +1532,68 @@ static int open_v7(struct ftk_tracefile *tf, struct cur *c)
 	c->what = "options offset";
 	if ((ret = cur_num(c, 8, &next)))
 		return ret;
+	hdr_end = c->pos;
+	first_opts = next;
 	tf->cpus = -1;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
 
 	/* Walk every options section; metadata sections are found through them. */
 	while (next) {
-		if (++n > 1024)
-			return tf_fail(tf, -FTK_E_FORMAT, "options sections loop at offset %llu", next);
-		ret = section_load(tf, next, "options section", 0, &s, &mem);
-		if (ret)
-			return ret;
-		for (;;) {
-			unsigned long long id, size, at = cur_where(&s);
-
-			s.what = "options";
-			if ((ret = cur_num(&s, 2, &id)) || (ret = cur_num(&s, 4, &size)))
-				break;
-			if (size > s.len - s.pos) {
-				ret = tf_fail(tf, -FTK_E_FORMAT,
-					      "option %llu at offset %llu claims %llu bytes beyond its section",
-					      id, at, size);
-				break;
-			}
-			if (id == TF_OPT_DONE) {
-				next = 0;
-				if (size >= 8)
-					ret = cur_num(&s, 8, &next);
-				break;
-			}
-			o = (struct cur){ .tf = tf, .mem = s.mem + s.pos, .len = size,
-					  .base = at + 6, .what = "option" };
-			s.pos += size;
-			for (i = 0; i < ARRAY_SIZE(meta); i++)
-				if (id == (unsigned long long)meta[i].id && size >= 8)
-					where[i] = tf_num(tf, o.mem, 8);
-			if (id == TF_OPT_BUFFER_TEXT && size >= 8)
-				text_off = tf_num(tf, o.mem, 8);
-			ret = parse_option(tf, (unsigned int)id, &o, 1, at);
-			if (ret)
-				break;
+		if (++n > 1024) {
+			ret = tf_fail(tf, -FTK_E_FORMAT, "options sections loop at offset %llu", next);
+			goto out;
 		}
-		free(mem);
+		if (!section_in_file(tf, next)) {
+			/* cut off: what it held is looked for in the sections that are there */
+			damage_add(tf, "the options section at offset %llu is lost, with the options after it",
+				   next);
+			salvage = 1;
+			break;
+		}
+		ret = read_options_section(tf, next, w, &next);
 		if (ret)
-			return ret;
+			goto out;
 	}
-	for (i = 0; i < ARRAY_SIZE(meta); i++) {
-		struct tf_later *l = meta[i].id == TF_OPT_KALLSYMS ? &tf->kallsyms :
-				     meta[i].id == TF_OPT_PRINTK && tf->lazy ? &tf->printk : NULL;
+	ret = walk_v7(tf, hdr_end, w, salvage);
+	if (ret)
+		goto out;
+	for (i = 0; i < ARRAY_SIZE(v7_meta); i++) {
+		struct tf_later *l = v7_meta[i].id == TF_OPT_KALLSYMS ? &tf->kallsyms :
+				     v7_meta[i].id == TF_OPT_PRINTK && tf->lazy ? &tf->printk : NULL;
 
-		if (!where[i])
+		if (!w->where[i])
 			continue;
 		if (l) {
 			/* checked now, read on first use */
-			ret = section_load(tf, where[i], meta[i].what, meta[i].id, NULL, NULL);
+			ret = section_load(tf, w->where[i], v7_meta[i].what, v7_meta[i].id, NULL, NULL);
 			if (ret)
-				return ret;
-			l->off = where[i];
+				goto out;
+			l->off = w->where[i];
 			l->state = LATER_PENDING;
 			continue;
 		}
-		ret = section_load(tf, where[i], meta[i].what, meta[i].id, &s, &mem);
+		ret = section_load(tf, w->where[i], v7_meta[i].what, v7_meta[i].id, &s, &mem);
 		if (!ret)
-			ret = meta[i].fn(&s);
+			ret = v7_meta[i].fn(&s);
 		free(mem);
 		if (ret)
-			return ret;
+			goto out;
 	}
-	if (!where[0])
-		return tf_fail(tf, -FTK_E_FORMAT, "no header info section (HEADER_INFO option)");
-	if (text_off) {
-		ret = section_load(tf, text_off, "latency text", -1, &s, &mem);
+	if (!w->where[0]) {
+		if (salvage)
+			ret = tf_fail(tf, -FTK_E_TRUNC,
+				      "file is truncated at offset %llu: no header info section is left (the options were at offset %llu)",
+				      tf->fsize, first_opts);
+		else
+			ret = tf_fail(tf, -FTK_E_FORMAT, "no header info section (HEADER_INFO option)");
+		goto out;
+	}
+	if (w->text_off) {
+		ret = section_load(tf, w->text_off, "latency text", -1, &s, &mem);
 		if (ret)
-			return ret;
+			goto out;
 		tf->latency = strndup((const char *)mem, s.len);
 		free(mem);
 	}
@@ -1353,7 +1616,52 @@ static int open_v7(struct ftk_tracefile *tf, struct cur *c)
 				if (tf->bufs[b].cpus[k].cpu >= tf->cpus)
 					tf->cpus = tf->bufs[b].cpus[k].cpu + 1;
 	}
-	return 0;
+out:
+	free(w);
+	return ret;
+}
+
+/*
+ * CPU data the file ends inside of (the options said where it is and how
+ * long): uncompressed data is read to its last whole sub-buffer in the
+ * file, compressed data to its last whole chunk; the warning says how
+ * much of which CPU is lost.
+ */
+static void note_cut_regions(struct ftk_tracefile *tf)
+{
+	unsigned long long need, have, keep, page;
+	int b, k;
+
+	for (b = 0; b < tf->nr_bufs; b++) {
+		struct tf_buffer *buf = &tf->bufs[b];
+		char who[300];
+
+		page = buf->page_size;
+		for (k = 0; k < buf->nr_cpus; k++) {
+			struct tf_cpu *c = &buf->cpus[k];
+
+			if (!c->size || c->cut)
+				continue;
+			need = c->offset + c->size + (buf->compressed ? 4 : 0);
+			if (need <= tf->fsize)
+				continue;
+			have = c->offset < tf->fsize ? tf->fsize - c->offset : 0;
+			snprintf(who, sizeof(who), "%s%s%scpu %d", buf->name[0] ? "buffer " : "",
+				 buf->name, buf->name[0] ? " " : "", c->cpu);
+			c->cut = 1;
+			if (buf->compressed) {
+				keep = have < need - c->offset ? have : need - c->offset;
+				damage_add(tf, "%s lost %llu of its %llu bytes of compressed data at offset %llu",
+					   who, need - c->offset - keep, need - c->offset, c->offset);
+				continue;
+			}
+			keep = (have < c->size ? have : c->size) / page * page;
+			damage_add(tf, "%s lost %llu of its %llu bytes at offset %llu (%llu of %llu sub-buffers)",
+				   who, c->size - keep, c->size, c->offset,
+				   (c->size - keep + page - 1) / page, (c->size + page - 1) / page);
+			c->size = keep;
+		}
+	}
 }
 
 /*
@@ -1515,12 +1823,23 @@ FTK_API int ftk_tracefile_open(const char *path, unsigned int flags, struct ftk_
 	} else {
 		ret = open_v7(tf, &c);
 	}
-	if (!ret)
+	if (!ret) {
+		note_cut_regions(tf);
 		ret = check_regions(tf);
+	}
 	if (!ret && tf->lazy)
 		ret = lazy_start(tf);
 	if (ret)
 		return ftk_err(ret);
+	if (tf->damage) {
+		char *d;
+
+		if (asprintf(&d, "%s: file is truncated at offset %llu: %s", tf->path, tf->fsize,
+			     tf->damage) < 0)
+			return ftk_err(-ENOMEM);
+		free(tf->damage);
+		tf->damage = d;
+	}
 	if (tf->cpus >= 0)
 		tep_set_cpus(tf->tep, tf->cpus);
 	return 0;
@@ -1570,6 +1889,7 @@ FTK_API void ftk_tracefile_close(struct ftk_tracefile *tf)
 	free(tf->tversion);
 	free(tf->top_clock);
 	free(tf->latency);
+	free(tf->damage);
 	free(tf->comp_name);
 	free(tf->path);
 	free(tf);
@@ -1584,6 +1904,24 @@ FTK_API void ftk_tracefile_close(struct ftk_tracefile *tf)
 FTK_API const char *ftk_tracefile_errmsg(const struct ftk_tracefile *tf)
 {
 	return tf->err.text;
+}
+
+/**
+ * ftk_tracefile_damage() - what a truncated file lost
+ * @tf: the handle
+ *
+ * A file cut short (a copy that stopped, a full disk) is opened as far
+ * as it can be read: CPU data is read up to its last whole sub-buffer
+ * (compressed: chunk) in the file, and a version 7 file whose options
+ * were cut off is read from its sections (see trace-cmd.dat.v7(5)).
+ *
+ * Return: NULL if the file is whole; otherwise "FILE: file is truncated
+ * at offset N: " and what was lost (which buffers and CPUs, how many
+ * bytes and sub-buffers, which sections), owned by @tf.
+ */
+FTK_API const char *ftk_tracefile_damage(const struct ftk_tracefile *tf)
+{
+	return tf->damage;
 }
 
 /** ftk_tracefile_tep() - the libtraceevent handle of the file, owned by @tf. */
@@ -1644,6 +1982,20 @@ FTK_API const char *ftk_tracefile_uname(const struct ftk_tracefile *tf)
 FTK_API const char *ftk_tracefile_tracer_version(const struct ftk_tracefile *tf)
 {
 	return tf->tversion;
+}
+
+/**
+ * ftk_tracefile_shift() - move the file's time stamps
+ * @tf: the handle
+ * @ns: added to every time stamp of the streams made from now on
+ *
+ * For files recorded on other machines (or guests) merged with this
+ * one's: their clocks differ by an offset the user knows (ftreport
+ * --offset FILE=NS). Added to the file's own OFFSET and DATE options.
+ */
+FTK_API void ftk_tracefile_shift(struct ftk_tracefile *tf, long long ns)
+{
+	tf->shift = ns;
 }
 
 /** ftk_tracefile_ts_offset() - the OFFSET option added to every time stamp, or 0. */
@@ -1747,7 +2099,18 @@ struct zsrc {
 	unsigned long long	uoff;		/* file offset of the current chunk */
 	unsigned int		max_ulen;	/* MAX_CHUNK_PAGES sub-buffers */
 	int			started;
+	int			cut;		/* the file ends inside: stop at the last whole chunk */
 };
+
+/* The end of a cut region's data is its end, not an error. */
+static int zsrc_cut(struct zsrc *z, int err)
+{
+	if (!z->cut)
+		return err;
+	ftk_errmsg_clear(&z->tf->err);
+	z->chunks = 0;
+	return 0;
+}
 
 static ssize_t zsrc_read(void *ctx, void *buf, size_t size, unsigned long long *off)
 {
@@ -1764,7 +2127,7 @@ static ssize_t zsrc_read(void *ctx, void *buf, size_t size, unsigned long long *
 		c.pos = z->pos;
 		*off = z->pos;
 		if ((ret = cur_u32(&c, &z->chunks)))
-			return ret;
+			return zsrc_cut(z, ret);
 		z->pos = c.pos;
 	}
 	while (z->upos >= z->ulen) {
@@ -1773,7 +2136,9 @@ static ssize_t zsrc_read(void *ctx, void *buf, size_t size, unsigned long long *
 		*off = z->pos;
 		c.pos = z->pos;
 		if ((ret = cur_u32(&c, &clen)) || (ret = cur_u32(&c, &ulen)))
-			return ret;
+			return zsrc_cut(z, ret);
+		if (z->cut && (c.pos + clen > tf->fsize || c.pos + clen > z->end))
+			return zsrc_cut(z, -FTK_E_TRUNC);
 		if (ulen > z->max_ulen || ulen > MAX_RATIO * clen + 65536 || c.pos + clen > z->end)
 			return -FTK_E_FORMAT;
 		if (ulen > z->ucap) {
@@ -1852,7 +2217,7 @@ FTK_API struct ftk_stream *ftk_tracefile_stream(struct ftk_tracefile *tf, int bu
 		fmt.long_size = tf->long_size;
 	fmt.big_endian = tf->big_endian;
 	fmt.cpu = c->cpu;
-	fmt.ts_offset = tf->ts_offset;
+	fmt.ts_offset = tf->ts_offset + tf->shift;
 	fmt.ts_mult = tf->tsc_mult;
 	fmt.ts_shift = tf->tsc_shift;
 	fmt.name = tf->path;
@@ -1872,6 +2237,7 @@ FTK_API struct ftk_stream *ftk_tracefile_stream(struct ftk_tracefile *tf, int bu
 	z->max_ulen = b->page_size * MAX_CHUNK_PAGES;
 	/* The size trace-cmd stores leaves out the 4-byte chunk count. */
 	z->end = c->offset + c->size + 4;
+	z->cut = c->cut;
 	if (!c->size)
 		z->started = 1;	/* no chunk count: an empty CPU */
 	s = ftk_stream_open_ops(&zops, z, &fmt);
@@ -1883,28 +2249,28 @@ FTK_API struct ftk_stream *ftk_tracefile_stream(struct ftk_tracefile *tf, int bu
 }
 
 /**
- * ftk_tracefile_merge() - the records of chosen buffers and CPUs, merged
+ * ftk_tracefile_merge_add() - add the records of chosen buffers and CPUs to a merge
  * @tf: the handle
+ * @m: the merge (ftk_merge_new(), or one of another file's: files merge by time)
  * @buf_mask: bit N picks buffer N; 0 picks all
  * @cpus: CPU numbers ended by -1, or NULL for all
+ * @tag_base: added to the buffer index to make each record's tag
  *
  * Streams are added by buffer, then by CPU, so that records with equal
- * stamps come in the order trace-cmd report prints them. Each record's
- * tag is its buffer index.
+ * stamps come in the order trace-cmd report prints them; streams of a
+ * file added later come after on equal stamps. Several files go into one
+ * merge with tag bases far enough apart (64 buffers a file at most), after
+ * ftk_tracefile_shift() put their stamps on one time line.
  *
- * Return: the merge, to free with ftk_merge_free() before @tf is closed;
- * NULL with errno set on failure.
+ * Return: 0, or a negative errno; the merge keeps the streams added.
  */
-FTK_API struct ftk_merge *ftk_tracefile_merge(struct ftk_tracefile *tf,
-					      unsigned long long buf_mask, const int *cpus)
+FTK_API int ftk_tracefile_merge_add(struct ftk_tracefile *tf, struct ftk_merge *m,
+				    unsigned long long buf_mask, const int *cpus, int tag_base)
 {
-	struct ftk_merge *m = ftk_merge_new();
 	unsigned long long bytes = 0;
 	struct ftk_stream *s;
-	int b, i, k, want, pass;
+	int b, i, k, want, pass, ret;
 
-	if (!m)
-		return NULL;
 	/* pass 0 sizes the streams' read-ahead to READAHEAD_BUDGET in all; pass 1 opens them */
 	for (pass = 0; pass < 2; pass++) {
 		for (b = 0; b < tf->nr_bufs; b++) {
@@ -1926,15 +2292,43 @@ FTK_API struct ftk_merge *ftk_tracefile_merge(struct ftk_tracefile *tf,
 					continue;
 				}
 				s = ftk_tracefile_stream(tf, b, i);
-				if (s)
-					ftk_stream_set_readahead(s, bytes ? READAHEAD_BUDGET / bytes : 1);
+				if (!s)
+					return ftk_err(errno ? -errno : -ENOMEM);
+				ftk_stream_set_readahead(s, bytes ? READAHEAD_BUDGET / bytes : 1);
 				/* the merge owns @s, also on failure */
-				if (!s || ftk_merge_add(m, s, b) < 0) {
-					ftk_merge_free(m);
-					return NULL;
-				}
+				ret = ftk_merge_add(m, s, tag_base + b);
+				if (ret < 0)
+					return ret;
 			}
 		}
+	}
+	return 0;
+}
+
+/**
+ * ftk_tracefile_merge() - the records of chosen buffers and CPUs, merged
+ * @tf: the handle
+ * @buf_mask: bit N picks buffer N; 0 picks all
+ * @cpus: CPU numbers ended by -1, or NULL for all
+ *
+ * See ftk_tracefile_merge_add(). Each record's tag is its buffer index.
+ *
+ * Return: the merge, to free with ftk_merge_free() before @tf is closed;
+ * NULL with errno set on failure.
+ */
+FTK_API struct ftk_merge *ftk_tracefile_merge(struct ftk_tracefile *tf,
+					      unsigned long long buf_mask, const int *cpus)
+{
+	struct ftk_merge *m = ftk_merge_new();
+	int ret;
+
+	if (!m)
+		return NULL;
+	ret = ftk_tracefile_merge_add(tf, m, buf_mask, cpus, 0);
+	if (ret < 0) {
+		ftk_merge_free(m);
+		errno = -ret;
+		return NULL;
 	}
 	return m;
 }

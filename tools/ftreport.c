@@ -19,12 +19,16 @@
 static const char usage[] =
 "usage: ftreport [-NRt] [-i file] [--cpu list] [-F filter]... [--stat]\n"
 "                [-o text|json|csv|chrome] [--output file] [file]\n"
+"       ftreport -i file -i file... [--offset file=ns]... [options]\n"
 "       ftreport --live [-B instance] [options]\n"
 "\n"
 "Print the events of a trace.dat file (trace-cmd's format, version 6 or 7,\n"
 "compressed or not) merged by time stamp, in trace-cmd report's text.\n"
 "\n"
-"  -i, --input FILE     the file to read (default trace.dat)\n"
+"  -i, --input FILE     the file to read (default trace.dat); several: their\n"
+"                       events merged by time, each line tagged with its file\n"
+"      --offset FILE=NS add NS nanoseconds to FILE's time stamps (another\n"
+"                       box's clock)\n"
 "  -N, --no-plugins     do not load libtraceevent's print plugins\n"
 "  -R, --raw            print the raw fields of each event\n"
 "  -t, --nsec           print full nanosecond time stamps\n"
@@ -45,10 +49,11 @@ TOOL_HELP_COMMON
 "  ftreport                           # trace.dat, as trace-cmd report prints it\n"
 "  ftreport -i run.dat --cpu 1 -F sched_switch\n"
 "  ftreport --stat run.dat\n"
+"  ftreport -i host.dat -i box2.dat --offset box2.dat=-1500000\n"
 "  ftreport -o chrome run.dat --output run.json   # open in ui.perfetto.dev\n"
 "  ftreport --live -B mytrace         # drain an instance's buffer, merged\n";
 
-enum { OPT_CPU = 256, OPT_STAT, OPT_LIVE, OPT_OUTPUT };
+enum { OPT_CPU = 256, OPT_STAT, OPT_LIVE, OPT_OUTPUT, OPT_OFFSET };
 
 /* Name of the buffer the i-th stream of @m reads ("" for the top one). */
 static const char *stream_buffer(struct ftk_tracefile *tf, struct ftk_merge *m, int i)
@@ -224,6 +229,9 @@ static int filter_keep(struct tep_handle *tep, struct tep_event_filter *filter,
 /* The command line. */
 struct opts {
 	const char	*input, *outpath;
+	const char	**inputs;	/* -i and the file operands, in order */
+	int		ninputs, noffsets;
+	char		**offsets;	/* --offset FILE=NS */
 	unsigned int	tflags, pflags;
 	int		format, stat, live, nfilters;
 	char		**filters;
@@ -236,7 +244,18 @@ static void option(int opt, char *arg, void *ctx)
 	size_t nr;
 
 	switch (opt) {
-	case 'i': o->input = arg; break;
+	case 'i':
+		o->inputs = realloc(o->inputs, (o->ninputs + 1) * sizeof(*o->inputs));
+		if (!o->inputs)
+			tool_die("out of memory");
+		o->inputs[o->ninputs++] = arg;
+		break;
+	case OPT_OFFSET:
+		o->offsets = realloc(o->offsets, (o->noffsets + 1) * sizeof(*o->offsets));
+		if (!o->offsets)
+			tool_die("out of memory");
+		o->offsets[o->noffsets++] = arg;
+		break;
 	case 'N': o->tflags |= FTK_TRACEFILE_NO_PLUGINS; break;
 	case 'R': o->pflags |= FTK_PRINT_RAW; break;
 	case 't': o->pflags |= FTK_PRINT_NSEC; break;
@@ -276,6 +295,7 @@ static const struct option longopts[] = {
 	{ "format",	required_argument,	NULL, 'o' },
 	{ "output",	required_argument,	NULL, OPT_OUTPUT },
 	{ "live",	no_argument,		NULL, OPT_LIVE },
+	{ "offset",	required_argument,	NULL, OPT_OFFSET },
 	{ }
 };
 
@@ -286,14 +306,23 @@ static const struct tool_def def = {
 
 static void check_usage(struct opts *o, const struct tool_args *a)
 {
-	if (a->nrest) {
-		if (o->input || a->nrest > 1)
-			tool_usage_error("one input file only");
-		o->input = a->rest[0];
+	int i;
+
+	for (i = 0; i < a->nrest; i++) {
+		o->inputs = realloc(o->inputs, (o->ninputs + 1) * sizeof(*o->inputs));
+		if (!o->inputs)
+			tool_die("out of memory");
+		o->inputs[o->ninputs++] = a->rest[i];
 	}
+	if (o->ninputs == 1)
+		o->input = o->inputs[0];
+	if (o->ninputs > 1 && (o->live || o->stat || o->format != FTK_PRINT_TEXT))
+		tool_usage_error("several files are merged into text only (no --live, --stat, -o)");
+	if (o->noffsets && o->ninputs < 2)
+		tool_usage_error("--offset needs several files (-i A -i B)");
 	if (a->instance && !o->live)
 		tool_usage_error("-B needs --live (a file's instances are all printed)");
-	if (o->live && o->input)
+	if (o->live && o->ninputs)
 		tool_usage_error("--live reads no file");
 	if (!o->input)
 		o->input = "trace.dat";
@@ -436,6 +465,111 @@ static int report(struct ftk_tracefile *tf, const struct opts *o,
 	return ret;
 }
 
+/* --offset FILE=NS for @path: the nanoseconds, 0 if none names it; a bad one is a usage error. */
+static long long file_offset(const struct opts *o, const char *path)
+{
+	long long ns = 0;
+	const char *eq;
+	char *end;
+	int i, k, named;
+
+	for (i = 0; i < o->noffsets; i++) {
+		eq = strrchr(o->offsets[i], '=');
+		if (!eq || eq == o->offsets[i])
+			tool_usage_error("--offset '%s': FILE=NS expected", o->offsets[i]);
+		for (k = 0, named = 0; k < o->ninputs; k++)
+			named |= strlen(o->inputs[k]) == (size_t)(eq - o->offsets[i]) &&
+				 !strncmp(o->inputs[k], o->offsets[i], eq - o->offsets[i]);
+		if (!named)
+			tool_usage_error("--offset '%s': the file is not one of the -i files",
+					 o->offsets[i]);
+		errno = 0;
+		if (strlen(path) == (size_t)(eq - o->offsets[i]) &&
+		    !strncmp(path, o->offsets[i], eq - o->offsets[i])) {
+			ns = strtoll(eq + 1, &end, 0);
+			if (errno || end == eq + 1 || *end)
+				tool_usage_error("--offset '%s': NS is not a number of nanoseconds",
+						 o->offsets[i]);
+		}
+	}
+	return ns;
+}
+
+/*
+ * Several files (ftreport -i A -i B): one merge of the streams of all of
+ * them (tags FILE * 64 + BUFFER), one printer a file for its formats,
+ * each line tagged with its file as trace-cmd report -i A -i B does.
+ */
+static int report_files(const struct opts *o, FILE *out)
+{
+	int n = o->ninputs, i, tag, width = 0, ret = EXIT_OK, b, keep;
+	struct ftk_tracefile **tf = calloc(n, sizeof(*tf));
+	struct ftk_printer **p = calloc(n, sizeof(*p));
+	struct tep_event_filter **filter = calloc(n, sizeof(*filter));
+	struct ftk_merge *m = ftk_merge_new();
+	const struct tep_record *rec;
+
+	if (!tf || !p || !filter || !m)
+		tool_die("out of memory");
+	for (i = 0; i < n; i++)
+		if ((int)strlen(o->inputs[i]) > width)
+			width = strlen(o->inputs[i]);
+	for (i = 0; i < n; i++) {
+		if (ftk_tracefile_open(o->inputs[i], o->tflags, &tf[i]) < 0)
+			tool_die("%s", tf[i] ? ftk_tracefile_errmsg(tf[i]) : strerror(ENOMEM));
+		if (ftk_tracefile_damage(tf[i])) {
+			tool_warn("%s", ftk_tracefile_damage(tf[i]));
+			ret = EXIT_FAIL;
+		}
+		ftk_tracefile_shift(tf[i], file_offset(o, o->inputs[i]));
+		filter[i] = make_filter(ftk_tracefile_tep(tf[i]), o->filters, o->nfilters);
+		if (ftk_tracefile_merge_add(tf[i], m, 0, o->cpus, i * 64) < 0)
+			tool_die("%s: %s", o->inputs[i], strerror(errno));
+		p[i] = ftk_printer_new(out, ftk_tracefile_tep(tf[i]), FTK_PRINT_TEXT, o->pflags);
+		if (!p[i] || ftk_printer_set_file(p[i], o->inputs[i], width) < 0)
+			tool_die("cannot print: %s", strerror(errno));
+		for (b = 0; b < ftk_tracefile_buffers(tf[i]); b++)
+			ftk_printer_add_buffer(p[i], ftk_tracefile_buffer_name(tf[i], b),
+					       ftk_tracefile_buffer_in_ns(tf[i], b) &&
+					       strcmp(ftk_tracefile_buffer_clock(tf[i], b), "boot"));
+		if (!(o->tflags & FTK_TRACEFILE_NO_PLUGINS))
+			ftk_printer_ftrace_overrides(p[i], NULL);
+	}
+	for (i = 0; i < n; i++)
+		ftk_printer_begin(p[i], ftk_tracefile_cpus(tf[i]));
+	while (!tool_stop && (rec = ftk_merge_peek(m, &tag))) {
+		i = tag / 64;
+		keep = !filter[i] || tep_filter_match(filter[i], (struct tep_record *)rec) ==
+			TEP_ERRNO__FILTER_MATCH;
+		if (keep && ftk_printer_print(p[i], rec, tag % 64) < 0) {
+			tool_output_error(errno);
+			ret = EXIT_FAIL;
+			break;
+		}
+		ftk_merge_consume(m);
+	}
+	for (i = 0; i < n; i++)
+		if (ftk_printer_end(p[i]) < 0 && ret == EXIT_OK) {
+			tool_output_error(errno);
+			ret = EXIT_FAIL;
+		}
+	if (ftk_merge_failed(m)) {
+		tool_err("%s", ftk_stream_errmsg(ftk_merge_failed(m)));
+		ret = EXIT_FAIL;
+	}
+	ftk_merge_free(m);
+	for (i = 0; i < n; i++) {
+		ftk_printer_free(p[i]);
+		if (filter[i])
+			tep_filter_free(filter[i]);
+		ftk_tracefile_close(tf[i]);
+	}
+	free(tf);
+	free(p);
+	free(filter);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = { .format = FTK_PRINT_TEXT };
@@ -451,6 +585,18 @@ int main(int argc, char **argv)
 	/* a filter names events before their records are read: it needs every format */
 	if (!o.nfilters)
 		o.tflags |= FTK_TRACEFILE_LAZY;
+	if (o.ninputs > 1) {
+		out = tool_output(o.outpath, 0, stdout);
+		setvbuf(out, obuf, _IOFBF, sizeof(obuf));
+		exit_code = report_files(&o, out);
+		if (tool_output_close(out, 1))
+			exit_code = EXIT_FAIL;
+		free(o.inputs);
+		free(o.offsets);
+		free(o.filters);
+		free(o.cpus);
+		return exit_code;
+	}
 	if (o.live)
 		ret = ftk_tracefile_open_live(getenv("FTK_TRACEFS"), a.instance, o.tflags, &tf);
 	else
@@ -460,13 +606,18 @@ int main(int argc, char **argv)
 		ftk_tracefile_close(tf);
 		return EXIT_FAIL;
 	}
+	/* A file cut short is read up to the damage: say what was lost, and exit 2 at the end. */
+	if (ftk_tracefile_damage(tf)) {
+		tool_warn("%s", ftk_tracefile_damage(tf));
+		exit_code = EXIT_FAIL;
+	}
 	out = tool_output(o.outpath, 0, stdout);
 	setvbuf(out, obuf, _IOFBF, sizeof(obuf));
 	filter = make_filter(ftk_tracefile_tep(tf), o.filters, o.nfilters);
 	if (ftk_tracefile_latency_text(tf) && !o.stat)
 		fprintf(out, "cpus=%d\n%s", ftk_tracefile_cpus(tf), ftk_tracefile_latency_text(tf));
-	else
-		exit_code = report(tf, &o, filter, out);
+	else if (report(tf, &o, filter, out) != EXIT_OK)
+		exit_code = EXIT_FAIL;
 	if (filter)
 		tep_filter_free(filter);
 	if (tool_output_close(out, 1))
@@ -474,5 +625,6 @@ int main(int argc, char **argv)
 	ftk_tracefile_close(tf);
 	free(o.filters);
 	free(o.cpus);
+	free(o.inputs);
 	return exit_code;
 }

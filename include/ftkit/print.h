@@ -45,6 +45,8 @@ FTK_API struct ftk_printer *ftk_printer_new(FILE *out, struct tep_handle *tep,
 FTK_API void ftk_printer_free(struct ftk_printer *p);
 /* Declare buffer N (in order from 0): its name ("" for the top) and whether its clock is ns. */
 FTK_API int ftk_printer_add_buffer(struct ftk_printer *p, const char *name, int in_ns);
+/* Several files printed together: text lines start "FILE: ", the name right-aligned to @width. */
+FTK_API int ftk_printer_set_file(struct ftk_printer *p, const char *name, int width);
 /* Start the output: "cpus=N" for text, the opening of the JSON array for chrome. */
 FTK_API int ftk_printer_begin(struct ftk_printer *p, int cpus);
 /* Print one record of buffer @buf. */

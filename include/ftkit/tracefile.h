@@ -44,6 +44,8 @@ FTK_API int ftk_tracefile_open_live(const char *tracing_dir, const char *instanc
 FTK_API void ftk_tracefile_close(struct ftk_tracefile *tf);
 /* "FILE: what at offset N", owned by the handle. */
 FTK_API const char *ftk_tracefile_errmsg(const struct ftk_tracefile *tf);
+/* NULL if the file is whole, else "FILE: file is truncated at offset N: what was lost". */
+FTK_API const char *ftk_tracefile_damage(const struct ftk_tracefile *tf);
 
 FTK_API struct tep_handle *ftk_tracefile_tep(const struct ftk_tracefile *tf);
 FTK_API const char *ftk_tracefile_path(const struct ftk_tracefile *tf);
@@ -76,6 +78,15 @@ FTK_API int ftk_tracefile_buffer_cpu(const struct ftk_tracefile *tf, int buf, in
 
 /* One stream over the i-th CPU of buffer @buf; close it with ftk_stream_close(). */
 FTK_API struct ftk_stream *ftk_tracefile_stream(struct ftk_tracefile *tf, int buf, int i);
+/* Add @ns to every time stamp of the streams made from now on (files of other clocks). */
+FTK_API void ftk_tracefile_shift(struct ftk_tracefile *tf, long long ns);
+/*
+ * Add the streams of the buffers in @buf_mask (all if 0) and the CPUs in
+ * @cpus (ended by -1; NULL for all) to @m, tagged @tag_base + buffer index:
+ * several files in one merge are merged by time.
+ */
+FTK_API int ftk_tracefile_merge_add(struct ftk_tracefile *tf, struct ftk_merge *m,
+				    unsigned long long buf_mask, const int *cpus, int tag_base);
 /*
  * Merge of the buffers whose bit is set in @buf_mask (all if 0) and the CPUs
  * in @cpus (a list ended by -1; NULL for all). Records are tagged with

@@ -3,8 +3,8 @@
  * The trace.dat reader on the fixtures of t/fixtures (see its README):
  * versions 6 and 7, zstd, big endian with 4-byte longs, 8 KiB sub-buffers,
  * instances. The printed text must equal what trace-cmd report printed
- * for each file (the .report files). Then damaged copies: truncated data,
- * truncated metadata, a bad magic, a damaged page header.
+ * for each file (the .report files). Then damaged copies: truncated data
+ * (read up to the cut, ftk_tracefile_damage() says where), truncated metadata, a bad magic, a damaged page header.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -72,6 +72,11 @@ static int report(const char *path, char **text, size_t *len, char *err, size_t 
 	}
 	ftk_printer_end(p);
 	ret = 0;
+	/* a file cut short is read up to the damage, which the handle describes */
+	if (ftk_tracefile_damage(tf)) {
+		ret = -1;
+		snprintf(err, errlen, "%s", ftk_tracefile_damage(tf));
+	}
 	if (ftk_merge_failed(m)) {
 		ret = ftk_stream_error(ftk_merge_failed(m));
 		snprintf(err, errlen, "%s", ftk_stream_errmsg(ftk_merge_failed(m)));

@@ -155,12 +155,29 @@ else
 	skip "python3 not installed: JSON not parsed"
 fi
 
+# Several files (issue 16.4): merged by time, each line tagged with its file,
+# byte for byte as trace-cmd report -i A -i B prints them (t/fixtures/README.synth).
+(cd "$fx" && ftreport -i synth-v6.dat -i synth-v6-opts.dat) > "$tmp/multi" 2> "$tmp/err"; rc=$?
+is "$rc" 0 "-i A -i B exits 0"
+ok "-i A -i B equals trace-cmd report -i A -i B, byte for byte" cmp -s "$tmp/multi" "$fx/synth-multi.report"
+(cd "$fx" && ftreport -i synth-v6.dat -i synth-v6-opts.dat --offset synth-v6-opts.dat=1000000000000) \
+	> "$tmp/multi-off" 2> "$tmp/err"
+last_v6=$(grep -n '^ *synth-v6.dat: .*\]' "$tmp/multi-off" | tail -1 | cut -d: -f1)
+first_opts=$(grep -n '^synth-v6-opts.dat: .*\]' "$tmp/multi-off" | head -1 | cut -d: -f1)
+ok "--offset FILE=1000 s moves that file's events after the other's ($last_v6 < $first_opts)" \
+	test "$last_v6" -lt "$first_opts"
+ftreport -i "$fx/synth-v6.dat" -i "$fx/synth-v6.dat" --offset nosuch.dat=5 > /dev/null 2> "$tmp/err"; rc=$?
+is "$rc" 1 "--offset naming no input file is a usage error"
+ftreport -i "$fx/synth-v6.dat" -i "$fx/synth-v6.dat" --stat > /dev/null 2> "$tmp/err"; rc=$?
+is "$rc" 1 "--stat with several files is a usage error (text only)"
+
 # Damage: cut the file inside the event data.
 size=$(stat -c %s "$fx/synth-v6.dat")
 head -c $((size - 30000)) "$fx/synth-v6.dat" > "$tmp/cut.dat"
 ftreport "$tmp/cut.dat" > "$tmp/cut" 2> "$tmp/err"; rc=$?
 is "$rc" 2 "a truncated file exits 2"
-ok "the message names the file and the offset" grep -q "cut.dat: cpu [0-9]: file is truncated at offset [0-9]" "$tmp/err"
+ok "the warning names the file, the offset and the CPU that lost data" \
+	grep -q "warning: .*cut.dat: file is truncated at offset $((size - 30000)): cpu [0-9] lost [0-9]* of its" "$tmp/err"
 ok "the events before the damage are printed" \
 	test "$(grep -c ' \[00[0-9]\] ' "$tmp/cut")" -gt 100
 n=$(grep -c ' \[00[0-9]\] ' "$tmp/cut")
