@@ -1126,13 +1126,20 @@ FTK_API int ftk_tracewrite_save_template(struct ftk_tracewrite *w, const char *p
 /* The whole pages of a spool that look like ring buffer pages: its usable length. */
 static uint64_t spool_pages(int fd, uint64_t size, uint32_t psz)
 {
-	uint64_t off, commit, hdr = 8 + sizeof(long);
+	uint64_t off, commit, hi, hdr = 8 + sizeof(long);
 
 	for (off = 0; off + psz <= size; off += psz) {
-		if (pread(fd, &commit, 8, off + 8) != 8)
+		commit = 0;
+		if (pread(fd, &commit, sizeof(long), off + 8) != (ssize_t)sizeof(long))
 			break;
-		/* The size of the data, without the missed-events flags. */
-		if ((commit & ~(3ULL << 30)) > psz - hdr)
+		/*
+		 * The size of the data is the low 30 bits; bits 30 and 31 are the
+		 * missed-events flags, which the kernel defines as int constants, so
+		 * that a 64-bit commit carrying them is sign-extended: the upper half
+		 * is then all ones (seen on every page after a loss).
+		 */
+		hi = commit >> 32;
+		if ((hi && hi != 0xffffffffULL) || (commit & 0x3fffffffULL) > psz - hdr)
 			break;
 	}
 	return off;

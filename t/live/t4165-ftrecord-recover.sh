@@ -27,7 +27,9 @@ nocopy=
 [ -e "$T/options/copy_trace_marker" ] && nocopy="-O nocopy_trace_marker"
 
 # Wake on every page (--buffer-percent 0): each full page is stored at once.
-ftrecord -B "$I" --no-kallsyms $nocopy --buffer-percent 0 -o "$tmp/o.dat" 2> "$tmp/err" &
+# -b 8192: room for all 3 MB in the ring, so that a reader slowed by a busy machine
+# loses nothing to the kernel (a loss would show as DROPPED, not as a recovery fault).
+ftrecord -B "$I" -b 8192 --no-kallsyms $nocopy --buffer-percent 0 -o "$tmp/o.dat" 2> "$tmp/err" &
 rec=$!
 for i in $(seq 1 100); do
 	grep -q 'Ctrl-C to end' "$tmp/err" && break
