@@ -223,6 +223,7 @@ static size_t frames(struct ftk_profile *p, const struct ftk_sample *s, uint64_t
 {
 	uint64_t ctx = 0;
 	size_t n = 0, i, first_in_ctx = 1;
+	int astray = 0;
 
 	/* No callchain: the IP alone (in DWARF mode, the unwinder gives it). */
 	if (!s->nr_ips && !(p->callchain == FTK_CALLCHAIN_DWARF && s->regs_abi)) {
@@ -235,9 +236,19 @@ static size_t frames(struct ftk_profile *p, const struct ftk_sample *s, uint64_t
 		if (ip >= PERF_CONTEXT_MAX) {
 			ctx = ip;
 			first_in_ctx = 1;
+			astray = 0;
 			continue;
 		}
-		if ((p->callchain == FTK_CALLCHAIN_DWARF && ctx == PERF_CONTEXT_USER) || !ip)
+		/*
+		 * A user frame at a kernel address is not a return address: the
+		 * kernel's frame-pointer walk read a slot of code built without
+		 * frame pointers, and the frames it read after it are no better.
+		 * Named by address it would pass for a kernel frame.
+		 */
+		if (ctx == PERF_CONTEXT_USER && ip >= KERNEL_START)
+			astray = 1;
+		if (astray || (p->callchain == FTK_CALLCHAIN_DWARF && ctx == PERF_CONTEXT_USER) ||
+		    !ip)
 			continue;	/* a zero ends a frame-pointer walk that went astray */
 		ips[n] = ip;
 		ret_addr[n++] = !first_in_ctx;

@@ -46,12 +46,19 @@ static int is_count(const char *tok, size_t len)
 	return 1;
 }
 
-/* Drop " [active]"/" [paused]" and " if FILTER"; filters are ignored on removal. */
-static char *bare(const char *trigger)
+/*
+ * Drop " [active]"/" [paused]" and the filter. The kernel splits a trigger
+ * from its filter at the first blank, then wants "if" and one blank: what
+ * follows is the filter text it keeps (and lists as " if TEXT"). With
+ * @filter, that text is returned there (malloc'd; NULL when there is none).
+ */
+static char *bare(const char *trigger, char **filter)
 {
 	char *s = strdup(trigger), *p;
 	size_t n;
 
+	if (filter)
+		*filter = NULL;
 	if (!s)
 		return NULL;
 	s[strcspn(s, "\n")] = '\0';
@@ -59,10 +66,18 @@ static char *bare(const char *trigger)
 	n = strlen(s);
 	if (n > 9 && (!strcmp(s + n - 9, " [active]") || !strcmp(s + n - 9, " [paused]")))
 		s[n - 9] = '\0';
-	p = strstr(s, " if ");
-	if (p)
-		*p = '\0';
 	ftk_strstrip(s);
+	p = s + strcspn(s, " \t");
+	if (*p) {
+		if (filter && !strncmp(p + 1, "if", 2) && (p[3] == ' ' || p[3] == '\t') && p[4]) {
+			*filter = strdup(p + 4);
+			if (!*filter) {
+				free(s);
+				return NULL;
+			}
+		}
+		*p = '\0';
+	}
 	return s;
 }
 
@@ -71,26 +86,30 @@ static char *bare(const char *trigger)
  * @trigger: the trigger as written or as the kernel lists it
  * @out: where the malloc'd "!..." text goes
  *
- * The filter, the count and hist's state words are dropped: the kernel
- * matches a removal on the command (and for hist, on keys, values, sort and
- * name), and wants a counted trigger removed without its count.
+ * The count and hist's state words are dropped, and the filter of every
+ * trigger but hist: the kernel matches a removal on the command (and the
+ * event, for enable_event and the like) and ignores its filter, and wants a
+ * counted trigger removed without its count. A hist trigger is matched on
+ * keys, values, sort, name and its filter text too (strcmp), so
+ * "hist:keys=x if pid == 3" is removed only by "!hist:keys=x if pid == 3".
  *
  * Return: 0, -EINVAL for an empty trigger or one already starting with '!',
  * or -ENOMEM.
  */
 FTK_API int ftk_trigger_removal(const char *trigger, char **out)
 {
-	char *s, *p, *tok, *end;
+	char *s, *p, *tok, *end, *filter = NULL;
 	size_t clen;
-	int args;
+	int args, ret;
 
 	*out = NULL;
 	if (!trigger || trigger[0] == '!')
 		return ftk_err(-EINVAL);
-	s = bare(trigger);
+	s = bare(trigger, &filter);
 	if (!s)
 		return ftk_err(-ENOMEM);
 	if (!*s) {
+		free(filter);
 		free(s);
 		return ftk_err(-EINVAL);
 	}
@@ -108,6 +127,8 @@ FTK_API int ftk_trigger_removal(const char *trigger, char **out)
 				p = end;
 		}
 	} else {
+		free(filter);
+		filter = NULL;
 		clen = strcspn(s, ":");
 		args = nr_args(s, clen);
 		/* Walk past the command and its arguments; what follows is a count. */
@@ -119,12 +140,16 @@ FTK_API int ftk_trigger_removal(const char *trigger, char **out)
 				*p = '\0';
 		}
 	}
-	if (asprintf(out, "!%s", s) < 0) {
+	if (filter)
+		ret = asprintf(out, "!%s if %s", s, filter);
+	else
+		ret = asprintf(out, "!%s", s);
+	free(filter);
+	free(s);
+	if (ret < 0) {
 		*out = NULL;
-		free(s);
 		return ftk_err(-ENOMEM);
 	}
-	free(s);
 	return 0;
 }
 
@@ -268,7 +293,7 @@ FTK_API int ftk_trigger_remove(struct ftk_tracefs *t, const char *event, const c
 
 	if (!event) {
 		/* "func:cmd[:args][:count=N|unlimited]": a counted one is removed with ":0". */
-		b = bare(trigger);
+		b = bare(trigger, NULL);
 		if (!b)
 			return ftk_err(-ENOMEM);
 		ret = ftk_trigger_removal(b + strcspn(b, ":") + (b[strcspn(b, ":")] ? 1 : 0),

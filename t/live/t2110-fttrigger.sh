@@ -93,10 +93,15 @@ if has hist_triggers; then
 	ok "--pause pauses it" grep -q 'paused' "$T/instances/$h/events/sched/sched_process_exec/trigger"
 	fttrigger -B "$h" -e sched:sched_process_exec -H >"$TMPD/hist"
 	ok "-H prints the hist output" grep -q '^# event histogram' "$TMPD/hist"
+	# the kernel removes a filtered hist trigger only by its text with the filter
+	fttrigger -B "$h" -e sched:sched_process_exec -k filename --if 'common_pid > 0' 2>/dev/null
+	ok "a filtered hist trigger is added" grep -q '^hist:keys=filename.* if common_pid > 0' \
+		"$T/instances/$h/events/sched/sched_process_exec/trigger"
 	fttrigger -B "$h" -R
-	is "$(grep -vc '^#' "$T/instances/$h/events/sched/sched_process_exec/trigger")" 0 "-R removes hist triggers too"
+	is "$(grep -vc '^#' "$T/instances/$h/events/sched/sched_process_exec/trigger")" 0 \
+		"-R removes hist triggers too, the filtered one included"
 else
-	for i in 1 2 3 4; do skip "hist triggers: $why"; done
+	for i in 1 2 3 4 5; do skip "hist triggers: $why"; done
 fi
 
 # Function triggers need the function tracer.

@@ -29,9 +29,28 @@ trap 'exit 143' TERM
 # loop device's reads are direct either way (dd iflag=direct on /dev/loopN)
 dd if=/dev/zero of="$tmp/disk.img" bs=1M count=4 status=none ||
 	skip_all "cannot write a 4 MiB image in $tmp"
+# No free loop device: load the driver (the VM's busybox has no udev, and its
+# /dev may miss the nodes the kernel made: devtmpfs makes them, else mknod
+# them from sysfs), then ask again.
+loop_nodes() {
+	local d n
+	[ -e /dev/loop-control ] || [ ! -r /sys/class/misc/loop-control/dev ] ||
+		mknod /dev/loop-control c $(tr ':' ' ' < /sys/class/misc/loop-control/dev) 2>/dev/null
+	for d in /sys/block/loop*; do
+		[ -r "$d/dev" ] || continue
+		n=/dev/${d##*/}
+		[ -e "$n" ] || mknod "$n" b $(tr ':' ' ' < "$d/dev") 2>/dev/null
+	done
+}
+free_loop() { losetup -f 2>"$tmp/loerr"; }
 # two steps, as util-linux and busybox losetup both take them (busybox has no --show)
-dev=$(losetup -f 2>"$tmp/loerr") && [ -b "$dev" ] ||
-	{ dev=; skip_all "no free loop device: $(head -1 "$tmp/loerr")"; }
+dev=$(free_loop) && [ -b "$dev" ] || {
+	{ modprobe loop || { [ -f /lib/modules/loop.ko ] && insmod /lib/modules/loop.ko; }; } \
+		>"$tmp/moderr" 2>&1
+	loop_nodes
+	dev=$(free_loop) && [ -b "$dev" ] ||
+		{ dev=; skip_all "no free loop device: $(head -1 "$tmp/loerr"); loading loop: $(head -1 "$tmp/moderr")"; }
+}
 losetup "$dev" "$tmp/disk.img" 2>"$tmp/loerr" ||
 	{ dev=; skip_all "losetup cannot attach $dev: $(head -1 "$tmp/loerr")"; }
 name=${dev##*/}

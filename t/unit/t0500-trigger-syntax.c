@@ -40,7 +40,14 @@ int main(void)
 	removal("hist:keys=pid:vals=hitcount:sort=hitcount.descending",
 		"!hist:keys=pid:vals=hitcount:sort=hitcount.descending");
 	removal("hist:keys=pid:pause", "!hist:keys=pid");
-	removal("hist:name=foo:keys=pid:clear if comm == \"x\"", "!hist:name=foo:keys=pid");
+	removal("hist:name=foo:keys=pid:clear if comm == \"x\"",
+		"!hist:name=foo:keys=pid if comm == \"x\"");
+	/* hist keeps its filter (the kernel strcmp()s it); the blank before "if" may be a tab. */
+	removal("hist:keys=x if pid == 3", "!hist:keys=x if pid == 3");
+	removal("hist:keys=x\tif\tpid == 3", "!hist:keys=x if pid == 3");
+	removal("hist:keys=x:pause if comm == \"a:clear b\"", "!hist:keys=x if comm == \"a:clear b\"");
+	removal("snapshot:1 if pid == 3", "!snapshot");
+	removal("stacktrace if pid == 3", "!stacktrace");
 	/* As the kernel lists them. */
 	removal("traceon:unlimited", "!traceon");
 	removal("stacktrace:count=0 if prev_pid == 1", "!stacktrace");
@@ -48,7 +55,7 @@ int main(void)
 	removal("hist:keys=common_pid.execname:vals=hitcount:sort=hitcount:size=2048 [active]",
 		"!hist:keys=common_pid.execname:vals=hitcount:sort=hitcount:size=2048");
 	removal("hist:keys=pid:vals=hitcount:sort=hitcount:size=2048 if pid > 1 [paused]",
-		"!hist:keys=pid:vals=hitcount:sort=hitcount:size=2048");
+		"!hist:keys=pid:vals=hitcount:sort=hitcount:size=2048 if pid > 1");
 	/* Refused. */
 	ok(ftk_trigger_removal("!traceon", &out) < 0 && !out, "a removal is not removed again");
 	ok(ftk_trigger_removal("  ", &out) < 0 && !out, "an empty trigger is refused");

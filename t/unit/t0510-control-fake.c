@@ -165,12 +165,13 @@ static void test_triggers(struct ftk_tracefs *t)
 	int ret;
 
 	put("events/sched/sched_waking/trigger",
-	    "hist:keys=pid:ts0=common_timestamp.usecs:size=2048 [active]\n");
+	    "hist:keys=pid:ts0=common_timestamp.usecs:size=2048 [active]\n"
+	    "hist:keys=prio:vals=hitcount:sort=hitcount:size=2048 if pid == 3 [paused]\n");
 	put("events/sched/sched_switch/trigger",
 	    "hist:keys=next_pid:lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking)"
 	    ".trace(lat,$lat) [active]\ntraceon:count=2 if prev_pid == 1\n");
 	ret = ftk_trigger_list(t, NULL, &v, &nr);
-	ok(ret == 0 && nr == 3, "three triggers listed (comment lines skipped)");
+	ok(ret == 0 && nr == 4, "four triggers listed (comment lines skipped)");
 	if (!ret) {
 		ftk_trigger_sort(v, nr);
 		ok(strstr(v[0].text, "onmatch") != NULL, "the referring hist sorts first");
@@ -186,6 +187,9 @@ static void test_triggers(struct ftk_tracefs *t)
 	ok(strstr(get("events/sched/sched_waking/trigger"),
 		  "!hist:keys=pid:ts0=common_timestamp.usecs:size=2048") != NULL,
 	   "sched_waking got its hist removal");
+	ok(strstr(get("events/sched/sched_waking/trigger"),
+		  "!hist:keys=prio:vals=hitcount:sort=hitcount:size=2048 if pid == 3") != NULL,
+	   "the filtered hist's removal keeps the filter (the kernel compares it)");
 
 	put("events/irq/irq_handler_entry/trigger", "");
 	ret = ftk_trigger_add(t, "irq:irq_handler_entry", "stacktrace:3 if irq == 1");

@@ -35,9 +35,10 @@ fi
 : "${FTK_VM_CACHE:=$top_builddir/t/vm/cache}"
 : "${FTK_VM_QEMU:=qemu-system-x86_64}"
 FTK_VM_APPEND="console=ttyS0 quiet panic=-1 trace_clock=local"
-# Modules the output disk needs (virtio-blk is a module in Debian's config), load order
-# resolved from each module's .modinfo depends= at build time.
-FTK_VM_MODULES="virtio_pci virtio_blk"
+# Modules the output disk needs (virtio-blk is a module in Debian's config) and the loop
+# driver (t7050 reads a loop device), load order resolved from each module's .modinfo
+# depends= at build time.
+FTK_VM_MODULES="virtio_pci virtio_blk loop"
 
 vm_log() { echo "run-in-vm: $*" >&2; }
 vm_die() { echo "run-in-vm: $*" >&2; exit 2; }
@@ -67,8 +68,14 @@ vm_lock() {
 
 # vm_kernel: make sure $FTK_VM_CACHE/kernel holds vmlinuz and the modules we load.
 vm_kernel() {
-	local k=$FTK_VM_CACHE/kernel pkg tmp deb
-	[ -s "$k/vmlinuz" ] && [ -s "$k/modules.order" ] && return 0
+	local k=$FTK_VM_CACHE/kernel pkg tmp deb m have=1
+	if [ -s "$k/vmlinuz" ] && [ -s "$k/modules.order" ]; then
+		for m in $FTK_VM_MODULES; do
+			grep -qx "$m" "$k/modules.order" || have=0
+		done
+		[ "$have" = 1 ] && return 0
+		vm_log "the cached kernel lacks some of: $FTK_VM_MODULES"
+	fi
 	pkg=${FTK_VM_KERNEL_PKG:-$(_vm_kernel_pkg)}
 	if [ -z "$pkg" ] && [ "$(id -u)" = 0 ]; then
 		# A fresh machine may have no package lists yet.
@@ -88,7 +95,8 @@ vm_kernel() {
 	# Only /boot and the virtio drivers: the full module tree is ~400 MB unpacked.
 	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp/x" --wildcards './boot/*' \
 		'./lib/modules/*/kernel/drivers/virtio/*' \
-		'./lib/modules/*/kernel/drivers/block/virtio_blk.ko' ||
+		'./lib/modules/*/kernel/drivers/block/virtio_blk.ko' \
+		'./lib/modules/*/kernel/drivers/block/loop.ko' ||
 		vm_die "cannot unpack $deb"
 	mkdir -p "$k/modules"
 	mv "$tmp"/x/boot/vmlinuz-* "$k/vmlinuz" && mv "$tmp"/x/boot/config-* "$k/config" ||
