@@ -5,6 +5,7 @@
  * per_cpu/cpuN/trace_pipe_raw; the tracing directory is the one
  * ftk_tracefs_find() finds, and the instance passes ftk_name_check().
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -33,6 +34,67 @@ static char *read_text(const char *dir, const char *file)
 	return ret < 0 ? NULL : buf;
 }
 
+/*
+ * The event formats under @root/events, as tracefs_local_events() reads
+ * them, but without the kallsyms, saved_cmdlines and printk_formats that
+ * it always parses too (nothing skips its load_mappings()): kallsyms are
+ * most of that time and most live tools print no kernel symbol, so they
+ * are read on the first look-up (tf_live_kallsyms_later()); the other two
+ * are read by ftk_tracefile_open_live(). A format that does not parse is
+ * left out, as libtracefs leaves it out.
+ */
+static struct tep_handle *live_events(const char *root)
+{
+	struct tep_handle *tep = tep_alloc();
+	struct dirent *s, *e;
+	char path[4200], *txt;
+	DIR *top, *sd;
+	size_t len;
+	int ret;
+
+	if (!tep)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/events/header_page", root);
+	ret = ftk_read_file(path, &txt, &len);
+	if (ret < 0)
+		goto fail;
+	ret = tep_parse_header_page(tep, txt, len, sizeof(long)) ? -EINVAL : 0;
+	free(txt);
+	if (ret < 0)
+		goto fail;
+	snprintf(path, sizeof(path), "%s/events", root);
+	top = opendir(path);
+	if (!top) {
+		ret = -errno;
+		goto fail;
+	}
+	while ((s = readdir(top))) {
+		if (s->d_name[0] == '.' || (s->d_type != DT_DIR && s->d_type != DT_UNKNOWN))
+			continue;
+		snprintf(path, sizeof(path), "%s/events/%s", root, s->d_name);
+		sd = opendir(path);
+		if (!sd)
+			continue;
+		while ((e = readdir(sd))) {
+			if (e->d_name[0] == '.' || (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN))
+				continue;
+			snprintf(path, sizeof(path), "%s/events/%s/%s/format", root, s->d_name,
+				 e->d_name);
+			if (ftk_read_file(path, &txt, &len) < 0)
+				continue;
+			tep_parse_event(tep, txt, len, s->d_name);
+			free(txt);
+		}
+		closedir(sd);
+	}
+	closedir(top);
+	return tep;
+fail:
+	tep_free(tep);
+	errno = -ret;
+	return NULL;
+}
+
 /**
  * ftk_tracefile_open_live() - read a live ring buffer as if it were a file
  * @tracing_dir: the tracefs mount, or NULL for $FTK_TRACEFS, else the mounted tracefs
@@ -41,7 +103,8 @@ static char *read_text(const char *dir, const char *file)
  * @tfp: receives the handle, also on failure, for ftk_tracefile_errmsg()
  *
  * Event formats, saved cmdlines, printk formats and kallsyms come from the
- * running system; each CPU's stream reads per_cpu/cpuN/trace_pipe_raw
+ * running system (kallsyms read from /proc/kallsyms on the first address
+ * looked up, as most live tools print no kernel symbol); each CPU's stream reads per_cpu/cpuN/trace_pipe_raw
  * without blocking and ends when that CPU's buffer is empty. Reading
  * trace_pipe_raw CONSUMES the events, as trace-cmd extract and show -p do:
  * there is no way to read raw pages and leave them in the buffer.
@@ -85,7 +148,7 @@ FTK_API int ftk_tracefile_open_live(const char *tracing_dir, const char *instanc
 		return ftk_err(-ENOMEM);
 	if (access(dir, R_OK) < 0)
 		return ftk_err(tf_fail(tf, -errno, "cannot open: %s", strerror(errno)));
-	tf->tep = tracefs_local_events(root);
+	tf->tep = live_events(root);
 	if (!tf->tep)
 		return ftk_err(tf_fail(tf, -errno ? -errno : -EIO,
 				       "cannot read the event formats of %s", root));
@@ -112,10 +175,8 @@ FTK_API int ftk_tracefile_open_live(const char *tracing_dir, const char *instanc
 		tep_parse_printk_formats(tf->tep, txt);
 		free(txt);
 	}
-	if ((txt = read_text("/proc", "kallsyms"))) {
-		tep_parse_kallsyms(tf->tep, txt);
-		free(txt);
-	}
+	if (tf_live_kallsyms_later(tf))
+		return ftk_err(-ENOMEM);
 	if ((txt = read_text(dir, "trace_clock"))) {
 		tf->top_clock = clock_name(txt, strlen(txt));
 		free(txt);

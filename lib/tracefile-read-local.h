@@ -120,6 +120,8 @@ struct ftk_tracefile {
 
 int tf_fail(struct ftk_tracefile *tf, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Live: kallsyms read from /proc on the first look-up, not now. */
+int tf_live_kallsyms_later(struct ftk_tracefile *tf);
 /* Keep only the printk format lines libtraceevent can take. */
 void keep_colon_lines(char *b);
 /* "[local] global counter" or "local" -> "local", malloc'd. */

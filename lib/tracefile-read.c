@@ -373,6 +373,7 @@ static int fmt_later(struct ftk_tracefile *tf, char *blob, unsigned long size, c
 }
 
 static int read_printk(struct cur *c);
+static int ksym_index(struct ftk_tracefile *tf, char *text, char *block);
 
 /* Read a block kept for later, once; a failure is a warning, as the records still print. */
 static void later_load(struct ftk_tracefile *tf, struct tf_later *l, int id, const char *what,
@@ -385,11 +386,21 @@ static void later_load(struct ftk_tracefile *tf, struct tf_later *l, int id, con
 	if (l->state != LATER_PENDING)
 		return;
 	l->state = LATER_DONE;
-	ret = tf->version == 7 ? section_load(tf, l->off, what, id, &c, &mem) : 0;
-	c.block = mem;
-	if (!ret)
-		ret = fn(&c);
-	free(c.block);	/* unless taken */
+	if (tf->live) {
+		/* ftk_tracefile_open_live() defers only kallsyms, read from /proc */
+		char *text;
+		size_t len;
+
+		ret = ftk_read_file("/proc/kallsyms", &text, &len);
+		ret = ret < 0 ? tf_fail(tf, ret, "cannot read /proc/kallsyms: %s", strerror(-ret)) :
+		      ksym_index(tf, text, text);
+	} else {
+		ret = tf->version == 7 ? section_load(tf, l->off, what, id, &c, &mem) : 0;
+		c.block = mem;
+		if (!ret)
+			ret = fn(&c);
+		free(c.block);	/* unless taken */
+	}
 	if (ret) {
 		pr_warn("%s\n", tf->err.text);
 		ftk_errmsg_clear(&tf->err);
@@ -734,6 +745,19 @@ static char *ksym_resolve(void *priv, unsigned long long *addrp, char **modp)
 			l = i + 1;
 	}
 	return NULL;
+}
+
+/*
+ * A live buffer's kallsyms: read from /proc/kallsyms on the first address
+ * looked up (ksym_resolve()), not at open: parsing its 100k or so lines
+ * was most of a live tool's start-up, and most print no kernel symbol.
+ */
+int tf_live_kallsyms_later(struct ftk_tracefile *tf)
+{
+	if (tep_set_function_resolver(tf->tep, ksym_resolve, tf))
+		return -ENOMEM;
+	tf->kallsyms.state = LATER_PENDING;
+	return 0;
 }
 
 /* ---------------------------------------------------------------- metadata blocks */

@@ -63,6 +63,23 @@ if [ -w "$dir/buffer_subbuf_size_kb" ] && echo 8 > "$dir/buffer_subbuf_size_kb" 
 else
 	skip "no buffer_subbuf_size_kb to set on this kernel"
 fi
+# Kernel symbols: the live reader loads kallsyms on the first look-up only;
+# the names it prints must be /proc/kallsyms' names for those addresses.
+if [ -d "$dir/events/timer/timer_start" ] && echo 1 > "$dir/events/timer/timer_start/enable"; then
+	sleep 0.5
+	echo 0 > "$dir/events/timer/timer_start/enable"
+	ftreport --live -B "$inst" > "$tmp/sym" 2>&1
+	fn=$(grep -o 'timer_start: .* function=[^ ]*' "$tmp/sym" | sed 's/.*function=//' | head -1)
+	if [ -n "$fn" ]; then
+		ok "timer_start's function= is a name, not an address ($fn)" \
+			test "${fn#0x}" = "$fn"
+		ok "  and /proc/kallsyms has it" grep -q " $fn\$\| $fn	" /proc/kallsyms
+	else
+		skip "no timer_start record in 0.5 s"
+	fi
+else
+	skip "no timer:timer_start event to enable"
+fi
 ftreport --live -B "ftkit-no-such-$$" > /dev/null 2> "$tmp/err"; rc=$?
 is "$rc" 2 "a missing instance exits 2"
 ok "and names it" grep -q "ftkit-no-such-$$" "$tmp/err"
