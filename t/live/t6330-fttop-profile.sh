@@ -67,17 +67,31 @@ fttop -b --json -d 1 -n 2 --profile-hz 199 -P "$wpid" -e sched:sched_switch > "$
 	2> "$tmp/ev.err"
 is "$?" 0 "fttop --profile-hz 199 on the events view exits 0"
 is "$(json "$tmp/ev" 'f["view"]')" events "  the events view is shown"
+# The independent truth for the kernel's share: the task's own user and system
+# time (/proc/PID/stat fields 14 and 15) over the same run.
+read -r u0 s0 < <(awk '{print $14, $15}' "/proc/$wpid/stat")
 fttop -b --json -d 1 -n 3 --view profile -P "$wpid" -e sched:sched_switch > "$tmp/kern" \
 	2> "$tmp/kern.err"
 is "$?" 0 "fttop --view profile on a syscall loop exits 0"
+read -r u1 s1 < <(awk '{print $14, $15}' "/proc/$wpid/stat")
 # its signals are blocked while it loops
 kill -KILL "$wpid"; wait "$wpid" 2>/dev/null
 pids=
 is "$(json "$tmp/kern" 'f.get("profile_hz")')" 99 "the default rate is 99 Hz"
 ok "kernel rows, named (not [unknown])" test "$(json "$tmp/kern" \
 	'len([r for r in f["rows"] if r["comm"] == "kernel" and not r["name"].startswith("[unknown]")])')" -gt 0
-ok "the kernel has the larger share of the loop's samples" test "$(json "$tmp/kern" \
-	'int(100 * sum(r["self_share"] for r in f["rows"] if r["comm"] == "kernel"))')" -ge 50
+kshare=$(json "$tmp/kern" 'int(100 * sum(r["self_share"] for r in f["rows"] if r["comm"] == "kernel"))')
+ticks=$(((u1 - u0) + (s1 - s0)))
+if [ "$ticks" -gt 0 ]; then
+	truth=$((100 * (s1 - s0) / ticks))
+	diff=$((kshare - truth)); diff=${diff#-}
+	diag "kernel share: $kshare% of the samples; the task's system time: $truth% of $ticks ticks"
+	# two samplings of the same split (99 Hz and the tick): within 25 points
+	ok "the kernel's share of the samples matches the task's system time ($kshare% vs $truth%)" \
+		test "$diff" -le 25
+else
+	skip "the task's CPU time did not advance (no ticks to compare with)"
+fi
 
 is "$(instances_snap '^ftkit-top-')" "$inst_before" "fttop's instances are gone"
 snap_is "$(tracefs_snap "$T")" "$snap_before" "the top level is as before"
