@@ -122,6 +122,40 @@ static struct tep_format_field *field(struct tep_handle *tep, const char *sys, c
 	return tep_find_field(e, name);
 }
 
+/*
+ * The events counted beyond their number: sched_switch, sys_enter and
+ * sys_exit. Looked up when the tally is made and again on the first
+ * record of each event id, as a live buffer's formats may be read on
+ * their first record (ftk_live_open()) and events enabled later.
+ */
+static void learn(struct ftk_tally *t)
+{
+	struct tep_handle *tep = t->tep;
+	int id = -1;
+
+	if (t->switch_id < 0) {
+		t->prev_pid = field(tep, "sched", "sched_switch", "prev_pid", &id);
+		t->next_pid = field(tep, "sched", "sched_switch", "next_pid", &id);
+		t->prev_comm = field(tep, "sched", "sched_switch", "prev_comm", &id);
+		t->next_comm = field(tep, "sched", "sched_switch", "next_comm", &id);
+		if (t->prev_pid && t->next_pid)
+			t->switch_id = id;
+	}
+	if (t->enter_id < 0) {
+		id = -1;
+		t->enter_nr = field(tep, "raw_syscalls", "sys_enter", "id", &id);
+		if (t->enter_nr)
+			t->enter_id = id;
+	}
+	if (t->exit_id < 0) {
+		id = -1;
+		t->exit_nr = field(tep, "raw_syscalls", "sys_exit", "id", &id);
+		t->exit_ret = field(tep, "raw_syscalls", "sys_exit", "ret", &id);
+		if (t->exit_nr && t->exit_ret)
+			t->exit_id = id;
+	}
+}
+
 /**
  * ftk_tally_new() - an empty tally over records described by @tep
  * @tep: the event formats of the records (ftk_tracefile_tep())
@@ -133,7 +167,7 @@ static struct tep_format_field *field(struct tep_handle *tep, const char *sys, c
 FTK_API struct ftk_tally *ftk_tally_new(struct tep_handle *tep, int nr_cpus)
 {
 	struct ftk_tally *t;
-	int i, id = -1;
+	int i;
 
 	if (!tep || nr_cpus < 1 || nr_cpus > 65536)
 		return ftk_err_ptr(-EINVAL);
@@ -156,21 +190,7 @@ FTK_API struct ftk_tally *ftk_tally_new(struct tep_handle *tep, int nr_cpus)
 	for (i = 0; i < nr_cpus; i++)
 		t->cpus[i].cur_pid = -1;
 	t->switch_id = t->enter_id = t->exit_id = -1;
-	t->prev_pid = field(tep, "sched", "sched_switch", "prev_pid", &id);
-	t->next_pid = field(tep, "sched", "sched_switch", "next_pid", &id);
-	t->prev_comm = field(tep, "sched", "sched_switch", "prev_comm", &id);
-	t->next_comm = field(tep, "sched", "sched_switch", "next_comm", &id);
-	if (t->prev_pid && t->next_pid)
-		t->switch_id = id;
-	id = -1;
-	t->enter_nr = field(tep, "raw_syscalls", "sys_enter", "id", &id);
-	if (t->enter_nr)
-		t->enter_id = id;
-	id = -1;
-	t->exit_nr = field(tep, "raw_syscalls", "sys_exit", "id", &id);
-	t->exit_ret = field(tep, "raw_syscalls", "sys_exit", "ret", &id);
-	if (t->exit_nr && t->exit_ret)
-		t->exit_id = id;
+	learn(t);
 	return t;
 }
 
@@ -530,6 +550,8 @@ FTK_API void ftk_tally_add(struct ftk_tally *t, const struct tep_record *rec)
 		t->events = ev;
 		t->nr_events = n;
 	}
+	if (!t->events[id].now && (t->switch_id < 0 || t->enter_id < 0 || t->exit_id < 0))
+		learn(t);
 	t->events[id].now++;
 	pid = tep_data_pid(t->tep, r);
 	if (pid >= 0 && (k = task_get(t, pid)))

@@ -58,6 +58,13 @@ struct tf_fmt {
 	unsigned long long	at;		/* file offset after it, for messages */
 };
 
+/* Live: an event of tracefs and its id, for a record whose format is not parsed yet. */
+struct tf_live_id {
+	int			id;
+	char			*sys;
+	char			*name;
+};
+
 /* A metadata block read on first use: kallsyms, printk formats. */
 struct tf_later {
 	unsigned long long	off;		/* v7: its section; v6: its size field */
@@ -108,6 +115,10 @@ struct ftk_tracefile {
 	unsigned char		*id_seen;	/* per event id: its first record was seen */
 	int			type_off, type_size;	/* common_type in a record */
 	struct tf_later		kallsyms, printk;
+	/* live and lazy: formats read from tracefs on first use (tracefile-live.c) */
+	char			*live_root;	/* the tracefs mount */
+	struct tf_live_id	*live_ids;	/* every event's id, read on the first miss */
+	int			nr_live_ids;	/* -1: the scan failed */
 	char			*ksym_text;	/* kallsyms text; tf_sym names point into it */
 	struct tf_sym		*ksyms;		/* sorted as libtraceevent sorts, + a 0 end */
 	size_t			nr_ksyms;
@@ -122,6 +133,14 @@ int tf_fail(struct ftk_tracefile *tf, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Live: kallsyms read from /proc on the first look-up, not now. */
 int tf_live_kallsyms_later(struct ftk_tracefile *tf);
+/* Live and lazy: after the first formats, what record_hook() needs; 0 or -ENOMEM. */
+int tf_lazy_start(struct ftk_tracefile *tf);
+/* Live and lazy: parse the format of event @id, unless it is known; 0 if it is now. */
+int tf_live_fmt_load(struct ftk_tracefile *tf, int id);
+/* Live: parse every event format under events/ (the whole, not lazy). */
+int tf_live_parse_all(struct ftk_tracefile *tf);
+/* Live: what tf_live_fmt_load() keeps, freed. */
+void tf_live_release(struct ftk_tracefile *tf);
 /* Keep only the printk format lines libtraceevent can take. */
 void keep_colon_lines(char *b);
 /* "[local] global counter" or "local" -> "local", malloc'd. */

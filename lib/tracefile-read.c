@@ -503,7 +503,10 @@ static void record_hook(void *ctx, const struct tep_record *rec)
 	if (id > 65535 || tf->id_seen[id])
 		return;
 	tf->id_seen[id] = 1;
-	fmt_load(tf, id);
+	if (tf->live)
+		tf_live_fmt_load(tf, id);
+	else
+		fmt_load(tf, id);
 	ev = tep_find_event(tf->tep, id);
 	if (ev && needs_printk(ev))
 		later_load(tf, &tf->printk, TF_OPT_PRINTK, "printk formats", read_printk);
@@ -513,7 +516,7 @@ static void record_hook(void *ctx, const struct tep_record *rec)
  * After the metadata: find common_type, for record_hook(). Without an
  * event to find it in, there is nothing to be lazy about: load it all.
  */
-static int lazy_start(struct ftk_tracefile *tf)
+int tf_lazy_start(struct ftk_tracefile *tf)
 {
 	struct tep_format_field *t = NULL;
 	struct tep_event *ev;
@@ -529,7 +532,10 @@ static int lazy_start(struct ftk_tracefile *tf)
 		tf->type_size = t->size;
 		return 0;
 	}
-	fmt_load(tf, -1);
+	if (tf->live)
+		tf_live_parse_all(tf);
+	else
+		fmt_load(tf, -1);
 	later_load(tf, &tf->printk, TF_OPT_PRINTK, "printk formats", read_printk);
 	tf->lazy = 0;
 	return 0;
@@ -1852,7 +1858,7 @@ FTK_API int ftk_tracefile_open(const char *path, unsigned int flags, struct ftk_
 		ret = check_regions(tf);
 	}
 	if (!ret && tf->lazy)
-		ret = lazy_start(tf);
+		ret = tf_lazy_start(tf);
 	if (ret)
 		return ftk_err(ret);
 	if (tf->damage) {
@@ -1904,6 +1910,7 @@ FTK_API void ftk_tracefile_close(struct ftk_tracefile *tf)
 		free(tf->systems[i]);
 	free(tf->systems);
 	free(tf->id_seen);
+	tf_live_release(tf);
 	free(tf->ksyms);
 	free(tf->ksym_text);
 	tf_decompress_end(tf->dctx);
@@ -2245,8 +2252,12 @@ FTK_API struct ftk_stream *ftk_tracefile_stream(struct ftk_tracefile *tf, int bu
 	fmt.ts_mult = tf->tsc_mult;
 	fmt.ts_shift = tf->tsc_shift;
 	fmt.name = tf->path;
-	if (tf->live)
-		return ftk_stream_open_fd(c->fd, &fmt);
+	if (tf->live) {
+		s = ftk_stream_open_fd(c->fd, &fmt);
+		if (s && tf->lazy)
+			ftk_stream_set_hook(s, record_hook, tf);
+		return s;
+	}
 	if (!b->compressed) {
 		s = ftk_stream_open_file(tf->fd, c->offset, c->size, &fmt);
 		if (s && tf->lazy)
