@@ -1424,9 +1424,10 @@ FTK_API int ftk_tracewrite_date(struct ftk_tracewrite *w, long long *usecs)
 			       strerror(-ret));
 		goto out;
 	}
-	if (ftk_tracefs_write(d, "trace_clock", w->clock) ||
-	    ftk_tracefs_write(d, "tracing_on", "1")) {
-		ret = -errno ? -errno : -EIO;
+	ret = ftk_tracefs_write(d, "trace_clock", w->clock);
+	if (!ret)
+		ret = ftk_tracefs_write(d, "tracing_on", "1");
+	if (ret) {
 		ftk_errmsg_set(&w->err, 0, NULL, ret, "%s", ftk_tracefs_errmsg(d));
 		goto out;
 	}

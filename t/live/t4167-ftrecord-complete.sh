@@ -39,7 +39,6 @@ same_report() {
 # A workload with a known count: three execs (bash, true, true), two forks and
 # three exits ('exit 0' last, so that bash does not exec the last true itself).
 work=(bash -c '/bin/true; /bin/true; exit 0')
-before=$(instances_snap "^ftkit-(rec|date)-")
 
 for v in 7 6; do
 	# --date: DATE holds microseconds from the trace clock to the time of day, and
@@ -112,15 +111,15 @@ ok "-o - --file-version 6 into a file: trace-cmd report reads it" eval 'report "
 
 # A closed stdout and a reader that goes away: exit 2, a message, tracefs as it was.
 snap0=$(tracefs_snap "$T")
-ftrecord -e sched:sched_process_exec -o - true 2> "$tmp/err" >&-
+ftrecord -B "$J" -e sched:sched_process_exec -o - true 2> "$tmp/err" >&-
 is_exit "$?" 2 "-o - with stdout closed: exit 2" "$tmp/err"
 ok "... saying so" grep -q "standard output" "$tmp/err"
-ftrecord -e sched -o - sh -c 'i=0; while [ $i -lt 200 ]; do /bin/true; i=$((i + 1)); done' \
+ftrecord -B "$I" -e sched -o - sh -c 'i=0; while [ $i -lt 200 ]; do /bin/true; i=$((i + 1)); done' \
 	2> "$tmp/err" | head -c 100 > /dev/null
 is_exit "${PIPESTATUS[0]}" 2 "-o - to a reader that went away: exit 2" "$tmp/err"
 ok "... saying why" grep -q "Broken pipe" "$tmp/err"
 snap_is "$(tracefs_snap "$T")" "$snap0" "tracefs is as it was"
-snap_is "$(instances_snap "^ftkit-(rec|date)-")" "$before" "no instance of ftrecord's is left"
+ok "instances $I and $J are gone" test ! -d "$T/instances/$I" -a ! -d "$T/instances/$J"
 
 # --proc-map: the maps of the command at its exit are those it printed of itself.
 ftrecord -q --proc-map -e sched:sched_process_exit -o "$tmp/maps.dat" cat /proc/self/maps \
