@@ -136,6 +136,28 @@ static char *read_proc(const char *path)
 	return text;
 }
 
+int tool_cmd_maps(struct tool_cmd *c)
+{
+	char path[64], exe[4096], *maps;
+	ssize_t n;
+
+	if (c->pid <= 0 || c->reaped)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)c->pid);
+	maps = read_proc(path);
+	if (!maps || !*maps) {
+		free(maps);
+		return -1;
+	}
+	free(c->maps);
+	c->maps = maps;
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)c->pid);
+	n = readlink(path, exe, sizeof(exe) - 1);
+	free(c->exe);
+	c->exe = n > 0 ? strndup(exe, n) : NULL;
+	return 0;
+}
+
 /*
  * A ptrace stop of the traced command. At its exit (PTRACE_EVENT_EXIT, its
  * memory still there): keep its maps and exe, and let it go. A signal it
@@ -144,17 +166,9 @@ static char *read_proc(const char *path)
 static void traced_stop(struct tool_cmd *c)
 {
 	int sig = WSTOPSIG(c->status), event = (unsigned int)c->status >> 16;
-	char path[64], exe[4096];
-	ssize_t n;
 
 	if (event == PTRACE_EVENT_EXIT) {
-		snprintf(path, sizeof(path), "/proc/%d/maps", (int)c->pid);
-		free(c->maps);
-		c->maps = read_proc(path);
-		snprintf(path, sizeof(path), "/proc/%d/exe", (int)c->pid);
-		n = readlink(path, exe, sizeof(exe) - 1);
-		free(c->exe);
-		c->exe = n > 0 ? strndup(exe, n) : NULL;
+		tool_cmd_maps(c);
 		if (ptrace(PTRACE_DETACH, c->pid, NULL, NULL) == 0)
 			c->traced = 0;
 		return;

@@ -78,6 +78,12 @@ int tool_cmd_done(struct tool_cmd *c);
  * command ended, 0 if the time ran out first.
  */
 int tool_cmd_wait(struct tool_cmd *c, double seconds);
+/*
+ * Read the command's /proc/PID/maps and exe into .maps and .exe now, while
+ * it runs (TOOL_CMD_MAPS_AT_EXIT does it at its exit): 0, or -1 when it has
+ * gone or they cannot be read.
+ */
+int tool_cmd_maps(struct tool_cmd *c);
 /* End the command if it still runs (SIGTERM, SIGKILL a second later) and reap it. */
 void tool_cmd_kill(struct tool_cmd *c);
 /*

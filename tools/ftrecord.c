@@ -379,6 +379,9 @@ static int time_and_maps(struct ftk_tracewrite *w)
 		ret = ftk_tracewrite_ts_offset(w, o.ts_offset);
 	if (!o.procmap || ret)
 		return ret;
+	/* still running (--flight fired): its maps as they are now */
+	if (!tool_cmd_done(&cmd))
+		tool_cmd_maps(&cmd);
 	if (!cmd.maps) {
 		tool_warn("--proc-map: no map of '%s' stored: it was not seen exiting",
 			  cmd.argv[0]);
