@@ -1411,7 +1411,7 @@ FTK_API int ftk_tracewrite_date(struct ftk_tracewrite *w, long long *usecs)
 	unsigned long long mid[DATE_TRIES], win[DATE_TRIES], best = ~0ULL, v;
 	long long diff = 0;
 	struct ftk_tracefs *d = NULL;
-	char name[64], mark[32], *text = NULL, *line, *end, *hit;
+	char name[64], path[PATH_MAX], mark[32], *text = NULL, *line, *end, *hit;
 	struct timespec t0, t1;
 	int fd = -1, i, n, ret, in_us, found = 0;
 
@@ -1431,8 +1431,8 @@ FTK_API int ftk_tracewrite_date(struct ftk_tracewrite *w, long long *usecs)
 		ftk_errmsg_set(&w->err, 0, NULL, ret, "%s", ftk_tracefs_errmsg(d));
 		goto out;
 	}
-	ret = ftk_tracefs_path(d, "trace_marker", name, sizeof(name));
-	fd = ret ? -1 : open(name, O_WRONLY | O_CLOEXEC);
+	ret = ftk_tracefs_path(d, "trace_marker", path, sizeof(path));
+	fd = ret ? -1 : open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0) {
 		ret = ret ? ret : -errno;
 		ftk_errmsg_set(&w->err, 0, NULL, ret, "cannot open 'trace_marker': %s",
