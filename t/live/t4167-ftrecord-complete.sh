@@ -61,9 +61,10 @@ for v in 7 6; do
 	ftrecord -q --file-version $v --ts-offset 5000000000000 -F -c -e sched:sched_process_exec \
 		-o "$tmp/off$v.dat" "${work[@]}" 2> "$tmp/err"
 	is_exit "$?" 0 "v$v --ts-offset: ftrecord exits 0" "$tmp/err"
-	# seconds.usecs with the offset; --raw-ts: the clock's nanoseconds as they are
+	# seconds.usecs with the offset; --raw-ts: the clock's nanoseconds as they are,
+	# right after "[CPU]" when they are wide
 	a=$(report "$tmp/off$v.dat" | sed -n 's/.* \([0-9]*\.[0-9]*\): *sched_process_exec:.*/\1/p' | tr -d . | head -1)
-	b=$(report --raw-ts "$tmp/off$v.dat" | sed -n 's/.* \([0-9]*\): *sched_process_exec:.*/\1/p' | head -1)
+	b=$(report --raw-ts "$tmp/off$v.dat" | sed -n 's/.*\] *\([0-9]*\): *sched_process_exec:.*/\1/p' | head -1)
 	# trace-cmd prints microseconds rounded to the nearest
 	is "$(( ${a:-0} - (${b:-0} + 500) / 1000 ))" 5000000000 "v$v --ts-offset 5000 s: trace-cmd report adds 5000 s (in usecs)"
 	same_report "$tmp/off$v.dat" "v$v --ts-offset"
