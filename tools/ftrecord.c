@@ -1183,7 +1183,7 @@ static int fly(struct ftk_tracefs *t, const struct tool_args *a,
 			fatal("out of memory");
 		ret = save(t, path, wopts, a->argv ? a->argv[0] : NULL, cmd.pid);
 		if (!ret && !quiet)
-			print_written(path, summary());
+			print_written(o.to_stdout ? out_name() : path, summary());
 		cap = NULL;
 		free(path);
 		if (ret)
