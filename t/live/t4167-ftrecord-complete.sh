@@ -70,6 +70,13 @@ for v in 7 6; do
 	same_report "$tmp/off$v.dat" "v$v --ts-offset"
 done
 
+# A clock that counts has no time of day: said, and the file is written without DATE.
+ftrecord --date -C counter -F -e sched:sched_process_exec -o "$tmp/cnt.dat" true 2> "$tmp/err"
+is_exit "$?" 0 "--date -C counter: ftrecord exits 0" "$tmp/err"
+ok "--date -C counter: it says why there is no date" grep -q "counter.*does not tell time" "$tmp/err"
+ok "--date -C counter: no DATE option" \
+	eval '! trace-cmd dump --options -i "$tmp/cnt.dat" 2>/dev/null | grep -q "Option DATE"'
+
 # -B twice: the top buffer's execs, and 'I's exits under its name; v6, v7, v7 zstd.
 for v in "--file-version 6" "--file-version 7" "--compression zstd"; do
 	f=$tmp/multi.dat
