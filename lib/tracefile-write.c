@@ -1016,7 +1016,7 @@ static void tsc2nsec(struct ftk_tracewrite *w)
 	}
 	pg = mmap(NULL, psz, PROT_READ, MAP_SHARED, fd, 0);
 	if (pg != MAP_FAILED) {
-		if (pg->cap_user_time && pg->time_mult) {
+		if (pg->cap_user_time && pg->time_mult && pg->time_shift <= 32) {
 			w->tsc_mult = pg->time_mult;
 			w->tsc_shift = pg->time_shift;
 			w->tsc_offset = 0;
@@ -1027,6 +1027,14 @@ static void tsc2nsec(struct ftk_tracewrite *w)
 		munmap(pg, psz);
 	}
 	close(fd);
+}
+
+/* Cycles to nanoseconds as perf_event_mmap_page's comment has it, without overflow. */
+static uint64_t tsc_ns(const struct ftk_tracewrite *w, uint64_t cyc)
+{
+	uint64_t quot = cyc >> w->tsc_shift, rem = cyc & ((1ULL << w->tsc_shift) - 1);
+
+	return quot * w->tsc_mult + ((rem * w->tsc_mult) >> w->tsc_shift);
 }
 
 /* The selected clock and the trace_clock text of @t; TSC2NSEC for x86-tsc. */
@@ -1354,7 +1362,7 @@ FTK_API int ftk_tracewrite_buffer(struct ftk_tracewrite *w, const char *name,
 		free(x->cpus);
 		free(x->clock_file);
 		free(x->clock);
-		/* the top buffer's again, whatever came before */
+		/* the buffer before stays the one that _add() fills */
 		w->cur = w->nr_bufs ? w->bufs[w->nr_bufs - 1].cpus : w->cpus;
 		return ftk_err(ret);
 	}
@@ -1474,8 +1482,7 @@ FTK_API int ftk_tracewrite_date(struct ftk_tracewrite *w, long long *usecs)
 		}
 		/* "secs.usecs" from a nanosecond clock; cycles through TSC2NSEC */
 		if (!in_us)
-			v = (unsigned long long)(((unsigned __int128)v * w->tsc_mult) >>
-						 w->tsc_shift) / 1000;
+			v = tsc_ns(w, v) / 1000;
 		best = win[i];
 		diff = (long long)(mid[i] / 1000 - v);
 		found = 1;
