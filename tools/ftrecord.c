@@ -922,6 +922,42 @@ static int copy_marker_on(struct ftk_tracefs *t)
 /* Set when a -B buffer's recording failed: the others are kept, the exit is 2. */
 static int extra_failed;
 
+/*
+ * Each capture leaves its own threads out of its instance; with several
+ * buffers, every instance leaves out every capture's threads too, or each
+ * would record the others' wake-ups. The captures put set_event_notrace_pid
+ * back as they found it.
+ */
+static void notrace_each_other(struct ftk_tracefs *t)
+{
+	char *all = NULL, *s, *p;
+	size_t len = 0;
+	FILE *m;
+	int i;
+
+	if (o.self || !o.nr_xb || !ftk_tracefs_exists(t, "set_event_notrace_pid"))
+		return;
+	m = open_memstream(&all, &len);
+	if (!m)
+		tool_die("out of memory");
+	for (i = -1; i < o.nr_xb; i++) {
+		if (ftk_tracefs_read(i < 0 ? t : o.xb[i].t, "set_event_notrace_pid", &s))
+			continue;
+		for (p = s; *p; p++)
+			if (*p == '\n')
+				*p = ' ';
+		fprintf(m, "%s ", s);
+		free(s);
+	}
+	fclose(m);
+	for (i = -1; i < o.nr_xb; i++)
+		if (ftk_tracefs_append(i < 0 ? t : o.xb[i].t, "set_event_notrace_pid", all))
+			tool_warn("'%s': cannot leave the other buffers' readers out: %s",
+				  i < 0 ? "top buffer" : o.xb[i].name,
+				  ftk_tracefs_errmsg(i < 0 ? t : o.xb[i].t));
+	free(all);
+}
+
 static int record(struct ftk_tracefs *t, const struct tool_args *a)
 {
 	int ret, copy_marker, i;
@@ -933,6 +969,7 @@ static int record(struct ftk_tracefs *t, const struct tool_args *a)
 		if (ftk_capture_start(o.xb[i].cap))
 			fatal("cannot start recording in '%s': %s", o.xb[i].name,
 			      ftk_capture_errmsg(o.xb[i].cap));
+	notrace_each_other(t);
 	copy_marker = copy_marker_on(t);
 	if (!quiet && !o.nr_events && !o.tracer && !o.nr_xb)
 		tool_warn("no event enabled: recording trace_marker writes only");
