@@ -59,6 +59,9 @@ struct ftk_stream {
 	struct ftk_stream_stats	st;
 	ftk_stream_hook_fn	hook;
 	void			*hook_ctx;
+	int			ts_conv;	/* ts_map or fmt.ts_mult: convert the raw stamps */
+	ftk_stream_ts_fn	ts_map;
+	const void		*ts_map_ctx;
 	char			errmsg[256];
 };
 
@@ -101,6 +104,7 @@ static struct ftk_stream *stream_new(const struct ftk_stream_fmt *fmt, enum src_
 		return NULL;
 	memcpy(&s->fmt, fmt, fmt->sz && fmt->sz < sizeof(s->fmt) ? fmt->sz : sizeof(s->fmt));
 	s->fmt.sz = sizeof(s->fmt);
+	s->ts_conv = s->fmt.ts_mult != 0;
 	s->fmt.subbuf_size = sub;
 	s->name = strdup(fmt->name ? fmt->name : "stream");
 	s->fmt.name = s->name;
@@ -435,6 +439,24 @@ void ftk_stream_set_hook(struct ftk_stream *s, ftk_stream_hook_fn fn, void *ctx)
 	s->hook_ctx = ctx;
 }
 
+void ftk_stream_set_ts_map(struct ftk_stream *s, ftk_stream_ts_fn fn, const void *ctx)
+{
+	s->ts_map = fn;
+	s->ts_map_ctx = ctx;
+	s->ts_conv = fn || s->fmt.ts_mult;
+}
+
+/* A raw stamp on the file's time line, as trace-cmd's timestamp_calc(): map, then TSC to ns. */
+static unsigned long long __attribute__((noinline)) ts_convert(const struct ftk_stream *s,
+							      unsigned long long ts)
+{
+	if (s->ts_map)
+		ts = s->ts_map(s->ts_map_ctx, ts);
+	if (s->fmt.ts_mult)
+		ts = (unsigned long long)(((unsigned __int128)ts * s->fmt.ts_mult) >> s->fmt.ts_shift);
+	return ts;
+}
+
 /* Fill s->rec with the event kbuffer points at, or move on; 1, 0 at end, <0 error. */
 static int fill(struct ftk_stream *s)
 {
@@ -466,8 +488,8 @@ static int fill(struct ftk_stream *s)
 				   "bad event at offset %llu: %d bytes past the end of the sub-buffer",
 				   s->cur_off + kbuffer_curr_offset(s->kbuf), size);
 	memset(&s->rec, 0, sizeof(s->rec));
-	if (s->fmt.ts_mult)
-		ts = (unsigned long long)(((unsigned __int128)ts * s->fmt.ts_mult) >> s->fmt.ts_shift);
+	if (s->ts_conv)
+		ts = ts_convert(s, ts);
 	s->rec.ts = ts + s->fmt.ts_offset;
 	s->rec.offset = s->cur_off + (unsigned long long)(data - s->cur_page);
 	s->rec.size = size;
