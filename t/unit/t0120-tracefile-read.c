@@ -154,6 +154,7 @@ int main(void)
 	check_fixture(dir, "synth-v6-graph", 6, "none", 1);
 	check_fixture(dir, "synth-v7-zstd-inst", 7, "zstd", 2);
 	check_fixture(dir, "synth-v7-zlib", 7, "zlib", 1);
+	check_fixture(dir, "synth-v6-tshift", 6, "none", 1);
 
 	fd = mkstemp(tmp);
 	close(fd);
