@@ -424,7 +424,7 @@ static int report(struct ftk_tracefile *tf, const struct opts *o,
 {
 	struct tep_handle *tep = ftk_tracefile_tep(tf);
 	unsigned long long *per_event = NULL, total = 0, first = 0, last = 0;
-	int nr_ids = 0, stack_id = -1, nlast = 0, take = 0, b, tag, ret = EXIT_OK;
+	int nr_ids = 0, stack_id = -1, nlast = 0, take = 0, b, i, tag, ret = EXIT_OK, stride = 1;
 	unsigned char *last_printed = NULL;
 	const struct tep_record *rec;
 	FILE *sink = NULL;
@@ -474,7 +474,15 @@ static int report(struct ftk_tracefile *tf, const struct opts *o,
 		struct tep_event *ev = tep_find_event_by_name(tep, "ftrace", "kernel_stack");
 
 		stack_id = ev ? ev->id : -1;
-		nlast = ftk_tracefile_buffers(tf) * (ftk_tracefile_cpus(tf) + 1);
+		/*
+		 * By the CPU numbers that have data (at most MAX_CPUS), not the
+		 * CPUCOUNT option, which a damaged file may make 2^31.
+		 */
+		for (b = 0; b < ftk_tracefile_buffers(tf); b++)
+			for (i = 0; i < ftk_tracefile_buffer_cpus(tf, b); i++)
+				if (ftk_tracefile_buffer_cpu(tf, b, i) >= stride)
+					stride = ftk_tracefile_buffer_cpu(tf, b, i) + 1;
+		nlast = ftk_tracefile_buffers(tf) * stride;
 		last_printed = calloc(nlast ? nlast : 1, 1);
 		if (!last_printed)
 			tool_die("out of memory");
@@ -484,7 +492,7 @@ static int report(struct ftk_tracefile *tf, const struct opts *o,
 
 		if (filter)
 			keep = filter_keep(tep, filter, rec, tag, stack_id, last_printed,
-					   ftk_tracefile_cpus(tf) + 1, nlast);
+					   stride, nlast);
 		if (keep && o->stat) {
 			int id = tep_data_type(tep, (struct tep_record *)rec);
 
