@@ -28,6 +28,8 @@ static const char usage[] =
 "\n"
 "  -i, --input FILE     the file to read (default trace.dat); several: their\n"
 "                       events merged by time, each line tagged with its file\n"
+"                       (--stat: a summary a file); a guest's TIME_SHIFT puts\n"
+"                       its stamps on its host's clock, as in trace-cmd\n"
 "      --offset FILE=NS add NS nanoseconds to FILE's time stamps (another\n"
 "                       box's clock)\n"
 "  -N, --no-plugins     do not load libtraceevent's print plugins\n"
@@ -37,7 +39,8 @@ static const char usage[] =
 "  -F, --filter FILTER  event filter, as trace-cmd report -F: 'sched_switch',\n"
 "                       'sched/sched_wakeup: pid > 100' (repeatable)\n"
 "      --stat           counts per event and CPU, lost events, first and last\n"
-"                       time stamps, clock; no event lines\n"
+"                       time stamps, clock, what the file's options say (date,\n"
+"                       offsets, guest and host, process maps); no event lines\n"
 "  -o, --format FMT     text (default), json (one object a line), csv, chrome\n"
 "                       (Chrome trace-event JSON for ui.perfetto.dev)\n"
 "      --output FILE    write to FILE instead of standard output\n"
@@ -51,6 +54,8 @@ TOOL_HELP_COMMON
 "  ftreport -i run.dat --cpu 1 -F sched_switch\n"
 "  ftreport --stat run.dat\n"
 "  ftreport -i host.dat -i box2.dat --offset box2.dat=-1500000\n"
+"  ftreport -o json -i host.dat -i guest.dat      # guest on the host's clock\n"
+"  ftreport --stat host.dat guest.dat\n"
 "  ftreport -o chrome run.dat --output run.json   # open in ui.perfetto.dev\n"
 "  ftreport --live -B mytrace         # drain an instance's buffer, merged\n";
 
