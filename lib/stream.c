@@ -59,9 +59,13 @@ struct ftk_stream {
 	struct ftk_stream_stats	st;
 	ftk_stream_hook_fn	hook;
 	void			*hook_ctx;
-	int			ts_conv;	/* ts_map or fmt.ts_mult: convert the raw stamps */
+	/* ftk_stream_set_ts_map(): fill() leaves the raw stamp, map_hook() corrects it */
 	ftk_stream_ts_fn	ts_map;
 	const void		*ts_map_ctx;
+	ftk_stream_hook_fn	user_hook;	/* the hook of ftk_stream_set_hook() */
+	void			*user_hook_ctx;
+	unsigned int		map_mult, map_shift;
+	long long		map_offset;
 	char			errmsg[256];
 };
 
@@ -104,7 +108,6 @@ static struct ftk_stream *stream_new(const struct ftk_stream_fmt *fmt, enum src_
 		return NULL;
 	memcpy(&s->fmt, fmt, fmt->sz && fmt->sz < sizeof(s->fmt) ? fmt->sz : sizeof(s->fmt));
 	s->fmt.sz = sizeof(s->fmt);
-	s->ts_conv = s->fmt.ts_mult != 0;
 	s->fmt.subbuf_size = sub;
 	s->name = strdup(fmt->name ? fmt->name : "stream");
 	s->fmt.name = s->name;
@@ -435,26 +438,48 @@ static int load_next(struct ftk_stream *s)
 
 void ftk_stream_set_hook(struct ftk_stream *s, ftk_stream_hook_fn fn, void *ctx)
 {
+	if (s->ts_map) {
+		s->user_hook = fn;
+		s->user_hook_ctx = ctx;
+		return;
+	}
 	s->hook = fn;
 	s->hook_ctx = ctx;
 }
 
-void ftk_stream_set_ts_map(struct ftk_stream *s, ftk_stream_ts_fn fn, const void *ctx)
+/* The stamp fill() left raw, mapped, converted and offset as fill() would have; then the hook. */
+static void map_hook(void *ctx, const struct tep_record *rec)
 {
-	s->ts_map = fn;
-	s->ts_map_ctx = ctx;
-	s->ts_conv = fn || s->fmt.ts_mult;
+	struct ftk_stream *s = ctx;
+	unsigned long long ts = s->ts_map(s->ts_map_ctx, rec->ts);
+
+	if (s->map_mult)
+		ts = (unsigned long long)(((unsigned __int128)ts * s->map_mult) >> s->map_shift);
+	s->rec.ts = ts + s->map_offset;
+	if (s->user_hook)
+		s->user_hook(s->user_hook_ctx, rec);
 }
 
-/* A raw stamp on the file's time line, as trace-cmd's timestamp_calc(): map, then TSC to ns. */
-static unsigned long long __attribute__((noinline)) ts_convert(const struct ftk_stream *s,
-							      unsigned long long ts)
+/*
+ * The map runs in the per-record hook, on the stamp fill() leaves raw (its
+ * ts_mult and ts_offset moved here), so that fill() is the same code for a
+ * stream without a map: it pays nothing for them.
+ */
+void ftk_stream_set_ts_map(struct ftk_stream *s, ftk_stream_ts_fn fn, const void *ctx)
 {
-	if (s->ts_map)
-		ts = s->ts_map(s->ts_map_ctx, ts);
-	if (s->fmt.ts_mult)
-		ts = (unsigned long long)(((unsigned __int128)ts * s->fmt.ts_mult) >> s->fmt.ts_shift);
-	return ts;
+	if (!fn || s->ts_map)
+		return;
+	s->ts_map = fn;
+	s->ts_map_ctx = ctx;
+	s->map_mult = s->fmt.ts_mult;
+	s->map_shift = s->fmt.ts_shift;
+	s->map_offset = s->fmt.ts_offset;
+	s->fmt.ts_mult = 0;
+	s->fmt.ts_offset = 0;
+	s->user_hook = s->hook;
+	s->user_hook_ctx = s->hook_ctx;
+	s->hook = map_hook;
+	s->hook_ctx = s;
 }
 
 /* Fill s->rec with the event kbuffer points at, or move on; 1, 0 at end, <0 error. */
@@ -488,8 +513,8 @@ static int fill(struct ftk_stream *s)
 				   "bad event at offset %llu: %d bytes past the end of the sub-buffer",
 				   s->cur_off + kbuffer_curr_offset(s->kbuf), size);
 	memset(&s->rec, 0, sizeof(s->rec));
-	if (s->ts_conv)
-		ts = ts_convert(s, ts);
+	if (s->fmt.ts_mult)
+		ts = (unsigned long long)(((unsigned __int128)ts * s->fmt.ts_mult) >> s->fmt.ts_shift);
 	s->rec.ts = ts + s->fmt.ts_offset;
 	s->rec.offset = s->cur_off + (unsigned long long)(data - s->cur_page);
 	s->rec.size = size;

@@ -71,24 +71,22 @@ static const char *stream_buffer(struct ftk_tracefile *tf, struct ftk_merge *m, 
 
 /* --stat: the flight recorder's trigger, from its reason mark (ftrecord --flight). */
 static char trigger[512];
+/* The file's ftrace:print event and its buf field, found on the first record (report() resets). */
+static struct tep_event *trigger_print;
+static struct tep_format_field *trigger_buf;
 
 static void note_trigger(struct tep_handle *tep, const struct tep_record *rec, int id)
 {
-	static struct tep_handle *seen;	/* print and buf are this file's (several: --stat A B) */
-	static struct tep_event *print;
-	static struct tep_format_field *buf;
+	struct tep_format_field *buf;
 	size_t n = strlen(FTK_FLIGHT_MARK), len;
 	const char *text;
 
-	if (seen != tep) {
-		seen = tep;
-		print = NULL;
-		buf = NULL;
-	}
-	if (!print && !(print = tep_find_event_by_name(tep, "ftrace", "print")))
+	if (!trigger_print && !(trigger_print = tep_find_event_by_name(tep, "ftrace", "print")))
 		return;
-	if (id != print->id || (!buf && !(buf = tep_find_field(print, "buf"))))
+	if (id != trigger_print->id ||
+	    (!trigger_buf && !(trigger_buf = tep_find_field(trigger_print, "buf"))))
 		return;
+	buf = trigger_buf;
 	if (rec->size <= buf->offset + (int)n)
 		return;
 	text = (const char *)rec->data + buf->offset;
@@ -440,6 +438,8 @@ static int report(struct ftk_tracefile *tf, const struct opts *o,
 	if (!m)
 		tool_die("%s: %s", ftk_tracefile_path(tf), strerror(errno));
 	trigger[0] = '\0';
+	trigger_print = NULL;
+	trigger_buf = NULL;
 	if (o->stat) {
 		nr_ids = 65536;
 		per_event = calloc(nr_ids, sizeof(*per_event));
