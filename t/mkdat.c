@@ -21,7 +21,9 @@
  * with offsets that go up and down, CPU 1's in reverse order and CPU 0's
  * with one time twice; without scaling,fraction the option is trace-cmd
  * 2.9's (scaling 1, no fraction arrays). -I id writes TRACEID, -G
- * name,id,vcpus a host's GUEST option, -P two PROCMAPS options.
+ * name,id,vcpus a host's GUEST option, -P two PROCMAPS options; -R REASON
+ * makes one ftrace print event (the first after half the events) the
+ * flight recorder's reason mark, "ftkit flight trigger: REASON".
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -36,6 +38,7 @@ static const char *clock_name = "local", *date_opt, *offset_opt;
 static unsigned int tsc_mult, tsc_shift;
 static const char *tshift_opt, *traceid_opt, *guest_opt;
 static int procmaps;
+static const char *reason;
 static FILE *out;
 
 static unsigned long long rnd(void)
@@ -201,7 +204,7 @@ static int make_ftrace_event(unsigned char *p, int cpu, unsigned long long ts)
 static int make_event(unsigned char *p, unsigned long long seq)
 {
 	int k = rnd() % 10, who = rnd() % 6, to = rnd() % 6, n;
-	char msg[64];
+	char msg[128];
 
 	memset(p, 0, 256);
 	if (k < 5) {
@@ -231,7 +234,13 @@ static int make_event(unsigned char *p, unsigned long long seq)
 		put(p, 5, 2);
 		put(p + 4, pids[who], 4);
 		put(p + 8, 0xffffffff81000100ULL, lsize);
-		n = snprintf(msg, sizeof(msg), "hello %llu", seq);
+		if (reason && seq >= nevents / 2) {
+			/* the flight recorder's reason mark (FTK_FLIGHT_MARK), once */
+			n = snprintf(msg, sizeof(msg), "ftkit flight trigger: %s\n", reason);
+			reason = NULL;
+		} else {
+			n = snprintf(msg, sizeof(msg), "hello %llu", seq);
+		}
 		memcpy(p + 8 + lsize, msg, n + 1);
 		return 8 + lsize + n + 1;
 	}
@@ -462,7 +471,7 @@ int main(int argc, char **argv)
 	long table_at, buf_opt_at = 0, inst_table_at;
 	int c;
 
-	while ((c = getopt(argc, argv, "n:c:s:l:Ek:mxtS:o:D:O:T:gZ:I:G:P")) != -1) {
+	while ((c = getopt(argc, argv, "n:c:s:l:Ek:mxtS:o:D:O:T:gZ:I:G:PR:")) != -1) {
 		switch (c) {
 		case 'n': nevents = strtoull(optarg, NULL, 0); break;
 		case 'c': ncpu = atoi(optarg); break;
@@ -483,8 +492,9 @@ int main(int argc, char **argv)
 		case 'I': traceid_opt = optarg; break;
 		case 'G': guest_opt = optarg; break;
 		case 'P': procmaps = 1; break;
+		case 'R': reason = optarg; break;
 		default:
-			fprintf(stderr, "usage: mkdat [-n events] [-c cpus] [-s subbuf] [-l 4|8] [-E] [-k clock] [-m] [-x] [-t] [-S seed] [-D date] [-O offset] [-T mult,shift] [-Z flags,count[,scaling,fraction]] [-I id] [-G name,id,vcpus] [-P] -o file\n");
+			fprintf(stderr, "usage: mkdat [-n events] [-c cpus] [-s subbuf] [-l 4|8] [-E] [-k clock] [-m] [-x] [-t] [-S seed] [-D date] [-O offset] [-T mult,shift] [-Z flags,count[,scaling,fraction]] [-I id] [-G name,id,vcpus] [-P] [-R reason] -o file\n");
 			return 1;
 		}
 	}

@@ -9,7 +9,8 @@
 #   the text equals trace-cmd report -i HOST -i GUEST;
 # - the same merge in JSON, CSV and chrome: every event once, tagged with
 #   its file, in time order, as many of each file as the text has;
-# - --stat shows the options mkdat wrote (known values), one section a file;
+# - --stat shows the options mkdat wrote (known values), one section a file,
+#   and a flight recorder's trigger in its own file's section;
 # - damaged TIME_SHIFT sizes are refused with the offset named (exit 2),
 #   a damaged GUEST is left out; no crash either way.
 . "$top_srcdir/t/tap.sh"
@@ -107,6 +108,20 @@ ftreport --stat "$tmp/none.dat" "$fx/synth-v6-host.dat" > "$tmp/stat2" 2> "$tmp/
 is "$rc" 2 "--stat with an unreadable file: exits 2"
 ok "  names it" grep -q 'none.dat' "$tmp/err"
 ok "  and still prints the other" grep -q '^file: .*synth-v6-host.dat' "$tmp/stat2"
+
+# The flight recorder's reason mark, in the second of three files only:
+# its section alone says it, with the mark's time (from the text).
+mkdat="$top_builddir/t/mkdat"
+if [ -x "$mkdat" ]; then
+	"$mkdat" -n 500 -S 5 -R 'mark matching BOOM' -o "$tmp/flight.dat"
+	at=$(ftreport -t "$tmp/flight.dat" | sed -n 's/^.* \([0-9]*\.[0-9]*\): print: .*ftkit flight trigger: mark matching BOOM$/\1/p')
+	ftreport --stat "$fx/synth-v6.dat" "$tmp/flight.dat" "$fx/synth-v6-host.dat" > "$tmp/fstat"
+	is "$(awk '/^file:/ { f = $2 } /^trigger:/ { print f ": " $0 }' "$tmp/fstat")" \
+		"$tmp/flight.dat: trigger:   mark matching BOOM at $at" \
+		"--stat A B C: the flight trigger in its own file's section only, at the mark's time"
+else
+	skip "t/mkdat not built"
+fi
 
 # Damaged options: the peer id 0xfeedf00d12345678 is where TIME_SHIFT's body starts.
 poke() {	# file out marker-hex offset-from-marker value-hex-le
