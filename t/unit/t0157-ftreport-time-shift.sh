@@ -12,7 +12,8 @@
 # - --stat shows the options mkdat wrote (known values), one section a file,
 #   and a flight recorder's trigger in its own file's section;
 # - damaged TIME_SHIFT sizes are refused with the offset named (exit 2),
-#   a damaged GUEST is left out; no crash either way.
+#   a damaged GUEST is left out; no crash either way; a CPUCOUNT of 2^31
+#   does not stop -F.
 . "$top_srcdir/t/tap.sh"
 lane unit
 fx="$top_srcdir/t/fixtures"
@@ -122,6 +123,13 @@ if [ -x "$mkdat" ]; then
 else
 	skip "t/mkdat not built"
 fi
+
+# A CPUCOUNT option of 2^31 (t/fixtures/fuzz-cpucount-huge.dat, the v7
+# guest file with that one field changed) made -F run out of memory.
+ftreport -F sched_switch "$fx/fuzz-cpucount-huge.dat" > "$tmp/cc" 2> "$tmp/err"; rc=$?
+is "$rc" 0 "CPUCOUNT 2^31 with -F: exits 0 ($(head -c 100 "$tmp/err"))"
+ok "  and keeps the sched_switch events of the whole file" \
+	cmp -s <(grep ' sched_switch: ' "$tmp/cc") <(grep ' sched_switch: ' "$fx/synth-v6-tshift.report")
 
 # Damaged options: the peer id 0xfeedf00d12345678 is where TIME_SHIFT's body starts.
 poke() {	# file out marker-hex offset-from-marker value-hex-le
