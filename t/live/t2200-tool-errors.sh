@@ -137,7 +137,7 @@ fails 126 ftrecord -q -o out.dat ./noexec
 # ftreport
 fails 1 ftreport --bogus-option
 fails 1 ftreport -B x
-fails 1 ftreport --stat a.dat b.dat
+fails 1 ftreport --stat a.dat b.dat --offset c.dat=5
 fails 1 ftreport -o yaml x.dat
 fails 1 ftreport --cpu abc x.dat
 fails 1 ftreport --live x.dat
