@@ -80,6 +80,26 @@ struct tf_sym {
 	char			*mod;
 };
 
+/* TIME_SHIFT: one guest CPU's samples, sorted by time, equal times dropped. */
+struct tf_tsync {
+	unsigned int		flags;		/* the option's protocol flags */
+	int			n;
+	struct ftk_time_sample	*s;
+};
+
+struct tf_guest {
+	char			*name;
+	unsigned long long	trace_id;
+	int			vcpus;
+	int			*cpu_pid;
+};
+
+struct tf_procmap {
+	char			*comm;
+	int			pid;
+	int			nr_maps;
+};
+
 struct ftk_tracefile {
 	char			*path;
 	int			fd;
@@ -102,6 +122,21 @@ struct ftk_tracefile {
 	char			**cpustats;	/* CPUSTAT options, in file order */
 	unsigned int		tsc_mult;	/* TSC2NSEC option */
 	unsigned int		tsc_shift;
+	unsigned long long	tsc_offset;
+	int			has_tsc, has_date, has_offset, has_trace_id;
+	long long		date_us;	/* DATE option */
+	long long		clock_offset;	/* OFFSET options, summed */
+	unsigned long long	trace_id;	/* TRACEID option */
+	/* TIME_SHIFT option: the top buffer's stamps mapped to the host's clock */
+	int			has_tsync;
+	unsigned long long	tsync_peer;
+	unsigned int		tsync_flags;
+	int			tsync_cpus;
+	struct tf_tsync		*tsync;
+	struct tf_guest		*guests;	/* GUEST options */
+	int			nr_guests;
+	struct tf_procmap	*procmaps;	/* PROCMAPS options */
+	int			nr_procmaps;
 	int			live;
 	unsigned long long	zmem;		/* bytes of the zsrc chunk buffers */
 	int			nr_bufs;
@@ -131,6 +166,23 @@ struct ftk_tracefile {
 
 int tf_fail(struct ftk_tracefile *tf, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* A number of @n bytes at @p in the file's byte order. */
+unsigned long long tf_num(const struct ftk_tracefile *tf, const unsigned char *p, int n);
+/*
+ * tracefile-info.c: the options that describe a recording rather than its
+ * data (TIME_SHIFT, GUEST, PROCMAPS), from the option's @size bytes at
+ * @buf, found at file offset @at. A bad TIME_SHIFT fails the file (its
+ * stamps cannot be put right), as in trace-cmd; a bad GUEST or PROCMAPS
+ * is left out. 0 or a negative code.
+ */
+int tf_opt_time_shift(struct ftk_tracefile *tf, const unsigned char *buf,
+		      unsigned long long size, unsigned long long at);
+int tf_opt_guest(struct ftk_tracefile *tf, const unsigned char *buf, unsigned long long size);
+int tf_opt_procmaps(struct ftk_tracefile *tf, const unsigned char *buf, unsigned long long size);
+void tf_info_free(struct ftk_tracefile *tf);
+/* The TIME_SHIFT correction of CPU @cpu's stamps (ctx for tf_tsync_map()), or NULL if none. */
+const struct tf_tsync *tf_tsync_for(const struct ftk_tracefile *tf, int cpu);
+unsigned long long tf_tsync_map(const void *ctx, unsigned long long ts);
 /* Live: kallsyms read from /proc on the first look-up, not now. */
 int tf_live_kallsyms_later(struct ftk_tracefile *tf);
 /* Live and lazy: after the first formats, what record_hook() needs; 0 or -ENOMEM. */

@@ -130,7 +130,7 @@ static int cur_read(struct cur *c, void *buf, unsigned long long n)
 	return 0;
 }
 
-static unsigned long long tf_num(const struct ftk_tracefile *tf, const unsigned char *p, int n)
+unsigned long long tf_num(const struct ftk_tracefile *tf, const unsigned char *p, int n)
 {
 	unsigned long long v = 0;
 	int i;
@@ -1097,14 +1097,35 @@ static int parse_option(struct ftk_tracefile *tf, unsigned int id, struct cur *o
 		break;
 	case TF_OPT_OFFSET:
 		name = opt_string(o);
-		if (name)
+		if (name) {
 			tf->ts_offset += strtoll(name, NULL, 0);
+			tf->clock_offset += strtoll(name, NULL, 0);
+			tf->has_offset = 1;
+		}
 		break;
 	case TF_OPT_DATE:
 		/* trace-cmd record --date: microseconds from the trace clock to the time of day */
 		name = opt_string(o);
-		if (name)
-			tf->ts_offset += strtoll(name, NULL, 0) * 1000;
+		if (name) {
+			tf->date_us = strtoll(name, NULL, 0);
+			tf->ts_offset += tf->date_us * 1000;
+			tf->has_date = 1;
+		}
+		break;
+	case TF_OPT_TIME_SHIFT:
+		ret = tf_opt_time_shift(tf, o->mem, o->len, at);
+		break;
+	case TF_OPT_GUEST:
+		ret = tf_opt_guest(tf, o->mem, o->len);
+		break;
+	case TF_OPT_PROCMAPS:
+		ret = tf_opt_procmaps(tf, o->mem, o->len);
+		break;
+	case TF_OPT_TRACEID:
+		if (o->len >= 8) {
+			tf->trace_id = tf_num(tf, o->mem, 8);
+			tf->has_trace_id = 1;
+		}
 		break;
 	case TF_OPT_CPUSTAT:
 		name = opt_string(o);
@@ -1116,6 +1137,8 @@ static int parse_option(struct ftk_tracefile *tf, unsigned int id, struct cur *o
 		if (o->len >= 16) {
 			tf->tsc_mult = (unsigned int)tf_num(tf, o->mem, 4);
 			tf->tsc_shift = (unsigned int)tf_num(tf, o->mem + 4, 4);
+			tf->tsc_offset = tf_num(tf, o->mem + 8, 8);
+			tf->has_tsc = 1;
 			if (tf->tsc_shift > 63)
 				tf->tsc_mult = 0;
 		}
@@ -1911,6 +1934,7 @@ FTK_API void ftk_tracefile_close(struct ftk_tracefile *tf)
 	free(tf->systems);
 	free(tf->id_seen);
 	tf_live_release(tf);
+	tf_info_free(tf);
 	free(tf->ksyms);
 	free(tf->ksym_text);
 	tf_decompress_end(tf->dctx);
@@ -2235,6 +2259,7 @@ FTK_API struct ftk_stream *ftk_tracefile_stream(struct ftk_tracefile *tf, int bu
 	static const struct ftk_stream_ops zops = { .read = zsrc_read, .close = zsrc_close };
 	const struct tf_buffer *b = buf_at(tf, buf);
 	struct ftk_stream_fmt fmt = { .sz = sizeof(fmt) };
+	const struct tf_tsync *tsync;
 	struct ftk_stream *s;
 	const struct tf_cpu *c;
 	struct zsrc *z;
@@ -2258,10 +2283,14 @@ FTK_API struct ftk_stream *ftk_tracefile_stream(struct ftk_tracefile *tf, int bu
 			ftk_stream_set_hook(s, record_hook, tf);
 		return s;
 	}
+	/* TIME_SHIFT corrects the top buffer only, as trace-cmd's instance handles have no host */
+	tsync = b->name[0] ? NULL : tf_tsync_for(tf, c->cpu);
 	if (!b->compressed) {
 		s = ftk_stream_open_file(tf->fd, c->offset, c->size, &fmt);
 		if (s && tf->lazy)
 			ftk_stream_set_hook(s, record_hook, tf);
+		if (s && tsync)
+			ftk_stream_set_ts_map(s, tf_tsync_map, tsync);
 		return s;
 	}
 	z = calloc(1, sizeof(*z));
@@ -2276,10 +2305,14 @@ FTK_API struct ftk_stream *ftk_tracefile_stream(struct ftk_tracefile *tf, int bu
 	if (!c->size)
 		z->started = 1;	/* no chunk count: an empty CPU */
 	s = ftk_stream_open_ops(&zops, z, &fmt);
-	if (!s)
+	if (!s) {
 		free(z);
-	else if (tf->lazy)
+		return NULL;
+	}
+	if (tf->lazy)
 		ftk_stream_set_hook(s, record_hook, tf);
+	if (tsync)
+		ftk_stream_set_ts_map(s, tf_tsync_map, tsync);
 	return s;
 }
 
