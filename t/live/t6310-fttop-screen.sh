@@ -43,6 +43,13 @@ screen_has() {
 	diag "screen:" "$(cat "$tmp/screen")"
 	return 1
 }
+# press NAME PATTERN KEY...: send the keys; a test that the screen comes to show PATTERN.
+press() {
+	local name=$1 pat=$2
+	shift 2
+	tm send-keys -t top "$@"
+	ok "$name" screen_has "$pat"
+}
 # start CMD [LINES]: a fresh session "top" of 120 columns (and 40 lines) running CMD.
 start() {
 	local i
@@ -65,55 +72,36 @@ start "env TERM=xterm-256color $fttop -B $inst -d 0.3; echo rc=\$?; stty -a > $t
 	bail_out "fttop did not start in tmux"
 ok "events view: its columns" screen_has 'EVENT  *EV/s  *TOTAL'
 ok "events view: sched_switch counted" screen_has '^sched:sched_switch '
-tm send-keys -t top 2
-ok "2: the tasks view" screen_has 'PID COMM  *CPU%  *CPU-TIME'
-tm send-keys -t top 3
-ok "3: the CPUs view" screen_has 'CPU  *EV/s  *EVENTS  *IDLE%'
+press "2: the tasks view" 'PID COMM  *CPU%  *CPU-TIME' 2
+press "3: the CPUs view" 'CPU  *EV/s  *EVENTS  *IDLE%' 3
 ok "3: a row for cpu 0" screen_has '^ *0  '
-tm send-keys -t top 4
-ok "4: the syscalls view" screen_has 'SYSCALL  *CALLS/s  *CALLS  *ERRORS'
-tm send-keys -t top 4
-ok "4 again: syscalls by task" screen_has '4 syscalls by task'
-tm send-keys -t top 6
-ok "6: the profile view" screen_has 'SELF%  *TOTAL%  *SAMPLES  *WHERE  *FUNCTION'
+press "4: the syscalls view" 'SYSCALL  *CALLS/s  *CALLS  *ERRORS' 4
+press "4 again: syscalls by task" '4 syscalls by task' 4
+press "6: the profile view" 'SELF%  *TOTAL%  *SAMPLES  *WHERE  *FUNCTION' 6
 ok "6: rows of sampled functions" screen_has '^ *[0-9.]\+ \+[0-9.]\+ \+[0-9]\+ \+\(kernel\|user\) '
-tm send-keys -t top 5
-ok "5: the hist view says it has no trigger" screen_has 'hist: no trigger'
-tm send-keys -t top h
-ok "h: the help" screen_has '^fttop keys'
-tm send-keys -t top x 1
-ok "a key leaves the help" screen_has 'EVENT  *EV/s'
-tm send-keys -t top '?'
-ok "?: the help" screen_has '^fttop keys'
-tm send-keys -t top x
-ok "  and a key leaves it" screen_has 'EVENT  *EV/s'
-tm send-keys -t top s
-ok "s: sort by the next column" screen_has 'sort TOTAL'
-tm send-keys -t top F6
-ok "F6: sort by the next column (round to the first)" screen_has 'sort EVENT\( \|$\)'
-tm send-keys -t top F6
-ok "F6 again: the next" screen_has 'sort EV/s'
-tm send-keys -t top +
-ok "+: a longer refresh interval" screen_has 'refresh 0\.4s'
-tm send-keys -t top - -
-ok "-: a shorter one" screen_has 'refresh 0\.2s'
-tm send-keys -t top / sched_switch Enter
-ok "/: the filter is shown" screen_has 'filter sched_switch'
+press "5: the hist view says it has no trigger" 'hist: no trigger' 5
+press "h: the help" '^fttop keys' h
+press "a key leaves the help" 'EVENT  *EV/s' x 1
+press "?: the help" '^fttop keys' '?'
+press "  and a key leaves it" 'EVENT  *EV/s' x
+press "s: sort by the next column" 'sort TOTAL' s
+press "F6: sort by the next column (round to the first)" 'sort EVENT\( \|$\)' F6
+press "F6 again: the next" 'sort EV/s' F6
+press "+: a longer refresh interval" 'refresh 0\.4s' +
+press "-: a shorter one" 'refresh 0\.2s' - -
+press "/: the filter is shown" 'filter sched_switch' / sched_switch Enter
 ok "/: only matching rows" bash -c "sed -n '5,\$p' '$tmp/screen' | grep -v '^\$' | grep -v -q -v sched_switch && exit 1 || exit 0"
 ok "/: the matching row stays" grep -q '^sched:sched_switch ' "$tmp/screen"
-tm send-keys -t top / Enter e -raw_syscalls Enter
-ok "e: events removed by glob, and said so" screen_has 'disabled raw_syscalls'
+press "e: events removed by glob, and said so" 'disabled raw_syscalls' / Enter e -raw_syscalls Enter
 ok "e: raw_syscalls is off in the instance" \
 	bash -c "! grep -q '^raw_syscalls:' '$T/instances/$inst/set_event'"
-tm send-keys -t top p
-ok "p: paused" screen_has '\[paused\]'
+press "p: paused" '\[paused\]' p
 tm send-keys -t top p
 tm resize-window -t top -x 70 -y 20
 ok "the pane is resized" test "$(tm display -p -t top '#{pane_width}x#{pane_height}')" = 70x20
 ok "the screen follows the resize" screen_has 'EVENT  *EV/s'
 ok "  no line wider than the pane" bash -c "! awk 'length > 70' '$tmp/screen' | grep -q ."
-tm send-keys -t top q
-ok "q ends fttop" screen_has '^rc=0'
+press "q ends fttop" '^rc=0' q
 restored "q: the terminal is out of curses mode"
 ok "q: stty is sane again (icanon, echo)" \
 	bash -c "grep -qw icanon '$tmp/stty' && grep -qw echo '$tmp/stty'"
@@ -135,22 +123,15 @@ for term in xterm-256color screen tmux-256color; do
 		{ skip "$term: fewer than 30 tasks seen"; tm send-keys -t top q; continue; }
 	tm send-keys -t top p
 	screen_has '\[paused\]' > /dev/null
-	tm send-keys -t top Down
-	ok "$term: Down scrolls a row" screen_has 'rows 2-9/'
-	tm send-keys -t top NPage
-	ok "$term: PgDn scrolls a page (7 rows)" screen_has 'rows 9-16/'
-	tm send-keys -t top PPage
-	ok "$term: PgUp scrolls back" screen_has 'rows 2-9/'
-	tm send-keys -t top Up
-	ok "$term: Up scrolls a row back" screen_has 'rows 1-8/'
-	tm send-keys -t top End
-	ok "$term: End shows the last rows" screen_has 'rows [0-9]*-\([0-9]*\)/\1$'
+	press "$term: Down scrolls a row" 'rows 2-9/' Down
+	press "$term: PgDn scrolls a page (7 rows)" 'rows 9-16/' NPage
+	press "$term: PgUp scrolls back" 'rows 2-9/' PPage
+	press "$term: Up scrolls a row back" 'rows 1-8/' Up
+	press "$term: End shows the last rows" 'rows [0-9]*-\([0-9]*\)/\1$' End
 	ok "$term:   still in the tasks view" grep -q 'PID COMM  *CPU%' "$tmp/screen"
-	tm send-keys -t top Home
-	ok "$term: Home shows the first rows" screen_has 'rows 1-8/'
+	press "$term: Home shows the first rows" 'rows 1-8/' Home
 	ok "$term:   still in the tasks view" grep -q 'PID COMM  *CPU%' "$tmp/screen"
-	tm send-keys -t top q
-	ok "$term: q ends fttop" screen_has '^rc=0'
+	press "$term: q ends fttop" '^rc=0' q
 	restored "$term: the terminal is out of curses mode"
 done
 kill "${sleepers[@]}" 2>/dev/null
@@ -162,8 +143,7 @@ sleepers=()
 start "env TERM=xterm-256color $fttop -B $inst -d 0.3 -e sched:sched_switch; echo rc=\$?; sleep 600" ||
 	bail_out "fttop did not start"
 ok "-e sched:sched_switch: counted" screen_has '^sched:sched_switch '
-tm send-keys -t top e raw_syscalls Enter
-ok "e raw_syscalls: enabled, and said so" screen_has 'enabled raw_syscalls'
+press "e raw_syscalls: enabled, and said so" 'enabled raw_syscalls' e raw_syscalls Enter
 ok "e raw_syscalls: its events named" screen_has '^raw_syscalls:sys_enter '
 tm send-keys -t top 4
 ok "e raw_syscalls: the syscalls view counts calls" \
