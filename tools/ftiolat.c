@@ -28,8 +28,9 @@ struct io {
 	unsigned int		nrwbs;
 	double			interval;
 	const char		*heatmap;
-	uint64_t		div, issues, first_ts;
+	uint64_t		div, issues, first_ts, dropped;
 	const char		*uname;
+	char			synth[160];	/* the kernel path's "synthetic:NAME" */
 };
 
 static const char usage[] =
@@ -47,7 +48,7 @@ static const char usage[] =
 "  -n, --nsecs           nanoseconds\n"
 "  -T, --timestamp       a time stamp before each interval's output\n"
 "  -i, --interval S      print and reset every S seconds\n"
-LAT_HELP_D LAT_HELP_JSON LAT_HELP_HEATMAP
+LAT_HELP_D LAT_HELP_JSON LAT_HELP_HEATMAP LAT_HELP_STREAM
 TOOL_HELP_DURATION TOOL_HELP_INSTANCE TOOL_HELP_COMMON
 "\n"
 "A COMMAND is run and traced to its end; every task's I/O is counted meanwhile\n"
@@ -118,6 +119,7 @@ static void option(int opt, char *arg, void *ctx)
 	case 'd': io->l.args->duration = tool_seconds(arg); break;
 	case 'J': io->json = 1; break;
 	case 'H': io->heatmap = arg; break;
+	case 'S': io->l.stream = 1; break;
 	}
 }
 
@@ -254,8 +256,10 @@ static void print(void *ctx)
 		ftk_hist_print(io->hist, stdout, io->uname);
 	}
 	free(rows);
-	if (!io->json)
+	if (!io->json) {
 		lat_lost_print(&io->l, stdout);
+		lat_dropped_print(io->dropped, stdout);
+	}
 	ftk_hist_stats(io->hist, &st);
 	lat_path(&io->l, "%llu issued, %llu completed and paired", (unsigned long long)io->issues,
 		 (unsigned long long)st.count);
@@ -263,6 +267,61 @@ static void print(void *ctx)
 	ftk_lattab_reset(io->tab);
 	io->issues = 0;
 	lat_check_out(&io->l);
+}
+
+/* A row of the kernel's hist on the synthetic event: { [dev,] lat: ~ LOW-HIGH } hitcount */
+static void on_kernel_row(void *ctx, const uint64_t *key, const uint64_t *val, const char *line)
+{
+	struct io *io = ctx;
+	uint64_t lat = key[io->disks] / io->div;
+
+	(void)line;
+	ftk_hist_add_n(io->hist, lat, val[0]);
+	if (io->disks) {
+		struct ftk_lat_row *row = ftk_lattab_row(io->tab, key[0] << 32);
+
+		if (!row || (!row->hist && !(row->hist = ftk_hist_new())))
+			tool_die("out of memory");
+		row->count += val[0];
+		ftk_hist_add_n(row->hist, lat, val[0]);
+	}
+}
+
+/*
+ * The kernel path: a synthetic event from block_rq_issue to
+ * block_rq_complete of the same device and sector, carrying the latency
+ * (and the device with -k), and a hist on it keyed by the latency in the
+ * unit (linear buckets of one unit: the values the stream would bucket).
+ */
+static void kernel_setup(struct io *io, const char *filter)
+{
+	FTK_OPTS(ftk_trigger_latency_opts, o, .start = "block:block_rq_issue",
+		 .end = "block:block_rq_complete", .start_keys = "dev,sector",
+		 .end_keys = "dev,sector", .key_name = io->disks ? "dev" : NULL,
+		 .start_filter = *filter ? filter : NULL, .end_filter = *filter ? filter : NULL);
+	char trig[160], lat[40];
+
+	lat_latency(&io->l, &o, "io", io->synth, sizeof(io->synth));
+	if (io->div > 1)
+		snprintf(lat, sizeof(lat), "lat.buckets=%llu", (unsigned long long)io->div);
+	else
+		snprintf(lat, sizeof(lat), "lat");
+	snprintf(trig, sizeof(trig), "hist:keys=%s%s:size=32768", io->disks ? "dev," : "", lat);
+	lat_hist(&io->l, io->synth, trig);
+	lat_path(&io->l, "kernel: block_rq_issue -> block_rq_complete by dev,sector -> %s, a "
+		 "hist on it keyed by %s%s", io->synth, io->disks ? "dev," : "", lat);
+}
+
+static void kernel_read(struct io *io)
+{
+	struct lat_hist_totals tot;
+
+	lat_hist_read(&io->l, "block:block_rq_issue", "keys=dev,sector", "", "", NULL, NULL,
+		      &tot);
+	io->issues = tot.hits;
+	lat_hist_read(&io->l, io->synth, "keys=", io->disks ? "dev,lat" : "lat", "hitcount",
+		      on_kernel_row, io, &tot);
+	io->dropped = tot.dropped;
 }
 
 int main(int argc, char **argv)
@@ -274,7 +333,8 @@ int main(int argc, char **argv)
 		{ "nsecs", no_argument, NULL, 'n' },	{ "timestamp", no_argument, NULL, 'T' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "json", no_argument, NULL, 'J' },
-		{ "heatmap", required_argument, NULL, 'H' },	{ }
+		{ "heatmap", required_argument, NULL, 'H' },
+		{ "stream", no_argument, NULL, 'S' },	{ }
 	};
 	static const struct tool_def def = {
 		.name = "ftiolat", .usage = usage, .opts = "kFmunTi:d:",
@@ -285,7 +345,7 @@ int main(int argc, char **argv)
 	struct io io = { .l.name = "iolat", .l.args = &args, .l.all_tasks = 1, .unit = 'u' };
 	struct tep_event *ev;
 	char filter[32];
-	int code;
+	int code, kernel;
 
 	tool_parse(&def, argc, argv, &args, &io);
 	io.uname = lat_unit(io.unit, &io.div);
@@ -301,6 +361,16 @@ int main(int argc, char **argv)
 	lat_open(&io.l, &args, 0);
 	if (io.only_dev)
 		snprintf(filter, sizeof(filter), "dev == %u", io.only_dev);
+	kernel = lat_kernel_ok(&io.l, "block:block_rq_complete", io.flags ? "-F" :
+			       io.interval ? "-i" : io.heatmap ? "--heatmap" : io.json ? "--json" : NULL);
+	if (kernel) {
+		kernel_setup(&io, io.only_dev ? filter : "");
+		lat_tep(&io.l);
+		code = lat_run(&io.l, NULL, NULL, NULL, 0);
+		kernel_read(&io);
+		print(&io);
+		lat_exit(&io.l, code);
+	}
 	lat_event(&io.l, "block:block_rq_issue", io.only_dev ? filter : NULL);
 	lat_event(&io.l, "block:block_rq_complete", io.only_dev ? filter : NULL);
 	ev = lat_find(&io.l, "block", "block_rq_issue");

@@ -4,6 +4,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -256,12 +257,22 @@ void lat_exit(struct lat *l, int code)
 	tool_exit(code);
 }
 
+/* The kernel path's reader: its records (none, or an exec) matter to no one. */
+static int no_record(void *ctx, const struct tep_record *rec)
+{
+	(void)ctx;
+	(void)rec;
+	return 0;
+}
+
 int lat_run(struct lat *l, ftk_live_fn fn, void *ctx, void (*tick)(void *ctx), double interval)
 {
 	struct timespec ts = { 0, LAT_PERIOD_NS };
 	double start, next, now;
 	struct ftk_live_stats st;
 
+	if (!fn)
+		fn = no_record;
 	lat_tep(l);
 	ftk_live_stats(l->live, &st);
 	if (!st.ordered)
@@ -477,4 +488,136 @@ int lat_func_of(const struct lat_func *f, int n, int type, int *is_ret)
 		}
 	}
 	return -1;
+}
+
+int lat_kernel_ok(struct lat *l, const char *event, const char *blocker)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "events/%.*s/%s/hist", (int)strcspn(event, ":"), event,
+		 event + strcspn(event, ":") + (event[strcspn(event, ":")] ? 1 : 0));
+	if (l->stream)
+		lat_path(l, "no kernel path: --stream");
+	else if (blocker)
+		lat_path(l, "no kernel path: %s needs the stream", blocker);
+	else if (!ftk_tracefs_exists(l->t, path))
+		lat_path(l, "no kernel path: no hist triggers here (%s is absent)", path);
+	else if (!ftk_tracefs_exists(l->top, "synthetic_events"))
+		lat_path(l, "no kernel path: no synthetic events here (synthetic_events is absent)");
+	else
+		return 1;
+	return 0;
+}
+
+void lat_latency(struct lat *l, struct ftk_trigger_latency_opts *o, const char *suffix,
+		 char *event, size_t len)
+{
+	char name[128];
+
+	if (ftk_probe_owner_group(name, sizeof(name) - 32))
+		tool_die("cannot name a synthetic event");
+	snprintf(name + strlen(name), 32, "_%s", suffix);
+	o->name = name;
+	if (ftk_trigger_latency_add(l->t, o)) {
+		tool_err("cannot make synthetic event %s (%s -> %s): %s", name, o->start, o->end,
+			 ftk_tracefs_errmsg(l->t));
+		lat_exit(l, EXIT_FAIL);
+	}
+	snprintf(event, len, "synthetic:%s", name);
+	o->name = NULL;
+}
+
+void lat_hist(struct lat *l, const char *event, const char *trigger)
+{
+	if (ftk_trigger_add(l->t, event, trigger)) {
+		tool_err("%s: cannot add '%s': %s", event, trigger, ftk_tracefs_errmsg(l->t));
+		lat_exit(l, EXIT_FAIL);
+	}
+}
+
+/* The number after "NAME:" in @s..@end (a word of its own), a bucket's "~ LOW-HIGH" too. */
+static uint64_t hist_field(const char *s, const char *end, const char *name, size_t n)
+{
+	const char *p;
+
+	for (p = s; (p = strstr(p, name)) && p < end; p += n) {
+		if (p[n] != ':' || (p > s && p[-1] != ' ' && p[-1] != '{' && p[-1] != ','))
+			continue;
+		p += n + 1;
+		while (*p == ' ' || *p == '~')
+			p++;
+		/* .execname and .syscall keys: "NAME [ PID]" */
+		if ((*p < '0' || *p > '9') && (p = strchr(p, '[')) && p < end)
+			p++;
+		return p ? strtoull(p, NULL, 10) : 0;
+	}
+	return 0;
+}
+
+void lat_hist_read(struct lat *l, const char *event, const char *match, const char *keys,
+		   const char *vals, lat_hist_fn fn, void *ctx, struct lat_hist_totals *tot)
+{
+	char *text, *line, *save = NULL, *brace;
+	uint64_t key[8], val[8];
+	const char *k;
+	int in = 0, i;
+	size_t n;
+
+	if (tot)
+		memset(tot, 0, sizeof(*tot));
+	if (ftk_trigger_hist(l->t, event, &text)) {
+		tool_err("%s: cannot read its hist: %s", event, ftk_tracefs_errmsg(l->t));
+		lat_exit(l, EXIT_FAIL);
+	}
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "# trigger info:", 15)) {
+			in = strstr(line, match) != NULL;
+			continue;
+		}
+		if (!in)
+			continue;
+		if (tot && sscanf(line, " Hits: %" SCNu64, &tot->hits) == 1)
+			continue;
+		if (tot && sscanf(line, " Entries: %" SCNu64, &tot->entries) == 1)
+			continue;
+		if (tot && sscanf(line, " Dropped: %" SCNu64, &tot->dropped) == 1)
+			continue;
+		brace = strchr(line, '}');
+		if (line[0] != '{' || !brace)
+			continue;
+		for (i = 0, k = keys; *k && i < 8; i++, k += n + (k[n] == ',')) {
+			n = strcspn(k, ",");
+			key[i] = hist_field(line, brace, k, n);
+		}
+		for (i = 0, k = vals; *k && i < 8; i++, k += n + (k[n] == ',')) {
+			n = strcspn(k, ",");
+			val[i] = hist_field(brace, brace + strlen(brace), k, n);
+		}
+		if (fn)
+			fn(ctx, key, val, line);
+	}
+	free(text);
+}
+
+void lat_dropped_print(uint64_t dropped, FILE *f)
+{
+	if (dropped)
+		fprintf(f, "Dropped %llu samples: the kernel's hist table was full (the counts "
+			"above are short)\n", (unsigned long long)dropped);
+}
+
+const char *lat_hist_execname(const char *line, char *buf, size_t len)
+{
+	const char *p = strchr(line, ':'), *q = p ? strchr(p, '[') : NULL;
+
+	snprintf(buf, len, "?");
+	if (!q)
+		return buf;
+	for (p++; *p == ' '; p++)
+		;
+	while (q > p && q[-1] == ' ')
+		q--;
+	if (q > p)
+		snprintf(buf, len, "%.*s", (int)(q - p), p);
+	return buf;
 }

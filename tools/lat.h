@@ -38,6 +38,7 @@
 #include <ftkit/heatmap.h>
 #include <ftkit/latency.h>
 #include <ftkit/live.h>
+#include <ftkit/trigger.h>
 
 struct lat {
 	const char		*name;		/* the tool, for the instance name */
@@ -51,6 +52,7 @@ struct lat {
 	pid_t			pid;		/* -p, or COMMAND's */
 	int			verbose;	/* -v given */
 	int			all_tasks;
+	int			stream;		/* --stream: pair in user space even where the kernel can */
 	struct ftk_heatmap	*heat;		/* --heatmap, or NULL */
 	FILE			*heat_out;	/* every task's events, also with COMMAND (set before lat_open) */
 	char			instance[128];
@@ -117,8 +119,9 @@ int lat_pid(const struct tep_record *rec);
 /*
  * Start tracing (and COMMAND), hand records to @fn in time order until
  * COMMAND ends, -D passes or a signal, calling @tick every @interval
- * seconds (0: never); read what is left. Returns COMMAND's exit code as a
- * shell reports it (0 without one).
+ * seconds (0: never); read what is left. @fn NULL: records are read and
+ * dropped (the kernel path, whose result is read after). Returns
+ * COMMAND's exit code as a shell reports it (0 without one).
  */
 int lat_run(struct lat *l, ftk_live_fn fn, void *ctx, void (*tick)(void *ctx), double interval);
 /*
@@ -136,6 +139,48 @@ static inline void lat_heat(struct lat *l, uint64_t ts, uint64_t value)
 void lat_heat_write(struct lat *l, const char *title, const char *unit);
 #define LAT_HELP_HEATMAP \
 "      --heatmap FILE    an SVG heat map of the latencies over time (whole run)\n"
+
+/*
+ * The kernel path: where the kernel has hist triggers (on @event) and
+ * synthetic events, the pairing and the histogram run there and the tool
+ * reads the result at the end. 1 to take it; 0 (and -v says why) with
+ * --stream, when @blocker (an option the kernel cannot do, "-w") is not
+ * NULL, or when the kernel lacks them.
+ */
+int lat_kernel_ok(struct lat *l, const char *event, const char *blocker);
+/*
+ * A synthetic latency event "OWNER_@suffix" between @o->start and @o->end
+ * (ftk_trigger_latency_add(), @o->name filled in), its "synthetic:NAME"
+ * into @event; dies with the kernel's reason.
+ */
+void lat_latency(struct lat *l, struct ftk_trigger_latency_opts *o, const char *suffix,
+		 char *event, size_t len);
+/* Add hist trigger @trigger on @event, journaled; dies with the reason. */
+void lat_hist(struct lat *l, const char *event, const char *trigger);
+/* What a hist file says at its end. */
+struct lat_hist_totals {
+	uint64_t		hits, entries, dropped;
+};
+/*
+ * Read back the hist of @event whose trigger has @match in its text: for
+ * each row, the keys listed in @keys ("pid,lat"; a bucket's low end, the
+ * PID of an .execname key) and the values in @vals ("hitcount,lat"), in
+ * order, and the row's text, to @fn. The totals into @tot if not NULL.
+ * Dies if the hist cannot be read.
+ */
+typedef void (*lat_hist_fn)(void *ctx, const uint64_t *key, const uint64_t *val,
+			    const char *line);
+void lat_hist_read(struct lat *l, const char *event, const char *match, const char *keys,
+		   const char *vals, lat_hist_fn fn, void *ctx, struct lat_hist_totals *tot);
+/* The NAME of an .execname key "{ common_pid: NAME [ PID] }" into @buf ("?" if none). */
+const char *lat_hist_execname(const char *line, char *buf, size_t len);
+/*
+ * "Dropped N samples: the kernel's hist table was full" on @f if @dropped
+ * (the kernel path's loss, said with the results as lost events are).
+ */
+void lat_dropped_print(uint64_t dropped, FILE *f);
+#define LAT_HELP_STREAM \
+"      --stream          pair in user space even where the kernel could (see -v)\n"
 
 /* Lost events and records, for the results: 0 if none. */
 uint64_t lat_lost(struct lat *l);
