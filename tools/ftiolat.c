@@ -21,13 +21,11 @@ struct io {
 	struct ftk_lattab	*tab;		/* per disk and/or flags, with --disks / -F */
 	struct ftk_pair		*pair;
 	struct tep_format_field	*i_dev, *i_sector, *c_dev, *c_sector, *c_rwbs;
-	int			issue_id, complete_id, disks, flags, json, unit, stamps;
+	int			issue_id, complete_id, disks, flags, stamps;
 	unsigned int		only_dev;	/* --disk: its dev_t as the kernel writes it, or 0 */
 	const char		*only_name;
 	char			rwbs[MAX_FLAGS][10];
 	unsigned int		nrwbs;
-	double			interval;
-	const char		*heatmap;
 	uint64_t		div, issues, first_ts, dropped;
 	const char		*uname;
 	char			synth[160];	/* the kernel path's "synthetic:NAME" */
@@ -112,14 +110,7 @@ static void option(int opt, char *arg, void *ctx)
 	case 'k': io->disks = 1; break;
 	case 'F': io->flags = 1; break;
 	case 'K': io->only_name = arg; break;
-	case 'm': case 'u': io->unit = opt; break;
-	case 'n': io->unit = 0; break;
 	case 'T': io->stamps = 1; break;
-	case 'i': io->interval = tool_seconds(arg); break;
-	case 'd': io->l.args->duration = tool_seconds(arg); break;
-	case 'J': io->json = 1; break;
-	case 'H': io->heatmap = arg; break;
-	case 'S': io->l.stream = 1; break;
 	}
 }
 
@@ -237,12 +228,12 @@ static void print(void *ctx)
 		n = ftk_lattab_rows(io->tab, FTK_LATTAB_BY_KEY, &rows);
 	if (n < 0)
 		tool_die("out of memory");
-	if (io->stamps && !io->json) {
+	if (io->stamps && !io->l.opt.json) {
 		now = time(NULL);
 		strftime(title, sizeof(title), "%H:%M:%S", localtime(&now));
 		printf("%-8s\n", title);
 	}
-	if (io->json) {
+	if (io->l.opt.json) {
 		print_json(io, rows, n);
 	} else if (io->disks || io->flags) {
 		for (i = 0; i < n; i++) {
@@ -256,7 +247,7 @@ static void print(void *ctx)
 		ftk_hist_print(io->hist, stdout, io->uname);
 	}
 	free(rows);
-	if (!io->json) {
+	if (!io->l.opt.json) {
 		lat_lost_print(&io->l, stdout);
 		lat_dropped_print(io->dropped, stdout);
 	}
@@ -329,26 +320,21 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "disks", no_argument, NULL, 'k' },	{ "flags", no_argument, NULL, 'F' },
 		{ "disk", required_argument, NULL, 'K' },
-		{ "msecs", no_argument, NULL, 'm' },	{ "usecs", no_argument, NULL, 'u' },
-		{ "nsecs", no_argument, NULL, 'n' },	{ "timestamp", no_argument, NULL, 'T' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "heatmap", required_argument, NULL, 'H' },
-		{ "stream", no_argument, NULL, 'S' },	{ }
+		{ "timestamp", no_argument, NULL, 'T' },	{ }
 	};
-	static const struct tool_def def = {
-		.name = "ftiolat", .usage = usage, .opts = "kFmunTi:d:",
-		.longopts = longopts, .option = option,
-		.common = TOOL_OPT_INSTANCE | TOOL_OPT_DURATION | TOOL_OPT_COMMAND,
+	static const struct lat_def def = {
+		.name = "ftiolat", .usage = usage, .opts = "kFT", .longopts = longopts,
+		.option = option, .shared = LAT_OPT_INTERVAL | LAT_OPT_JSON | LAT_OPT_HEATMAP |
+		LAT_OPT_STREAM | LAT_OPT_MSECS | LAT_OPT_USECS | LAT_OPT_NSECS,
 	};
 	struct tool_args args;
-	struct io io = { .l.name = "iolat", .l.args = &args, .l.all_tasks = 1, .unit = 'u' };
+	struct io io = { .l.name = "iolat", .l.all_tasks = 1, .l.opt.unit = 'u' };
 	struct tep_event *ev;
 	char filter[32];
 	int code, kernel;
 
-	tool_parse(&def, argc, argv, &args, &io);
-	io.uname = lat_unit(io.unit, &io.div);
+	lat_parse(&io.l, &def, argc, argv, &args, &io);
+	io.uname = lat_unit(io.l.opt.unit, &io.div);
 	if (io.only_name)
 		io.only_dev = disk_dev(io.only_name);
 	io.hist = ftk_hist_new();
@@ -356,13 +342,13 @@ int main(int argc, char **argv)
 	io.pair = ftk_pair_new();
 	if (!io.hist || !io.tab || !io.pair)
 		tool_die("out of memory");
-	if (io.heatmap)
-		lat_heatmap(&io.l, io.heatmap, io.interval);
+	if (io.l.opt.heatmap)
+		lat_heatmap(&io.l, io.l.opt.heatmap, io.l.opt.interval);
 	lat_open(&io.l, &args, 0);
 	if (io.only_dev)
 		snprintf(filter, sizeof(filter), "dev == %u", io.only_dev);
 	kernel = lat_kernel_ok(&io.l, "block:block_rq_complete", io.flags ? "-F" :
-			       io.interval ? "-i" : io.heatmap ? "--heatmap" : io.json ? "--json" : NULL);
+			       io.l.opt.interval ? "-i" : io.l.opt.heatmap ? "--heatmap" : io.l.opt.json ? "--json" : NULL);
 	if (kernel) {
 		kernel_setup(&io, io.only_dev ? filter : "");
 		lat_tep(&io.l);
@@ -384,7 +370,7 @@ int main(int argc, char **argv)
 	io.c_rwbs = lat_field(&io.l, ev, "rwbs");
 	lat_path(&io.l, "stream: block_rq_issue paired with block_rq_complete by device and "
 		 "sector, from the live buffer");
-	code = lat_run(&io.l, on_record, &io, print, io.interval);
+	code = lat_run(&io.l, on_record, &io, print, io.l.opt.interval);
 	print(&io);
 	lat_heat_write(&io.l, "Block I/O latency", io.uname);
 	lat_exit(&io.l, code);

@@ -28,12 +28,9 @@ struct rq {
 	struct ftk_worst	*worst;
 	struct tep_format_field	*w_pid, *w_comm, *s_prev_pid, *s_prev_state, *s_next_pid,
 				*s_prev_comm, *s_next_comm;
-	int			wakeup_id, wakeup_new_id, switch_id, fork_id, per, json, unit, nworst;
+	int			wakeup_id, wakeup_new_id, switch_id, fork_id, per, nworst;
 	struct tep_format_field	*f_child, *f_child_comm, *f_filename;
 	int			exec_id;
-	pid_t			pid;
-	double			interval;
-	const char		*heatmap;
 	uint64_t		div, wakeups, preempts, first_ts, dropped;
 	uint64_t		woken;		/* samples of a wake-up (the others: of a preemption) */
 	const char		*uname;
@@ -77,15 +74,7 @@ static void option(int opt, char *arg, void *ctx)
 
 	switch (opt) {
 	case 'C': case 'P': r->per = opt; break;
-	case 'm': case 'u': r->unit = opt; break;
-	case 'n': r->unit = 0; break;
 	case 'w': r->nworst = tool_num(arg, "worst count", 0, 1000); break;
-	case 'p': r->pid = tool_pid(arg); break;
-	case 'i': r->interval = tool_seconds(arg); break;
-	case 'd': r->l.args->duration = tool_seconds(arg); break;
-	case 'J': r->json = 1; break;
-	case 'H': r->heatmap = arg; break;
-	case 'S': r->l.stream = 1; break;
 	}
 }
 
@@ -215,7 +204,7 @@ static void print_worst(struct rq *r)
 	uint64_t ns;
 
 	for (i = 0; (w = ftk_worst_get(r->worst, i, &ns)); i++) {
-		if (r->json) {
+		if (r->l.opt.json) {
 			printf("%s{\"latency_ns\":%llu,\"cpu\":%d,\"time\":%.6f,\"pid\":%d,\"comm\":",
 			       i ? "," : "", (unsigned long long)ns, w->cpu, w->at, w->wakee);
 			ftk_json_str(stdout, w->wakee_comm, sizeof(w->wakee_comm));
@@ -239,7 +228,7 @@ static void print(void *ctx)
 	struct ftk_lat_row **rows;
 	long n, i;
 
-	if (r->json) {
+	if (r->l.opt.json) {
 		printf("{\"unit\":\"%s\",\"wakeups\":%llu,\"preemptions\":%llu,\"latency\":",
 		       r->uname, (unsigned long long)r->wakeups, (unsigned long long)r->preempts);
 		ftk_hist_json(r->hist, stdout, r->uname);
@@ -271,7 +260,7 @@ static void print(void *ctx)
 	} else {
 		ftk_hist_print(r->hist, stdout, r->uname);
 	}
-	if (!r->json) {
+	if (!r->l.opt.json) {
 		if (r->worst)
 			print_worst(r);
 		lat_lost_print(&r->l, stdout);
@@ -394,26 +383,20 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "cpu", no_argument, NULL, 'C' },	{ "task", no_argument, NULL, 'P' },
-		{ "msecs", no_argument, NULL, 'm' },	{ "usecs", no_argument, NULL, 'u' },
-		{ "nsecs", no_argument, NULL, 'n' },	{ "worst", required_argument, NULL, 'w' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "heatmap", required_argument, NULL, 'H' },
-		{ "stream", no_argument, NULL, 'S' },	{ }
+		{ "worst", required_argument, NULL, 'w' },	{ }
 	};
-	static const struct tool_def def = {
-		.name = "ftrunqlat", .usage = usage, .opts = "CPmunw:p:i:d:",
-		.longopts = longopts, .option = option,
-		.common = TOOL_OPT_INSTANCE | TOOL_OPT_DURATION | TOOL_OPT_COMMAND,
+	static const struct lat_def def = {
+		.name = "ftrunqlat", .usage = usage, .opts = "CPw:", .longopts = longopts,
+		.option = option, .shared = LAT_OPT_PID | LAT_OPT_INTERVAL | LAT_OPT_JSON |
+		LAT_OPT_HEATMAP | LAT_OPT_STREAM | LAT_OPT_MSECS | LAT_OPT_USECS | LAT_OPT_NSECS,
 	};
 	struct tool_args args;
-	struct rq r = { .l.name = "runqlat", .l.args = &args, .unit = 'u', .nworst = 5 };
+	struct rq r = { .l.name = "runqlat", .l.opt.unit = 'u', .nworst = 5 };
 	struct tep_event *ev = NULL;
 	int code, kernel;
 
-	tool_parse(&def, argc, argv, &args, &r);
-	r.uname = lat_unit(r.unit, &r.div);
+	lat_parse(&r.l, &def, argc, argv, &args, &r);
+	r.uname = lat_unit(r.l.opt.unit, &r.div);
 	r.hist = ftk_hist_new();
 	r.tab = ftk_lattab_new();
 	r.comms = ftk_lattab_new();
@@ -421,14 +404,14 @@ int main(int argc, char **argv)
 	r.worst = r.nworst ? ftk_worst_new(r.nworst, sizeof(struct worst)) : NULL;
 	if (!r.hist || !r.tab || !r.comms || !r.pair || (r.nworst && !r.worst))
 		tool_die("out of memory");
-	if (r.heatmap)
-		lat_heatmap(&r.l, r.heatmap, r.interval);
-	lat_open(&r.l, &args, r.pid);
+	if (r.l.opt.heatmap)
+		lat_heatmap(&r.l, r.l.opt.heatmap, r.l.opt.interval);
+	lat_open(&r.l, &args, r.l.opt.pid);
 	ours_init(&r);
 	r.fork_id = r.exec_id = r.wakeup_id = r.wakeup_new_id = r.switch_id = -1;
 	kernel = lat_kernel_ok(&r.l, "sched:sched_switch", r.nworst ? "-w (the worst waits)" :
-			       r.per == 'C' ? "-C" : r.interval ? "-i" : r.heatmap ? "--heatmap" :
-			       r.json ? "--json" : NULL);
+			       r.per == 'C' ? "-C" : r.l.opt.interval ? "-i" : r.l.opt.heatmap ? "--heatmap" :
+			       r.l.opt.json ? "--json" : NULL);
 	if (r.l.has_cmd || (kernel && r.per == 'P')) {
 		lat_event(&r.l, "sched:sched_process_fork", NULL);
 		ev = lat_find(&r.l, "sched", "sched_process_fork");
@@ -467,7 +450,7 @@ int main(int argc, char **argv)
 	r.s_next_comm = lat_field(&r.l, ev, "next_comm");
 	lat_path(&r.l, "stream: sched_wakeup(_new) and runnable sched_switch out, paired with the "
 		 "switch in by pid, from the live buffer");
-	code = lat_run(&r.l, on_record, &r, print, r.interval);
+	code = lat_run(&r.l, on_record, &r, print, r.l.opt.interval);
 	print(&r);
 	lat_heat_write(&r.l, "Run queue latency", r.uname);
 	lat_exit(&r.l, code);

@@ -22,9 +22,7 @@ struct sc {
 	struct ftk_pair		*pair;
 	struct tep_format_field	*f_id, *f_ret;
 	int			exit_id, enter_id;
-	int			by_proc, latency, failures, json, top, syscall, unit;
-	pid_t			pid;
-	double			interval;
+	int			by_proc, latency, failures, top, syscall;
 	uint64_t		div, paired, dropped;
 	char			synth[160];	/* the kernel path's "synthetic:NAME" with -L */
 	struct ftk_lattab	*execs;		/* the kernel path's -P: pid -> name at its exec */
@@ -69,18 +67,12 @@ static void option(int opt, char *arg, void *ctx)
 	case 'L': s->latency = 1; break;
 	case 'P': s->by_proc = 1; break;
 	case 'x': s->failures = 1; break;
-	case 'p': s->pid = tool_pid(arg); break;
 	case 'e':
 		s->syscall = ftk_syscall_nr(arg);
 		if (s->syscall < 0)
 			tool_usage_error("unknown syscall '%s'", arg);
 		break;
 	case 't': s->top = tool_num(arg, "top", 1, 1 << 20); break;
-	case 'i': s->interval = tool_seconds(arg); break;
-	case 'm': case 'n': s->unit = opt == 'n' ? 0 : 'm'; break;
-	case 'd': s->l.args->duration = tool_seconds(arg); break;
-	case 'J': s->json = 1; break;
-	case 'S': s->l.stream = 1; break;
 	}
 }
 
@@ -251,7 +243,7 @@ static void print(void *ctx)
 	char name[64];
 	long n, i;
 
-	if (s->json) {
+	if (s->l.opt.json) {
 		printf("{\"by\":\"%s\",\"unit\":\"%s\",\"rows\":", s->by_proc ? "process" : "syscall",
 		       s->uname);
 		ftk_lattab_json(s->tab, stdout, FTK_LATTAB_BY_COUNT, s->top, s->uname);
@@ -305,38 +297,34 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "latency", no_argument, NULL, 'L' },	{ "process", no_argument, NULL, 'P' },
-		{ "failures", no_argument, NULL, 'x' },	{ "pid", required_argument, NULL, 'p' },
-		{ "syscall", required_argument, NULL, 'e' },
-		{ "top", required_argument, NULL, 't' },	{ "interval", required_argument, NULL, 'i' },
-		{ "msecs", no_argument, NULL, 'm' },	{ "nsecs", no_argument, NULL, 'n' },
-		{ "json", no_argument, NULL, 'J' },	{ "stream", no_argument, NULL, 'S' },
-		{ }
+		{ "failures", no_argument, NULL, 'x' },	{ "syscall", required_argument, NULL, 'e' },
+		{ "top", required_argument, NULL, 't' },	{ }
 	};
-	static const struct tool_def def = {
-		.name = "ftsyscount", .usage = usage, .opts = "LPxp:e:t:i:mnd:",
-		.longopts = longopts, .option = option,
-		.common = TOOL_OPT_INSTANCE | TOOL_OPT_DURATION | TOOL_OPT_COMMAND,
+	static const struct lat_def def = {
+		.name = "ftsyscount", .usage = usage, .opts = "LPxe:t:", .longopts = longopts,
+		.option = option, .shared = LAT_OPT_PID | LAT_OPT_INTERVAL | LAT_OPT_JSON |
+		LAT_OPT_STREAM | LAT_OPT_MSECS | LAT_OPT_NSECS,
 	};
 	struct tool_args args;
-	struct sc s = { .l.name = "syscount", .syscall = -1, .unit = 'u', .l.args = &args };
+	struct sc s = { .l.name = "syscount", .syscall = -1, .l.opt.unit = 'u' };
 	char filter[128] = "", enter_filter[64] = "";
 	int code, kernel;
 
-	tool_parse(&def, argc, argv, &args, &s);
-	s.uname = lat_unit(s.unit, &s.div);
+	lat_parse(&s.l, &def, argc, argv, &args, &s);
+	s.uname = lat_unit(s.l.opt.unit, &s.div);
 	s.tab = ftk_lattab_new();
 	s.pair = ftk_pair_new();
 	s.execs = ftk_lattab_new();
 	if (!s.tab || !s.pair || !s.execs)
 		tool_die("out of memory");
-	lat_open(&s.l, &args, s.pid);
+	lat_open(&s.l, &args, s.l.opt.pid);
 	if (s.syscall >= 0)
 		snprintf(filter, sizeof(filter), "id == %d", s.syscall);
 	snprintf(enter_filter, sizeof(enter_filter), "%s", filter);
 	if (s.failures)
 		snprintf(filter + strlen(filter), sizeof(filter) - strlen(filter), "%sret < 0",
 			 *filter ? " && " : "");
-	kernel = lat_kernel_ok(&s.l, "raw_syscalls:sys_exit", s.interval ? "-i" : NULL);
+	kernel = lat_kernel_ok(&s.l, "raw_syscalls:sys_exit", s.l.opt.interval ? "-i" : NULL);
 	if (kernel) {
 		kernel_setup(&s, filter, enter_filter);
 	} else {
@@ -358,7 +346,7 @@ int main(int argc, char **argv)
 		s.exec_id = ev->id;
 		s.f_filename = lat_field(&s.l, ev, "filename");
 	}
-	code = lat_run(&s.l, on_record, &s, print, s.interval);
+	code = lat_run(&s.l, on_record, &s, print, s.l.opt.interval);
 	if (kernel)
 		kernel_read(&s);
 	print(&s);

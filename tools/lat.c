@@ -15,10 +15,112 @@
 
 #include "lat.h"
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 /* Per CPU: room for bursts (an exec storm, a syscall loop) between two reads. */
 #define LAT_BUFFER_KB	"8192"
 /* Between reads of the live buffer. */
 #define LAT_PERIOD_NS	50000000L
+
+/* The shared options: letter (0: long only), long name, argument, LAT_OPT_* */
+static const struct {
+	int		val;
+	const char	*name;
+	int		has_arg;
+	unsigned int	bit;
+} shared_opts[] = {
+	{ 'p', "pid", required_argument, LAT_OPT_PID },
+	{ 'i', "interval", required_argument, LAT_OPT_INTERVAL },
+	{ 'J', "json", no_argument, LAT_OPT_JSON },
+	{ 'H', "heatmap", required_argument, LAT_OPT_HEATMAP },
+	{ 'S', "stream", no_argument, LAT_OPT_STREAM },
+	{ 't', "timestamp", no_argument, LAT_OPT_TIMESTAMP },
+	{ 'm', "msecs", no_argument, LAT_OPT_MSECS },
+	{ 'u', "usecs", no_argument, LAT_OPT_USECS },
+	{ 'n', "nsecs", no_argument, LAT_OPT_NSECS },
+};
+
+/* Long-only options: codes no letter takes. */
+static int long_only(int val)
+{
+	return val == 'J' || val == 'H' || val == 'S';
+}
+
+struct lat_parse_ctx {
+	struct lat		*l;
+	const struct lat_def	*d;
+	void			*ctx;
+};
+
+/* A shared option the tool asked for goes into struct lat; the others to the tool. */
+static void lat_option(int opt, char *arg, void *ctx)
+{
+	struct lat_parse_ctx *c = ctx;
+	struct lat_opt *o = &c->l->opt;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(shared_opts); i++)
+		if (shared_opts[i].val == opt && (c->d->shared & shared_opts[i].bit))
+			break;
+	if (i == ARRAY_SIZE(shared_opts) && opt != 'd') {
+		if (c->d->option)
+			c->d->option(opt, arg, c->ctx);
+		return;
+	}
+	switch (opt) {
+	case 'd': c->l->args->duration = tool_seconds(arg); return;
+	case 'p': o->pid = tool_pid(arg); return;
+	case 'i': o->interval = tool_seconds(arg); return;
+	case 'J': o->json = 1; return;
+	case 'H': o->heatmap = arg; return;
+	case 'S': c->l->stream = 1; return;
+	case 't': o->stamps = 1; return;
+	case 'm': case 'u': o->unit = opt; return;
+	case 'n': o->unit = 0; return;
+	}
+}
+
+void lat_parse(struct lat *l, const struct lat_def *d, int argc, char **argv,
+	       struct tool_args *a, void *ctx)
+{
+	struct lat_parse_ctx c = { .l = l, .d = d, .ctx = ctx };
+	size_t nown = 0, n = 0, i;
+	struct tool_def td;
+	struct option *lo;
+	char *so, *p;
+
+	while (d->longopts && d->longopts[nown].name)
+		nown++;
+	lo = calloc(nown + ARRAY_SIZE(shared_opts) + 1, sizeof(*lo));
+	so = malloc(strlen(d->opts ? d->opts : "") + 2 * ARRAY_SIZE(shared_opts) + 3);
+	if (!lo || !so)
+		tool_die("out of memory");
+	for (i = 0; i < nown; i++)
+		lo[n++] = d->longopts[i];
+	p = so + sprintf(so, "%sd:", d->opts ? d->opts : "");
+	for (i = 0; i < ARRAY_SIZE(shared_opts); i++) {
+		if (!(d->shared & shared_opts[i].bit))
+			continue;
+		lo[n].name = shared_opts[i].name;
+		lo[n].has_arg = shared_opts[i].has_arg;
+		lo[n++].val = shared_opts[i].val;
+		if (long_only(shared_opts[i].val))
+			continue;
+		*p++ = shared_opts[i].val;
+		if (shared_opts[i].has_arg)
+			*p++ = ':';
+	}
+	*p = '\0';
+	td = (struct tool_def){
+		.name = d->name, .usage = d->usage, .opts = so, .longopts = lo,
+		.option = lat_option, .common = TOOL_OPT_INSTANCE | TOOL_OPT_DURATION |
+		TOOL_OPT_COMMAND,
+	};
+	l->args = a;
+	tool_parse(&td, argc, argv, a, &c);
+	free(lo);
+	free(so);
+}
 
 static void set_or_die(struct lat *l, const char *file, const char *val)
 {

@@ -40,8 +40,19 @@
 #include <ftkit/live.h>
 #include <ftkit/trigger.h>
 
+/* What lat_parse() takes for the tools: the options they share. */
+struct lat_opt {
+	const char		*heatmap;	/* --heatmap FILE */
+	double			interval;	/* -i, --interval SECS */
+	pid_t			pid;		/* -p, --pid PID */
+	int			json;		/* --json */
+	int			stamps;		/* -t, --timestamp */
+	int			unit;		/* -m, -u: 'm', 'u'; -n: 0 (the tool's default before) */
+};
+
 struct lat {
 	const char		*name;		/* the tool, for the instance name */
+	struct lat_opt		opt;		/* lat_parse()'s */
 	struct tool_args	*args;
 	struct ftk_tracefs	*t;		/* the private instance */
 	struct ftk_tracefs	*top;		/* the top level, for uprobes; NULL until needed */
@@ -57,6 +68,38 @@ struct lat {
 	FILE			*heat_out;	/* every task's events, also with COMMAND (set before lat_open) */
 	char			instance[128];
 };
+
+/* The options a latency tool shares with the others, as struct lat_def.shared asks. */
+enum lat_opt_shared {
+	LAT_OPT_PID		= 1 << 0,	/* -p, --pid PID */
+	LAT_OPT_INTERVAL	= 1 << 1,	/* -i, --interval SECS */
+	LAT_OPT_JSON		= 1 << 2,	/* --json */
+	LAT_OPT_HEATMAP		= 1 << 3,	/* --heatmap FILE.svg */
+	LAT_OPT_STREAM		= 1 << 4,	/* --stream (struct lat's stream) */
+	LAT_OPT_TIMESTAMP	= 1 << 5,	/* -t, --timestamp */
+	LAT_OPT_MSECS		= 1 << 6,	/* -m, --msecs */
+	LAT_OPT_USECS		= 1 << 7,	/* -u, --usecs */
+	LAT_OPT_NSECS		= 1 << 8,	/* -n, --nsecs */
+};
+
+/* A latency tool for lat_parse(): its own options, and the shared ones it takes. */
+struct lat_def {
+	const char		*name;
+	const char		*usage;
+	const char		*opts;		/* its own short options, getopt syntax */
+	const struct option	*longopts;	/* its own long options ({ } ends them), or NULL */
+	void			(*option)(int opt, char *arg, void *ctx);	/* its own */
+	unsigned int		shared;		/* LAT_OPT_* */
+};
+
+/*
+ * Parse the command line the way every latency tool does: the options of
+ * @d->shared into @l->opt (and --stream into @l->stream), -d SECS as -D,
+ * -B, -D and a COMMAND after the options (tool_parse()), the tool's own
+ * through @d->option(opt, arg, @ctx). @l->args = @a.
+ */
+void lat_parse(struct lat *l, const struct lat_def *d, int argc, char **argv,
+	       struct tool_args *a, void *ctx);
 
 /*
  * Make the private instance (or -B's), mono clock, buffers; fork COMMAND;
