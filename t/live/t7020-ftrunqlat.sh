@@ -81,6 +81,47 @@ ftrunqlat --heatmap "$tmp/no/such/dir.svg" -D 1 >/dev/null 2>"$tmp/err"
 is "$?" 2 "--heatmap in a missing directory: exit 2"
 ok "... naming the file" grep -q "$tmp/no/such/dir.svg" "$tmp/err"
 
+# The in-kernel path (synthetic events from the wake-ups and preemptions to
+# the switch in, hists on them) and --stream on the same ping-pong of K
+# round trips, both tasks on one CPU (so that every wake-up finds its task
+# asleep and is followed by its switch in): each path has a sample for
+# every one of the 2 x K wake-ups and then some (the start, the exit), the
+# same number of them, and its histogram holds all its samples.
+K=2000
+synth_left() { grep -Ec '^ftkit_[^ ]*_(sys|io|rq[wnp]) ' "$root/synthetic_events" 2>/dev/null; }
+rows_sum() { awk '$2 == "->" { s += $5 } END { print s + 0 }' "$1"; }
+# "N samples: W of a wake-up, P of a preemption" of -v
+woken() { sed -n 's/.* samples: \([0-9]*\) of a wake-up.*/\1/p' "$1"; }
+samples() { sed -n 's/.*; \([0-9]*\) samples: .*/\1/p' "$1"; }
+pin=
+command -v taskset >/dev/null && taskset -c 0 true 2>/dev/null && pin="taskset -c 0"
+ftrunqlat -w 0 -v -- $pin "$LAT_WORK" pingpong $K >"$tmp/k" 2>"$tmp/kerr"
+kcode=$?
+if grep -q '^ftrunqlat: kernel: ' "$tmp/kerr"; then
+	is "$kcode" 0 "kernel path: exits with the ping-pong's status (0)"
+	ftrunqlat -w 0 -v --stream -- $pin "$LAT_WORK" pingpong $K >"$tmp/s" 2>"$tmp/serr"
+	ok "--stream: the stream path" grep -q '^ftrunqlat: stream: ' "$tmp/serr"
+	kw=$(woken "$tmp/kerr") sw=$(woken "$tmp/serr")
+	ok "kernel path: a sample for each of the 2 x $K wake-ups ($kw)" test "${kw:-0}" -ge $((2 * K))
+	ok "stream path: a sample for each of the 2 x $K wake-ups ($sw)" test "${sw:-0}" -ge $((2 * K))
+	if [ -n "$pin" ]; then
+		is "$kw" "$sw" "on one CPU, kernel and stream paths count the same wake-ups"
+	else
+		skip "no taskset here to put the ping-pong on one CPU"
+	fi
+	is "$(rows_sum "$tmp/k")" "$(samples "$tmp/kerr")" "kernel path: the histogram holds every sample"
+	is "$(rows_sum "$tmp/s")" "$(samples "$tmp/serr")" "stream path: the histogram holds every sample"
+	ftrunqlat -w 0 -P -- $pin "$LAT_WORK" pingpong 200 >"$tmp/kp" 2>"$tmp/err"
+	is "$(grep -c '^pid = [0-9]* lat-work$' "$tmp/kp")" 2 \
+		"kernel path -P: one histogram per ping-pong task, named"
+	is "$(synth_left)" 0 "no synthetic event left behind"
+else
+	why=$(grep -o 'no kernel path: .*' "$tmp/kerr" | head -1)
+	for i in 1 2 3 4 5 6 7 8 9; do
+		skip "no in-kernel path here: ${why:-?}"
+	done
+fi
+
 snap_is "$(tracefs_snap "$root")" "$before" "tracefs as before"
 is "$(instances_snap 'ftkit-runqlat-')" "" "no instance left behind"
 done_testing
