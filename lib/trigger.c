@@ -644,8 +644,10 @@ static int latency_texts(struct ftk_tracefs *t, const struct ftk_trigger_latency
 {
 	char ssys[128], sev[128], esys[128], eev[128], k1[128], k2[128];
 	const char *systems[3] = { ssys, esys, NULL };
+	char *a_start = NULL, *a_end = NULL, **out[3], *q;
 	struct tracefs_synth *synth = NULL;
 	struct tep_handle *tep;
+	struct trace_seq seq;
 	const char *a, *b;
 	int i, ret = -EINVAL;
 
@@ -672,21 +674,57 @@ static int latency_texts(struct ftk_tracefs *t, const struct ftk_trigger_latency
 	for (i = 0; o->end_fields && (a = nth(o->end_fields, i, k1, sizeof(k1))); i++)
 		if (tracefs_synth_add_end_field(synth, a, NULL))
 			goto fail;
-	a = tracefs_synth_show_event(synth);
-	if (!a || !(*def = strdup(a)))
+	/*
+	 * tracefs_synth_show_*() answer only after tracefs_synth_create();
+	 * tracefs_synth_echo_cmd() gives the same three texts, one "echo
+	 * 'TEXT' >> FILE" line each: the event, the start's hist, the end's.
+	 */
+	trace_seq_init(&seq);
+	if (tracefs_synth_echo_cmd(&seq, synth)) {
+		trace_seq_destroy(&seq);
 		goto fail;
-	a = tracefs_synth_show_start_hist(synth);
-	b = tracefs_synth_show_end_hist(synth);
-	if (!a || !b)
+	}
+	trace_seq_terminate(&seq);
+	out[0] = def;
+	out[1] = &a_start;
+	out[2] = &a_end;
+	for (i = 0, a = seq.buffer; i < 3 && a; i++) {
+		b = strstr(a, "\n");
+		if (strncmp(a, "echo '", 6) || !(q = strstr(a, "' >> ")) || (b && q > b))
+			break;
+		*out[i] = strndup(a + 6, q - a - 6);
+		if (!*out[i])
+			break;
+		a = b ? b + 1 : NULL;
+	}
+	trace_seq_destroy(&seq);
+	if (i < 3) {
+		free(a_start);
+		free(a_end);
+		errno = EPROTO;
 		goto fail;
-	if ((o->start_filter ? asprintf(start, "%s if %s", a, o->start_filter) :
-			       asprintf(start, "%s", a)) < 0 ||
-	    (o->end_filter ? asprintf(end, "%s if %s", b, o->end_filter) :
-			     asprintf(end, "%s", b)) < 0) {
+	}
+	/* "s:[synthetic/]NAME FIELDS;" is dynamic_events' form: synthetic_events takes "NAME FIELDS" */
+	q = *def;
+	if (!strncmp(q, "s:", 2))
+		q += 2;
+	if (!strncmp(q, "synthetic/", 10))
+		q += 10;
+	memmove(*def, q, strlen(q) + 1);
+	for (q = *def + strlen(*def); q > *def && (q[-1] == ';' || q[-1] == ' '); q--)
+		q[-1] = '\0';
+	if ((o->start_filter ? asprintf(start, "%s if %s", a_start, o->start_filter) :
+			       asprintf(start, "%s", a_start)) < 0 ||
+	    (o->end_filter ? asprintf(end, "%s if %s", a_end, o->end_filter) :
+			     asprintf(end, "%s", a_end)) < 0) {
+		free(a_start);
+		free(a_end);
 		*start = *end = NULL;
 		ret = -ENOMEM;
 		goto out;
 	}
+	free(a_start);
+	free(a_end);
 	ret = 0;
 	goto out;
 fail:

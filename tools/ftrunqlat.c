@@ -305,6 +305,8 @@ static void kernel_setup(struct rq *r)
 		{ "sched:sched_switch", "prev_pid", "prev_pid != 0 && !(prev_state & 255)" },
 	};
 	static const char *const suffix[3] = { "rqw", "rqn", "rqp" };
+	/* the pid's variable in each end hist: the three are on sched_switch, names must differ */
+	static const char *const pid_name[3] = { "wpid", "npid", "ppid" };
 	char trig[200], lat[40];
 	int i;
 
@@ -312,28 +314,31 @@ static void kernel_setup(struct rq *r)
 		snprintf(lat, sizeof(lat), "lat.buckets=%llu", (unsigned long long)r->div);
 	else
 		snprintf(lat, sizeof(lat), "lat");
-	snprintf(trig, sizeof(trig), "hist:keys=%s%s:size=32768", r->ours || r->per ? "pid," : "",
-		 lat);
 	for (i = 0; i < 3; i++) {
 		FTK_OPTS(ftk_trigger_latency_opts, o, .start = start[i][0],
 			 .end = "sched:sched_switch", .start_keys = start[i][1],
-			 .end_keys = "next_pid", .key_name = "pid", .start_filter = start[i][2]);
+			 .end_keys = "next_pid", .key_name = pid_name[i],
+			 .start_filter = start[i][2]);
 
 		lat_latency(&r->l, &o, suffix[i], r->synth[i], sizeof(r->synth[i]));
+		if (r->l.opt.pid || r->l.has_cmd || r->per)
+			snprintf(trig, sizeof(trig), "hist:keys=%s,%s:size=32768", pid_name[i], lat);
+		else
+			snprintf(trig, sizeof(trig), "hist:keys=%s:size=32768", lat);
 		lat_hist(&r->l, r->synth[i], trig);
 	}
 	r->kernel = 1;
 	lat_path(&r->l, "kernel: sched_wakeup, sched_wakeup_new and runnable sched_switch out -> "
 		 "sched_switch in by pid -> %s, %s and %s, a hist on each keyed by %s%s",
-		 r->synth[0] + 10, r->synth[1] + 10, r->synth[2] + 10, r->ours || r->per ? "pid," : "",
-		 lat);
+		 r->synth[0] + 10, r->synth[1] + 10, r->synth[2] + 10,
+		 r->l.opt.pid || r->l.has_cmd || r->per ? "pid," : "", lat);
 }
 
 /* A row of a kernel hist: { [pid,] lat: ~ LOW-HIGH } hitcount; @ctx's woken set by the caller. */
 static void on_kernel_row(void *ctx, const uint64_t *key, const uint64_t *val, const char *line)
 {
 	struct rq *r = ctx;
-	int keyed = r->ours || r->per;
+	int keyed = r->l.opt.pid || r->l.has_cmd || r->per;
 	uint64_t pid = keyed ? key[0] : 0, lat = key[keyed] / r->div;
 	struct ftk_lat_row *row;
 
@@ -361,13 +366,14 @@ static void on_kernel_row(void *ctx, const uint64_t *key, const uint64_t *val, c
 
 static void kernel_read(struct rq *r)
 {
+	static const char *const keys[3] = { "wpid,lat", "npid,lat", "ppid,lat" };
+	int keyed = r->l.opt.pid || r->l.has_cmd || r->per, i;
 	struct lat_hist_totals tot;
-	int i;
 
 	for (i = 0; i < 3; i++) {
 		r->kernel_woken = i < 2;
-		lat_hist_read(&r->l, r->synth[i], "keys=", r->ours || r->per ? "pid,lat" : "lat",
-			      "hitcount", on_kernel_row, r, &tot);
+		lat_hist_read(&r->l, r->synth[i], "keys=", keyed ? keys[i] : "lat", "hitcount",
+			      on_kernel_row, r, &tot);
 		r->dropped += tot.dropped;
 	}
 	/* the starts' hists: every task's the kernel's pid filter let through */
