@@ -82,7 +82,6 @@ is "$?" 127 "a missing COMMAND exits 127, as a shell"
 # 6: the kernel path (a synthetic event from sys_enter to sys_exit, hists
 # on it and on sys_exit) and --stream agree on N getppid calls: both count
 # exactly N, by syscall and by process, and pair all N with their entry
-synth_left() { grep -Ec '^ftkit_[^ ]*_(sys|io|rq[wnp]) ' "$root/synthetic_events" 2>/dev/null; }
 ftsyscount -L -v -e getppid -- "$LAT_WORK" getppid $N >"$tmp/k" 2>"$tmp/kerr"
 if grep -q '^ftsyscount: kernel: .*synthetic' "$tmp/kerr"; then
 	ftsyscount -L -v --stream -e getppid -- "$LAT_WORK" getppid $N >"$tmp/s" 2>"$tmp/serr"
@@ -100,12 +99,9 @@ if grep -q '^ftsyscount: kernel: .*synthetic' "$tmp/kerr"; then
 	ftsyscount -LP -v -e getppid -- "$LAT_WORK" getppid $N >"$tmp/kp" 2>"$tmp/kerr"
 	is "$(awk '$2 == "lat-work" { print $3 }' "$tmp/kp")" $N \
 		"kernel path -LP: $N calls of the process, named lat-work"
-	is "$(synth_left)" 0 "no synthetic event left behind"
+	is "$(synth_left "$root")" 0 "no synthetic event left behind"
 else
-	why=$(grep -o 'no kernel path: .*' "$tmp/kerr" | head -1)
-	for i in 1 2 3 4 5 6 7 8; do
-		skip "no in-kernel path here: ${why:-?}"
-	done
+	kernel_path_skip 8 "$tmp/kerr"
 fi
 
 snap_is "$(tracefs_snap "$root")" "$before" "tracefs as before"

@@ -88,7 +88,6 @@ ok "... naming the file" grep -q "$tmp/no/such/dir.svg" "$tmp/err"
 # every one of the 2 x K wake-ups and then some (the start, the exit), the
 # same number of them, and its histogram holds all its samples.
 K=2000
-synth_left() { grep -Ec '^ftkit_[^ ]*_(sys|io|rq[wnp]) ' "$root/synthetic_events" 2>/dev/null; }
 rows_sum() { awk '$2 == "->" { s += $5 } END { print s + 0 }' "$1"; }
 # "N samples: W of a wake-up, P of a preemption" of -v
 woken() { sed -n 's/.* samples: \([0-9]*\) of a wake-up.*/\1/p' "$1"; }
@@ -114,12 +113,9 @@ if grep -q '^ftrunqlat: kernel: ' "$tmp/kerr"; then
 	ftrunqlat -w 0 -P -- $pin "$LAT_WORK" pingpong 200 >"$tmp/kp" 2>"$tmp/err"
 	is "$(grep -c '^pid = [0-9]* lat-work$' "$tmp/kp")" 2 \
 		"kernel path -P: one histogram per ping-pong task, named"
-	is "$(synth_left)" 0 "no synthetic event left behind"
+	is "$(synth_left "$root")" 0 "no synthetic event left behind"
 else
-	why=$(grep -o 'no kernel path: .*' "$tmp/kerr" | head -1)
-	for i in 1 2 3 4 5 6 7 8 9; do
-		skip "no in-kernel path here: ${why:-?}"
-	done
+	kernel_path_skip 9 "$tmp/kerr"
 fi
 
 snap_is "$(tracefs_snap "$root")" "$before" "tracefs as before"

@@ -119,7 +119,6 @@ heatmap_check "$tmp/io.svg" $N ftiolat
 # 6: the kernel path (a synthetic event from block_rq_issue to
 # block_rq_complete by dev,sector, a hist on it) and --stream: both count
 # the N reads of the disk, per disk too, in the same rows as the disk counts
-synth_left() { grep -Ec '^ftkit_[^ ]*_(sys|io|rq[wnp]) ' "$root/synthetic_events" 2>/dev/null; }
 r0=$(reads)
 ftiolat -v --disk "$name" -- dd if="$dev" of=/dev/null bs=4096 count=$N iflag=direct \
 	status=none >"$tmp/k" 2>"$tmp/kerr"
@@ -140,12 +139,9 @@ if grep -q '^ftiolat: kernel: ' "$tmp/kerr"; then
 	ok "kernel path -k: a 'disk = $name' histogram" grep -q "^disk = $name\$" "$tmp/kk"
 	is "$(awk '$2 == "->" { s += $5 } END { print s + 0 }' "$tmp/kk")" $N \
 		"kernel path -k: $N requests"
-	is "$(synth_left)" 0 "no synthetic event left behind"
+	is "$(synth_left "$root")" 0 "no synthetic event left behind"
 else
-	why=$(grep -o 'no kernel path: .*' "$tmp/kerr" | head -1)
-	for i in 1 2 3 4 5 6 7 8; do
-		skip "no in-kernel path here: ${why:-?}"
-	done
+	kernel_path_skip 8 "$tmp/kerr"
 fi
 
 # 7: bad input
