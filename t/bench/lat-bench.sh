@@ -101,14 +101,14 @@ done
 
 echo "# lat-bench: $rounds rounds, getppid N=$N, pingpong M=$M round trips; $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# means per run; tool CPU = user+sys of the whole run minus the workload's own"
-printf '%-24s %10s %10s %9s %9s %10s %8s\n' CASE "WALL(s)" "WORK-CPU" SLOWDOWN CPU-X "TOOL-CPU" LOST
+printf '%-32s %10s %10s %9s %9s %10s %8s\n' CASE "WALL(s)" "WORK-CPU" SLOWDOWN CPU-X "TOOL-CPU" LOST
 for wl in getppid pingpong; do
 	for t in bare ftsyscount "ftsyscount -L" "ftsyscount -L --stream" "syscount -c" ftrunqlat \
 		"ftrunqlat --stream" "perf sched"; do
 		k="$wl $t"
 		b="$wl bare"
 		echo "${s_ww[$k]} ${s_wc[$k]} ${s_tc[$k]} ${s_n[$k]} ${s_ww[$b]} ${s_wc[$b]} ${s_lost[$k]}" |
-		awk -v k="$k" '{ n = $4; printf "%-24s %10.3f %10.3f %8.2fx %8.2fx %10.3f %8d\n",
+		awk -v k="$k" '{ n = $4; printf "%-32s %10.3f %10.3f %8.2fx %8.2fx %10.3f %8d\n",
 			k, $1 / n, $2 / n, ($5 ? $1 / $5 : 0), ($6 ? $2 / $6 : 0),
 			(k ~ / bare$/ ? 0 : $3 / n), $7 / n }'
 	done
