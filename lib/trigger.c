@@ -644,7 +644,7 @@ static int latency_texts(struct ftk_tracefs *t, const struct ftk_trigger_latency
 {
 	char ssys[128], sev[128], esys[128], eev[128], k1[128], k2[128];
 	const char *systems[3] = { ssys, esys, NULL };
-	char *a_start = NULL, *a_end = NULL, **out[3], *q;
+	char *a_start = NULL, *a_end = NULL, **out[3], *q, size[32] = "";
 	struct tracefs_synth *synth = NULL;
 	struct tep_handle *tep;
 	struct trace_seq seq;
@@ -713,10 +713,12 @@ static int latency_texts(struct ftk_tracefs *t, const struct ftk_trigger_latency
 	memmove(*def, q, strlen(q) + 1);
 	for (q = *def + strlen(*def); q > *def && (q[-1] == ';' || q[-1] == ' '); q--)
 		q[-1] = '\0';
-	if ((o->start_filter ? asprintf(start, "%s if %s", a_start, o->start_filter) :
-			       asprintf(start, "%s", a_start)) < 0 ||
-	    (o->end_filter ? asprintf(end, "%s if %s", a_end, o->end_filter) :
-			     asprintf(end, "%s", a_end)) < 0) {
+	if (o->size)
+		snprintf(size, sizeof(size), ":size=%u", o->size);
+	if (asprintf(start, "%s%s%s%s", a_start, size, o->start_filter ? " if " : "",
+		     o->start_filter ? o->start_filter : "") < 0 ||
+	    asprintf(end, "%s%s%s%s", a_end, size, o->end_filter ? " if " : "",
+		     o->end_filter ? o->end_filter : "") < 0) {
 		free(a_start);
 		free(a_end);
 		*start = *end = NULL;
@@ -757,7 +759,9 @@ bad:
  * (its u64 "lat", END's time stamp minus START's in nanoseconds, the
  * first key as @opts->key_name if given, and @opts->end_fields) and the
  * two hists: one on START keeps its time stamp per key in a variable, one
- * on END matches the key (onmatch) and makes the event. They are added
+ * on END matches the key (onmatch) and makes the event. Both keep an
+ * entry for every key they ever saw (the kernel frees none): @opts->size
+ * sets how many, and what does not fit is counted in their Dropped. They are added
  * through ftk_trigger_synth_add() and ftk_trigger_add(), journaled in @t,
  * so ftk_tracefs_restore() removes them newest first: the END's hist,
  * the START's, then the event. A hist on the event itself (added after)

@@ -29,6 +29,7 @@ struct io {
 	uint64_t		div, issues, first_ts, dropped;
 	const char		*uname;
 	char			synth[160];	/* the kernel path's "synthetic:NAME" */
+	struct ftk_trigger_latency_opts lo;	/* and how it was made */
 };
 
 static const char usage[] =
@@ -289,10 +290,13 @@ static void kernel_setup(struct io *io, const char *filter)
 	FTK_OPTS(ftk_trigger_latency_opts, o, .start = "block:block_rq_issue",
 		 .end = "block:block_rq_complete", .start_keys = "dev,sector",
 		 .end_keys = "dev,sector", .key_name = io->disks ? "dev" : NULL,
-		 .start_filter = *filter ? filter : NULL, .end_filter = *filter ? filter : NULL);
+		 .start_filter = *filter ? filter : NULL, .end_filter = *filter ? filter : NULL,
+		 /* an entry for every dev,sector ever issued: the kernel frees none */
+		 .size = 65536);
 	char trig[160], lat[40];
 
 	lat_latency(&io->l, &o, "io", io->synth, sizeof(io->synth));
+	io->lo = o;
 	if (io->div > 1)
 		snprintf(lat, sizeof(lat), "lat.buckets=%llu", (unsigned long long)io->div);
 	else
@@ -312,7 +316,7 @@ static void kernel_read(struct io *io)
 	io->issues = tot.hits;
 	lat_hist_read(&io->l, io->synth, "keys=", io->disks ? "dev,lat" : "lat", "hitcount",
 		      on_kernel_row, io, &tot);
-	io->dropped = tot.dropped;
+	io->dropped = tot.dropped + lat_latency_dropped(&io->l, &io->lo);
 }
 
 int main(int argc, char **argv)

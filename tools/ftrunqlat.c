@@ -37,6 +37,7 @@ struct rq {
 	int			kernel;		/* the pairing runs in the kernel */
 	int			kernel_woken;	/* kernel_read(): the hist read is of wake-ups */
 	char			synth[3][160];	/* its "synthetic:NAME"s: wake-up, new task, preempted */
+	struct ftk_trigger_latency_opts lo[3];	/* and how they were made */
 };
 
 /* ftk_pair data: the waker's pid, and this bit for a wake-up (not a preemption) */
@@ -318,9 +319,10 @@ static void kernel_setup(struct rq *r)
 		FTK_OPTS(ftk_trigger_latency_opts, o, .start = start[i][0],
 			 .end = "sched:sched_switch", .start_keys = start[i][1],
 			 .end_keys = "next_pid", .key_name = pid_name[i],
-			 .start_filter = start[i][2]);
+			 .start_filter = start[i][2], .size = 16384);
 
 		lat_latency(&r->l, &o, suffix[i], r->synth[i], sizeof(r->synth[i]));
+		r->lo[i] = o;
 		if (r->l.opt.pid || r->l.has_cmd || r->per)
 			snprintf(trig, sizeof(trig), "hist:keys=%s,%s:size=32768", pid_name[i], lat);
 		else
@@ -374,7 +376,7 @@ static void kernel_read(struct rq *r)
 		r->kernel_woken = i < 2;
 		lat_hist_read(&r->l, r->synth[i], "keys=", keyed ? keys[i] : "lat", "hitcount",
 			      on_kernel_row, r, &tot);
-		r->dropped += tot.dropped;
+		r->dropped += tot.dropped + lat_latency_dropped(&r->l, &r->lo[i]);
 	}
 	/* the starts' hists: every task's the kernel's pid filter let through */
 	lat_hist_read(&r->l, "sched:sched_wakeup", "keys=pid", "", "", NULL, NULL, &tot);

@@ -25,6 +25,7 @@ struct sc {
 	int			by_proc, latency, failures, top, syscall;
 	uint64_t		div, paired, dropped;
 	char			synth[160];	/* the kernel path's "synthetic:NAME" with -L */
+	struct ftk_trigger_latency_opts lo;	/* and how it was made */
 	struct ftk_lattab	*execs;		/* the kernel path's -P: pid -> name at its exec */
 	struct tep_format_field	*f_filename;
 	int			exec_id;
@@ -195,7 +196,7 @@ static void kernel_setup(struct sc *s, const char *filter, const char *enter_fil
 		 .end = "raw_syscalls:sys_exit", .start_keys = "common_pid",
 		 .end_keys = "common_pid", .key_name = "pid", .end_fields = "id,ret",
 		 .start_filter = *enter_filter ? enter_filter : NULL,
-		 .end_filter = *filter ? filter : NULL);
+		 .end_filter = *filter ? filter : NULL, .size = 16384);
 	char trig[256];
 
 	snprintf(trig, sizeof(trig), "hist:keys=%s:size=8192%s%s",
@@ -210,6 +211,7 @@ static void kernel_setup(struct sc *s, const char *filter, const char *enter_fil
 		return;
 	}
 	lat_latency(&s->l, &o, "sys", s->synth, sizeof(s->synth));
+	s->lo = o;
 	snprintf(trig, sizeof(trig), "hist:keys=%s:vals=hitcount,lat:size=8192",
 		 s->by_proc ? "pid" : "id");
 	lat_hist(&s->l, s->synth, trig);
@@ -230,7 +232,7 @@ static void kernel_read(struct sc *s)
 	if (s->latency) {
 		lat_hist_read(&s->l, s->synth, "keys=", s->by_proc ? "pid" : "id",
 			      "hitcount,lat", on_latency, s, &tot);
-		dropped += tot.dropped;
+		dropped += tot.dropped + lat_latency_dropped(&s->l, &s->lo);
 	}
 	s->dropped = dropped;
 }

@@ -629,6 +629,21 @@ void lat_latency(struct lat *l, struct ftk_trigger_latency_opts *o, const char *
 	o->name = NULL;
 }
 
+uint64_t lat_latency_dropped(struct lat *l, const struct ftk_trigger_latency_opts *o)
+{
+	struct lat_hist_totals tot;
+	char match[160];
+	uint64_t n;
+
+	snprintf(match, sizeof(match), "keys=%s:", o->start_keys);
+	lat_hist_read(l, o->start, match, "", "", NULL, NULL, &tot);
+	n = tot.dropped;
+	snprintf(match, sizeof(match), "onmatch(%.*s.%s)", (int)strcspn(o->start, ":"), o->start,
+		 o->start + strcspn(o->start, ":") + 1);
+	lat_hist_read(l, o->end, match, "", "", NULL, NULL, &tot);
+	return n + tot.dropped;
+}
+
 void lat_hist(struct lat *l, const char *event, const char *trigger)
 {
 	if (ftk_trigger_add(l->t, event, trigger)) {

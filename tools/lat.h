@@ -198,6 +198,11 @@ int lat_kernel_ok(struct lat *l, const char *event, const char *blocker);
  */
 void lat_latency(struct lat *l, struct ftk_trigger_latency_opts *o, const char *suffix,
 		 char *event, size_t len);
+/*
+ * What the two hists of lat_latency()'s @o had no room for (their Dropped:
+ * starts or ends not paired), to be said with the results.
+ */
+uint64_t lat_latency_dropped(struct lat *l, const struct ftk_trigger_latency_opts *o);
 /* Add hist trigger @trigger on @event, journaled; dies with the reason. */
 void lat_hist(struct lat *l, const char *event, const char *trigger);
 /* What a hist file says at its end. */

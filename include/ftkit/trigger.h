@@ -58,6 +58,7 @@ struct ftk_trigger_latency_opts {
 	const char	*end_fields;	/* "id,ret": END fields carried, or NULL */
 	const char	*start_filter;	/* the kernel's filter syntax, or NULL */
 	const char	*end_filter;
+	unsigned int	size;		/* entries of the two hists (one a key ever seen), 0: the kernel's */
 };
 
 FTK_API int ftk_trigger_latency_add(struct ftk_tracefs *t,
