@@ -352,7 +352,8 @@ int main(int argc, char **argv)
 	if (io.only_dev)
 		snprintf(filter, sizeof(filter), "dev == %u", io.only_dev);
 	kernel = lat_kernel_ok(&io.l, "block:block_rq_complete", io.flags ? "-F" :
-			       io.l.opt.interval ? "-i" : io.l.opt.heatmap ? "--heatmap" : io.l.opt.json ? "--json" : NULL);
+			       io.l.opt.interval ? "-i" : io.l.opt.heatmap ? "--heatmap" :
+			       io.l.opt.json ? "--json" : NULL);
 	if (kernel) {
 		kernel_setup(&io, io.only_dev ? filter : "");
 		lat_tep(&io.l);

@@ -418,8 +418,8 @@ int main(int argc, char **argv)
 	ours_init(&r);
 	r.fork_id = r.exec_id = r.wakeup_id = r.wakeup_new_id = r.switch_id = -1;
 	kernel = lat_kernel_ok(&r.l, "sched:sched_switch", r.nworst ? "-w (the worst waits)" :
-			       r.per == 'C' ? "-C" : r.l.opt.interval ? "-i" : r.l.opt.heatmap ? "--heatmap" :
-			       r.l.opt.json ? "--json" : NULL);
+			       r.per == 'C' ? "-C" : r.l.opt.interval ? "-i" :
+			       r.l.opt.heatmap ? "--heatmap" : r.l.opt.json ? "--json" : NULL);
 	if (r.l.has_cmd || (kernel && r.per == 'P')) {
 		lat_event(&r.l, "sched:sched_process_fork", NULL);
 		ev = lat_find(&r.l, "sched", "sched_process_fork");
