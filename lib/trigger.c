@@ -644,7 +644,7 @@ static int latency_texts(struct ftk_tracefs *t, const struct ftk_trigger_latency
 {
 	char ssys[128], sev[128], esys[128], eev[128], k1[128], k2[128];
 	const char *systems[3] = { ssys, esys, NULL };
-	char *a_start = NULL, *a_end = NULL, **out[3], *q, size[32] = "";
+	char *a_start = NULL, *a_end = NULL, **out[3], *q, size[64] = "";
 	struct tracefs_synth *synth = NULL;
 	struct tep_handle *tep;
 	struct trace_seq seq;
@@ -715,6 +715,9 @@ static int latency_texts(struct ftk_tracefs *t, const struct ftk_trigger_latency
 		q[-1] = '\0';
 	if (o->size)
 		snprintf(size, sizeof(size), ":size=%u", o->size);
+	/* a hist with common_timestamp sets the instance's trace_clock to its own ("global") */
+	if (o->clock && strlen(o->clock) < 16 && !strpbrk(o->clock, ": "))
+		snprintf(size + strlen(size), sizeof(size) - strlen(size), ":clock=%s", o->clock);
 	if (asprintf(start, "%s%s%s%s", a_start, size, o->start_filter ? " if " : "",
 		     o->start_filter ? o->start_filter : "") < 0 ||
 	    asprintf(end, "%s%s%s%s", a_end, size, o->end_filter ? " if " : "",

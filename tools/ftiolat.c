@@ -292,7 +292,8 @@ static void kernel_setup(struct io *io, const char *filter)
 		 .end_keys = "dev,sector", .key_name = io->disks ? "dev" : NULL,
 		 .start_filter = *filter ? filter : NULL, .end_filter = *filter ? filter : NULL,
 		 /* an entry for every dev,sector ever issued: the kernel frees none */
-		 .size = 65536);
+		 .size = 65536,
+		 .clock = "mono");
 	char trig[160], lat[40];
 
 	lat_latency(&io->l, &o, "io", io->synth, sizeof(io->synth));

@@ -319,7 +319,8 @@ static void kernel_setup(struct rq *r)
 		FTK_OPTS(ftk_trigger_latency_opts, o, .start = start[i][0],
 			 .end = "sched:sched_switch", .start_keys = start[i][1],
 			 .end_keys = "next_pid", .key_name = pid_name[i],
-			 .start_filter = start[i][2], .size = 16384);
+			 .start_filter = start[i][2], .size = 16384,
+			 .clock = "mono");
 
 		lat_latency(&r->l, &o, suffix[i], r->synth[i], sizeof(r->synth[i]));
 		r->lo[i] = o;

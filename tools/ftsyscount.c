@@ -196,7 +196,8 @@ static void kernel_setup(struct sc *s, const char *filter, const char *enter_fil
 		 .end = "raw_syscalls:sys_exit", .start_keys = "common_pid",
 		 .end_keys = "common_pid", .key_name = "pid", .end_fields = "id,ret",
 		 .start_filter = *enter_filter ? enter_filter : NULL,
-		 .end_filter = *filter ? filter : NULL, .size = 16384);
+		 .end_filter = *filter ? filter : NULL, .size = 16384,
+		 .clock = "mono");
 	char trig[256];
 
 	snprintf(trig, sizeof(trig), "hist:keys=%s:size=8192%s%s",

@@ -652,11 +652,17 @@ void lat_hist(struct lat *l, const char *event, const char *trigger)
 	}
 }
 
-/* The number after "NAME:" in @s..@end (a word of its own), a bucket's "~ LOW-HIGH" too. */
-static uint64_t hist_field(const char *s, const char *end, const char *name, size_t n)
+/*
+ * The number after "NAME:" in @s..@end (a word of its own), a bucket's
+ * "~ LOW-HIGH" too; NAME is the first @n bytes of @list ("pid,lat").
+ */
+static uint64_t hist_field(const char *s, const char *end, const char *list, size_t n)
 {
+	char name[64];
 	const char *p;
 
+	snprintf(name, sizeof(name), "%.*s", (int)n, list);
+	n = strlen(name);
 	for (p = s; (p = strstr(p, name)) && p < end; p += n) {
 		if (p[n] != ':' || (p > s && p[-1] != ' ' && p[-1] != '{' && p[-1] != ','))
 			continue;

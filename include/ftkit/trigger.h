@@ -59,6 +59,7 @@ struct ftk_trigger_latency_opts {
 	const char	*start_filter;	/* the kernel's filter syntax, or NULL */
 	const char	*end_filter;
 	unsigned int	size;		/* entries of the two hists (one a key ever seen), 0: the kernel's */
+	const char	*clock;		/* their clock= (the kernel sets the instance's to it), or NULL */
 };
 
 FTK_API int ftk_trigger_latency_add(struct ftk_tracefs *t,
