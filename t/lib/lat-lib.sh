@@ -60,6 +60,6 @@ kernel_path_skip() {
 	local n=$1 why i
 	why=$(grep -o 'no kernel path: .*' "$2" | head -1)
 	for i in $(seq 1 "$n"); do
-		skip "no in-kernel path here: ${why:-?}"
+		skip "${why:-no kernel path here}"
 	done
 }
