@@ -4,6 +4,9 @@
  * (block:block_rq_issue) to its completion (block:block_rq_complete),
  * paired by device and sector, as a log2 histogram (bcc's biolatency),
  * per disk and per operation (the rwbs flags) if asked.
+ *
+ * Paired in the kernel where it has hist triggers and synthetic events
+ * (see kernel_setup()), else from the live stream.
  */
 #include <stdio.h>
 #include <stdlib.h>

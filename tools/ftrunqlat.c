@@ -3,6 +3,10 @@
  * ftrunqlat: scheduler run-queue latency, from a task's wake-up (or its
  * preemption) to its switch-in, as a log2 histogram (bcc's runqlat),
  * per CPU or per task, and the worst wake-ups with both tasks named.
+ *
+ * Paired in the kernel where it has hist triggers and synthetic events
+ * and only histograms are asked (-w 0; see kernel_setup()), else from the
+ * live stream.
  */
 #include <stdio.h>
 #include <stdlib.h>
