@@ -117,7 +117,7 @@ fi
 ftrunqlat -w 0 -v -P -- "$LAT_WORK" stall $K -1 0 >"$tmp/k" 2>"$tmp/kerr"
 kcode=$?
 if [ "$kcode" = 77 ]; then
-	for i in 1 2 3 4 5 6 7; do skip "lat-work cannot be SCHED_FIFO here"; done
+	for i in $(seq 1 10); do skip "lat-work cannot be SCHED_FIFO here"; done
 elif grep -q '^ftrunqlat: kernel: ' "$tmp/kerr"; then
 	is "$kcode" 0 "kernel path: exits with the workload's status (0)"
 	v=$(awk '$1 == "victim" { print $2 }' "$tmp/k")
@@ -135,8 +135,25 @@ elif grep -q '^ftrunqlat: kernel: ' "$tmp/kerr"; then
 	is "$(rows_sum "$tmp/k")" "$kn" "kernel path: the histogram holds every sample"
 	is "$(rows_sum "$tmp/s")" "$sn" "stream path: the histogram holds every sample"
 	is "$(synth_left "$root")" 0 "no synthetic event left behind"
+	# every way out removes the kernel path's events, hists and instance
+	for sig in TERM INT; do
+		ftrunqlat -w 0 -v -D 60 >"$tmp/sig" 2>"$tmp/sigerr" &
+		p=$!
+		for i in $(seq 1 300); do
+			grep -q '^Tracing' "$tmp/sigerr" && break
+			sleep 0.1
+		done
+		kill -$sig $p
+		wait $p
+		ok "SIG$sig: the histogram so far, then nothing left (synthetic events: $(synth_left "$root"))" \
+			test "$(synth_left "$root")" = 0 -a -z "$(instances_snap 'ftkit-runqlat-')" \
+			-a "$(grep -c ' -> ' "$tmp/sig")" -gt 0
+	done
+	ftrunqlat -w 0 -D 1 2>/dev/null | true
+	ok "a closed pipe: nothing left" test "$(synth_left "$root")" = 0 \
+		-a -z "$(instances_snap 'ftkit-runqlat-')"
 else
-	kernel_path_skip 7 "$tmp/kerr"
+	kernel_path_skip 10 "$tmp/kerr"
 fi
 
 snap_is "$(tracefs_snap "$root")" "$before" "tracefs as before"
