@@ -719,17 +719,17 @@ static int latency_texts(struct ftk_tracefs *t, const struct ftk_trigger_latency
 	if (o->clock && strlen(o->clock) < 16 && !strpbrk(o->clock, ": "))
 		snprintf(size + strlen(size), sizeof(size) - strlen(size), ":clock=%s", o->clock);
 	if (asprintf(start, "%s%s%s%s", a_start, size, o->start_filter ? " if " : "",
-		     o->start_filter ? o->start_filter : "") < 0 ||
-	    asprintf(end, "%s%s%s%s", a_end, size, o->end_filter ? " if " : "",
-		     o->end_filter ? o->end_filter : "") < 0) {
-		free(a_start);
-		free(a_end);
-		*start = *end = NULL;
+		     o->start_filter ? o->start_filter : "") < 0)
+		*start = NULL;
+	else if (asprintf(end, "%s%s%s%s", a_end, size, o->end_filter ? " if " : "",
+			  o->end_filter ? o->end_filter : "") < 0)
+		*end = NULL;
+	free(a_start);
+	free(a_end);
+	if (!*start || !*end) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	free(a_start);
-	free(a_end);
 	ret = 0;
 	goto out;
 fail:
@@ -742,7 +742,7 @@ out:
 	if (ret) {
 		free(*def);
 		free(*start);
-		*def = *start = NULL;
+		*def = *start = *end = NULL;
 	}
 	return ret;
 bad:
