@@ -50,6 +50,38 @@ static struct tep_format_field *comm_field(struct tep_event *ev, const char *nam
 	return f;
 }
 
+/* The mask eval_type_str() applies for a cast to @t; -1 for a type it would misread. */
+static int cast_mask(const char *t, unsigned long long *mask)
+{
+	size_t len = t ? strlen(t) : 0;
+
+	*mask = ~0ULL;
+	if (len < 2)
+		return -1;
+	if (t[len - 1] == '*' || !strncmp(t, "struct", 6))
+		return 0;
+	if (!strcmp(t, "u8") || !strcmp(t, "s8"))
+		*mask = 0xff;
+	else if (!strcmp(t, "u16") || !strcmp(t, "s16"))
+		*mask = 0xffff;
+	else if (!strcmp(t, "u32") || !strcmp(t, "s32"))
+		*mask = 0xffffffff;
+	else if (!strcmp(t, "u64") || !strcmp(t, "s64"))
+		return 0;
+	if (*mask != ~0ULL)
+		return 0;
+	if (!strncmp(t, "unsigned ", 9))
+		t += 9;
+	/* signed or not, (char)v & 0xff is v & 0xff */
+	if (!strcmp(t, "char"))
+		*mask = 0xff;
+	else if (!strcmp(t, "short"))
+		*mask = 0xffff;
+	else if (!strcmp(t, "int"))
+		*mask = 0xffffffff;
+	return 0;
+}
+
 /* Compile @ev's print fmt into @pr: NULL, or why it cannot be (for ftreport --stat -v). */
 static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 {
@@ -85,7 +117,7 @@ static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 			while (*q >= '0' && *q <= '9')
 				q++;
 		}
-		*op = (struct fop){ 0 };
+		*op = (struct fop){ .mask = ~0ULL };
 		while (*q == 'l' || *q == 'L' || *q == 'z') {
 			/* as libtraceevent counts them: L is ll, z is l */
 			op->ls = *q == 'l' ? op->ls + 1 : *q == 'L' ? 2 : 1;
@@ -122,23 +154,24 @@ static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 			struct tep_print_arg *fa = arg;
 
 			/*
-			 * A cast that leaves a 64-bit value as it is, as the
-			 * syscall events have: ((unsigned long)(REC->fd)).
+			 * A cast: libtraceevent's eval_type_str() masks the value
+			 * read to the size of the type it names (u8, s16, int,
+			 * unsigned char, ...) and leaves it as it is for any other
+			 * (long, u64, pointers, structs, typedefs); the conversion
+			 * then casts it as it casts a field, as the syscall
+			 * events' ((unsigned long)(REC->fd)) and sched_stat_runtime's
+			 * (unsigned long long)REC->runtime have it.
 			 */
 			if (fa->type == TEP_PRINT_TYPE) {
-				const char *t = fa->typecast.type;
-
-				if (!t || tep_get_long_size(ev->tep) != 8 ||
-				    (strcmp(t, "unsigned long") && strcmp(t, "long") &&
-				     strcmp(t, "u64") && strcmp(t, "s64")))
-					return "a cast";
+				if (cast_mask(fa->typecast.type, &op->mask))
+					return "a cast to an odd type";
 				fa = fa->typecast.item;
 				if (!fa || fa->type != TEP_PRINT_FIELD)
 					return "a cast of an expression";
 				f = fa->field.field ? fa->field.field :
 				    tep_find_any_field(ev, fa->field.name);
-				if (!f || f->size != 8)
-					return "a cast of a field not 64-bit";
+				if (!f || op->conv == 's')
+					return "a cast of a string";
 			} else if (fa->type == TEP_PRINT_FIELD) {
 				f = fa->field.field ? fa->field.field :
 				    tep_find_any_field(ev, fa->field.name);

@@ -102,6 +102,7 @@ struct fop {
 	unsigned int	litlen;
 	unsigned int	off, size;
 	int		rel;		/* FOP_DSTR: __rel_loc, offset from the field's end */
+	unsigned long long mask;	/* FOP_NUM: of a cast (u8, int, ...): all ones if none */
 };
 
 enum { PROG_SLOW, PROG_GENERIC, PROG_SWITCH, PROG_WAKEUP, PROG_UNSAFE };
@@ -117,6 +118,7 @@ struct fprog {
 	struct fop		ops[MAX_OPS];
 	/* plugin layouts */
 	struct tep_format_field	*f[8];
+	unsigned char		state_ok[32];	/* PROG_SWITCH: states checked against the plugin */
 };
 
 static inline unsigned long long rdn(struct ftk_printer *p, const void *ptr, int size)

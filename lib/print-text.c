@@ -212,6 +212,30 @@ static void put_comm(struct ftk_printer *p, struct obuf *o, const struct tep_rec
 		p->comms[(unsigned int)pid % COMM_SLOTS].gen = 0;
 }
 
+/*
+ * The sched_switch plugin's write_state(): a letter for each of the low
+ * eight bits set, joined by '|', or R. The letters are those of
+ * libtraceevent 1.7.1's plugin; event_text() checks the first record of
+ * each state against the plugin, as other plugins may name them otherwise.
+ */
+static void put_state(struct obuf *o, int val)
+{
+	static const char states[] = "SDTtZXxW";
+	char buf[16];
+	int i, n = 0;
+
+	for (i = 0; i < 8; i++) {
+		if (!(val & (1 << i)))
+			continue;
+		if (n)
+			buf[n++] = '|';
+		buf[n++] = states[i];
+	}
+	if (!n)
+		buf[n++] = 'R';
+	ob_put(o, buf, n);
+}
+
 static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct tep_record *rec,
 		    struct obuf *o, int reg)
 {
@@ -222,15 +246,13 @@ static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct 
 	case PROG_SWITCH:
 		pid = (int)rd(p, rec, pr->f[0]);
 		v = rd(p, rec, pr->f[3]);
-		if (v > 3)
-			return -1;	/* state letters differ between plugin versions */
 		put_comm(p, o, rec, pr->f[1], pid, reg);
 		ob_put(o, ":", 1);
 		ob_lld(o, (long long)rd(p, rec, pr->f[0]));
 		ob_put(o, " [", 2);
 		ob_lld(o, (int)rd(p, rec, pr->f[2]));
 		ob_put(o, "] ", 2);
-		ob_put(o, v == 0 ? "R" : v == 1 ? "S" : v == 2 ? "D" : "S|D", v == 3 ? 3 : 1);
+		put_state(o, (int)v);
 		ob_put(o, " ==> ", 5);
 		pid = (int)rd(p, rec, pr->f[4]);
 		put_comm(p, o, rec, pr->f[5], pid, reg);
@@ -290,7 +312,7 @@ static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct 
 				else
 					ob_printf(o, op->fmt, buf);
 			} else {
-				v = rdn(p, (const char *)rec->data + op->off, op->size);
+				v = rdn(p, (const char *)rec->data + op->off, op->size) & op->mask;
 				if (op->plain && (op->conv == 'd' || op->conv == 'i'))
 					ob_lld(o, op->ls == 0 ? (long long)(int)v :
 						  op->ls == 1 ? (long long)(long)v : (long long)v);
@@ -369,13 +391,26 @@ static void event_text(struct ftk_printer *p, struct tep_record *rec, struct tep
 
 	if (pr && pr->kind != PROG_SLOW && pr->kind != PROG_UNSAFE &&
 	    (unsigned int)rec->size >= pr->min_size) {
-		if (run_prog(p, pr, rec, o, pr->checked >= CHECK_FIRST) == 0) {
-			if (pr->checked >= CHECK_FIRST || !ftk_print_record_ok(p, ev, rec))
+		int check = pr->checked < CHECK_FIRST;
+		unsigned int st = 0;
+
+		if (pr->kind == PROG_SWITCH) {
+			/* the first record of each state (its low 8 bits) is checked too */
+			st = (unsigned int)rd(p, rec, pr->f[3]) & 0xff;
+			if (!(pr->state_ok[st >> 3] & (1 << (st & 7))))
+				check = 1;
+		}
+		if (run_prog(p, pr, rec, o, !check) == 0) {
+			if (!check || !ftk_print_record_ok(p, ev, rec))
 				return;
-			pr->checked++;
+			if (pr->checked < CHECK_FIRST)
+				pr->checked++;
 			ftk_print_info(p, rec, ev, TEP_PRINT_INFO);
-			if (p->s.len == o->len - start && !memcmp(p->s.buffer, o->b + start, p->s.len))
+			if (p->s.len == o->len - start && !memcmp(p->s.buffer, o->b + start, p->s.len)) {
+				if (pr->kind == PROG_SWITCH)
+					pr->state_ok[st >> 3] |= 1 << (st & 7);
 				return;
+			}
 			pr_debug("print: %s:%s: own text differs from libtraceevent's, using libtraceevent\n",
 				 ev->system, ev->name);
 			pr->kind = PROG_SLOW;
