@@ -118,6 +118,8 @@ static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 				q++;
 		}
 		*op = (struct fop){ .mask = ~0ULL };
+		/* no flag, width or precision: what the own digits print */
+		op->plain = q == fmt + 1;
 		while (*q == 'l' || *q == 'L' || *q == 'z') {
 			/* as libtraceevent counts them: L is ll, z is l */
 			op->ls = *q == 'l' ? op->ls + 1 : *q == 'L' ? 2 : 1;
@@ -133,7 +135,6 @@ static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 			return "a long conversion";
 		memcpy(op->fmt, fmt, n);
 		op->fmt[n] = 0;
-		op->plain = (n == 2 + (size_t)op->ls);
 		if (fmt[1] == '0' && fmt[2] >= '1' && fmt[2] <= '9') {
 			const char *w = fmt + 2;
 

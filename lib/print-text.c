@@ -19,31 +19,88 @@
 
 /* ---------------------------------------------------------------- line building */
 
-static char *utoa(char *end, unsigned long long v)
+static const char digits2[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* @v in decimal, written backwards from @end, two digits a step; returns its start. */
+static inline char *utoa(char *end, unsigned long long v)
 {
-	do {
-		*--end = '0' + v % 10;
-		v /= 10;
-	} while (v);
+	unsigned int w;
+
+	while (v > 0xffffffffULL) {
+		end -= 2;
+		memcpy(end, digits2 + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	for (w = (unsigned int)v; w >= 100; w /= 100) {
+		end -= 2;
+		memcpy(end, digits2 + 2 * (w % 100), 2);
+	}
+	if (w >= 10) {
+		end -= 2;
+		memcpy(end, digits2 + 2 * w, 2);
+	} else {
+		*--end = '0' + w;
+	}
 	return end;
 }
 
-/* Right-align @n chars in @width, writing at @o; returns the new end. */
-/* Copy a few bytes without a call: most pieces of a line are short. */
+/*
+ * Copy a few bytes without a call or a byte loop: most pieces of a line
+ * are short. Two overlapping moves of 4, 8 or 16 bytes cover 4 to 32;
+ * nothing is read or written outside [@s, @s + @n) and [@d, @d + @n).
+ */
 static inline __attribute__((always_inline)) void small_copy(char *d, const char *s, size_t n)
 {
-	if (n > 32) {
-		memcpy(d, s, n);
-		return;
+	uint64_t a, b;
+	uint32_t x, y;
+	char v[16], w[16];
+
+	if (n >= 8) {
+		if (n <= 16) {
+			memcpy(&a, s, 8);
+			memcpy(&b, s + n - 8, 8);
+			memcpy(d, &a, 8);
+			memcpy(d + n - 8, &b, 8);
+		} else if (n <= 32) {
+			memcpy(v, s, 16);
+			memcpy(w, s + n - 16, 16);
+			memcpy(d, v, 16);
+			memcpy(d + n - 16, w, 16);
+		} else {
+			memcpy(d, s, n);
+		}
+	} else if (n >= 4) {
+		memcpy(&x, s, 4);
+		memcpy(&y, s + n - 4, 4);
+		memcpy(d, &x, 4);
+		memcpy(d + n - 4, &y, 4);
+	} else if (n) {
+		d[0] = s[0];
+		d[n >> 1] = s[n >> 1];
+		d[n - 1] = s[n - 1];
 	}
-	while (n--)
-		*d++ = *s++;
 }
 
-static char *pad_left(char *o, const char *s, int n, int width)
+static const char spaces[32] = "                                ";
+
+/*
+ * Right-align @n chars in @width, writing at @o; returns the new end. Up
+ * to 32 bytes past the end may be written (the line head has room).
+ */
+static inline char *pad_left(char *o, const char *s, int n, int width)
 {
-	while (width-- > n)
-		*o++ = ' ';
+	if (width > n) {
+		if (width - n <= 32) {
+			memcpy(o, spaces, 32);
+			o += width - n;
+		} else {
+			memset(o, ' ', width - n);
+			o += width - n;
+		}
+	}
 	small_copy(o, s, n);
 	return o + n;
 }
@@ -86,10 +143,10 @@ static char *put_time(struct ftk_printer *p, struct tep_record *rec, char *o,
 		o = pad_left(o, b, e - b, 5);
 		*o++ = '.';
 		b = utoa(e, t % p10);
-		for (i = e - b; i < prec; i++)
-			*o++ = '0';
-		memcpy(o, b, e - b);
-		return o + (e - b);
+		i = e - b;	/* at most prec */
+		memcpy(o, "0000000000000000", 16);
+		small_copy(o + prec - i, b, i);
+		return o + prec;
 	}
 }
 
@@ -122,12 +179,17 @@ static inline __attribute__((always_inline)) void ob_put(struct obuf *o, const c
 static void ob_num0(struct obuf *o, unsigned long long v, int width, int base)
 {
 	static const char digits[] = "0123456789abcdef";
-	char num[80], *e = num + sizeof(num), *b = e;
+	char num[80], *e = num + sizeof(num), *b;
 
-	do {
-		*--b = digits[v % base];
-		v /= base;
-	} while (v);
+	if (base == 16) {
+		b = e;
+		do {
+			*--b = digits[v & 15];
+			v >>= 4;
+		} while (v);
+	} else {
+		b = utoa(e, v);
+	}
 	while (e - b < width && b > num)
 		*--b = '0';
 	ob_put(o, b, e - b);
@@ -135,7 +197,7 @@ static void ob_num0(struct obuf *o, unsigned long long v, int width, int base)
 
 static void ob_lld(struct obuf *o, long long v)
 {
-	char num[24], *e = num + sizeof(num), *b;
+	char num[40], *e = num + sizeof(num), *b;
 	unsigned long long u = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
 
 	b = utoa(e, u);
@@ -151,14 +213,21 @@ static void ob_printf(struct obuf *o, const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0 || ob_need(o, n + 1))
+	/* most conversions fit the room left: format once */
+	if (o->cap - o->len < 64 && ob_need(o, 64))
 		return;
 	va_start(ap, fmt);
-	vsnprintf(o->b + o->len, n + 1, fmt, ap);
+	n = vsnprintf(o->b + o->len, o->cap - o->len, fmt, ap);
 	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= o->cap - o->len) {
+		if (ob_need(o, n + 1))
+			return;
+		va_start(ap, fmt);
+		vsnprintf(o->b + o->len, n + 1, fmt, ap);
+		va_end(ap);
+	}
 	o->len += n;
 }
 
@@ -171,7 +240,7 @@ static unsigned long long rd(struct ftk_printer *p, const struct tep_record *rec
 /* @v in decimal, zero-padded to @width (the "%03llu" the plugins use). */
 static void ob_u0(struct obuf *o, unsigned long long v, int width)
 {
-	char num[24], *e = num + sizeof(num), *b = utoa(e, v);
+	char num[40], *e = num + sizeof(num), *b = utoa(e, v);
 
 	while (e - b < width)
 		*--b = '0';
@@ -221,7 +290,7 @@ static void put_comm(struct ftk_printer *p, struct obuf *o, const struct tep_rec
 static void put_state(struct obuf *o, int val)
 {
 	static const char states[] = "SDTtZXxW";
-	char buf[16];
+	char buf[40];
 	int i, n = 0;
 
 	for (i = 0; i < 8; i++) {
@@ -552,18 +621,15 @@ int ftk_print_text(struct ftk_printer *p, const struct tep_record *crec, int buf
 		o += sprintf(o, "%-5d", pid);
 	} else {
 		b = utoa(e, pid);
-		memcpy(o, b, e - b);
-		o += e - b;
-		for (n = e - b; n < 5; n++)
-			*o++ = ' ';
+		memcpy(o, spaces, 8);
+		small_copy(o, b, e - b);
+		o += e - b < 5 ? 5 : e - b;
 	}
 	if (rec->cpu >= 0 && rec->cpu < 1000000) {
 		b = utoa(e, rec->cpu);
-		*o++ = ' ';
-		*o++ = '[';
-		for (n = e - b; n < 3; n++)
-			*o++ = '0';
-		memcpy(o, b, e - b);
+		memcpy(o, " [000", 5);
+		o += 2 + (e - b < 3 ? 3 - (e - b) : 0);
+		small_copy(o, b, e - b);
 		o += e - b;
 		*o++ = ']';
 	} else {
@@ -577,8 +643,10 @@ int ftk_print_text(struct ftk_printer *p, const struct tep_record *crec, int buf
 	o += nlen;
 	*o++ = ':';
 	*o++ = ' ';
-	for (n = nlen; n < 20; n++)
-		*o++ = ' ';
+	if (nlen < 20) {
+		memcpy(o, spaces, 32);
+		o += 20 - nlen;
+	}
 	p->ob.len = o - p->ob.b;
 	n = p->ob.len;
 	event_text(p, rec, ev, &p->ob);
