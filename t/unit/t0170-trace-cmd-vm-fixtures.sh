@@ -3,7 +3,8 @@
 # see t/fixtures/README): ftreport prints each of them, by default, with -N
 # and with -R, byte for byte as trace-cmd report printed them (the
 # .report*.txt files): v6, v7, zstd, two CPUs, the global, counter and
-# x86-tsc clocks, the function and function_graph tracers, a kprobe, markers.
+# x86-tsc clocks, the function and function_graph tracers, a kprobe, markers,
+# and a mix of sched (every sched_switch state, casts), irq and syscalls events.
 . "$top_srcdir/t/tap.sh"
 lane unit
 dir="$top_srcdir/t/fixtures/trace-cmd-vm"
