@@ -175,6 +175,32 @@ char *tf_map_file(int fd, unsigned long long off, size_t len, void **map, size_t
 	return m + (off - start);
 }
 
+/**
+ * tf_map_ro() - a read-only mapping of a file's bytes, for a large compressed block
+ * @fd: the file
+ * @off: where the bytes start
+ * @len: how many (the file must hold them)
+ * @map: receives the mapping, to munmap() with @maplen
+ * @maplen: receives its length
+ *
+ * Return: the bytes, or NULL with errno set.
+ */
+const unsigned char *tf_map_ro(int fd, unsigned long long off, size_t len, void **map,
+			       size_t *maplen)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	unsigned long long start = off & ~(unsigned long long)(pg - 1);
+	size_t n = (size_t)(off - start) + len;
+	unsigned char *m;
+
+	m = mmap(NULL, n, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, (off_t)start);
+	if (m == MAP_FAILED)
+		return NULL;
+	*map = m;
+	*maplen = n;
+	return m + (off - start);
+}
+
 /* isspace() of the C locale */
 static inline int ks_space(unsigned char ch)
 {

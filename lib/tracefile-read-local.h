@@ -119,6 +119,8 @@ int tf_live_kallsyms_later(struct ftk_tracefile *tf);
 void *tf_big_alloc(size_t n);
 void tf_big_free(void *p);
 char *tf_map_file(int fd, unsigned long long off, size_t len, void **map, size_t *maplen);
+const unsigned char *tf_map_ro(int fd, unsigned long long off, size_t len, void **map,
+			       size_t *maplen);
 /* How the text given to tf_ksyms_index() is released. */
 enum { TF_TEXT_MALLOC, TF_TEXT_BIG, TF_TEXT_MAP };
 int tf_ksyms_index(struct ftk_tracefile *tf, char *text, size_t len, int how, void *map,

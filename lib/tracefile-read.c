@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -221,6 +222,9 @@ static int section_load(struct ftk_tracefile *tf, unsigned long long off, const 
 	unsigned long long id, flags, size;
 	unsigned int clen, ulen;
 	unsigned char *cbuf = NULL, *ubuf;
+	const unsigned char *cmap_at;
+	void *cmap = NULL;
+	size_t cmaplen = 0;
 	unsigned int sid;
 	int ret;
 
@@ -271,16 +275,22 @@ static int section_load(struct ftk_tracefile *tf, unsigned long long off, const 
 			       what, off + 16, clen, ulen);
 	if (!out)
 		return 0;	/* checked only: loaded on first use */
-	ret = cur_blob(&c, clen, (char **)&cbuf);
-	if (ret)
-		return ret;
-	ubuf = tf_big_alloc((size_t)ulen + 1);
-	if (!ubuf) {
-		free(cbuf);
-		return -ENOMEM;
+	/* a large block (kallsyms: 1 MB) is read where it lies in the page cache */
+	if (clen < (256U << 10) || c.pos + clen > tf->fsize ||
+	    !(cmap_at = tf_map_ro(tf->fd, c.pos, clen, &cmap, &cmaplen))) {
+		ret = cur_blob(&c, clen, (char **)&cbuf);
+		if (ret)
+			return ret;
+		cmap_at = cbuf;
 	}
-	ret = tf_decompress_with(&tf->dctx, tf->comp, ubuf, ulen, cbuf, clen);
+	ubuf = tf_big_alloc((size_t)ulen + 1);
+	if (ubuf)
+		ret = tf_decompress_with(&tf->dctx, tf->comp, ubuf, ulen, cmap_at, clen);
 	free(cbuf);
+	if (cmap)
+		munmap(cmap, cmaplen);
+	if (!ubuf)
+		return -ENOMEM;
 	if (ret) {
 		tf_big_free(ubuf);
 		return tf_fail(tf, ret, "%s: cannot decompress the section at offset %llu (%s)",
