@@ -344,9 +344,10 @@ static int parse_event_format(struct ftk_tracefile *tf, char *buf, unsigned long
  * the 4 MB of kallsyms it carries. With FTK_TRACEFILE_LAZY, an event's
  * format goes to libtraceevent when the first record of that event is
  * read (the streams call record_hook()), and the printk formats with the
- * first event that can print one. The ftrace system's formats are parsed
- * at once: they are few, and they give the common fields. kallsyms are
- * read on the first address libtraceevent looks up, in any mode (see
+ * first event that can print one. The ftrace system's formats too: its
+ * forty or so took two thirds of the start-up of a small report; the first
+ * format of the file is parsed at once, for the common fields. kallsyms
+ * are read on the first address libtraceevent looks up, in any mode (see
  * ksym_resolve()).
  */
 
@@ -372,7 +373,7 @@ static int fmt_later(struct ftk_tracefile *tf, char *blob, unsigned long size, c
 	struct tf_fmt *f;
 	int id, k;
 
-	if (!tf->lazy || !strcmp(sys, "ftrace") || (id = format_id(blob)) < 0)
+	if (!tf->lazy || (id = format_id(blob)) < 0)
 		return 0;
 	k = tf->nr_systems - 1;
 	if (k < 0 || strcmp(tf->systems[k], sys)) {
@@ -543,6 +544,9 @@ static int lazy_start(struct ftk_tracefile *tf)
 	struct tep_event *ev;
 	int i;
 
+	/* formats are all kept for later: parse the first, for the common fields */
+	if (!tep_get_event(tf->tep, 0) && tf->nr_fmts)
+		fmt_load(tf, tf->fmts[0].id);
 	for (i = 0; !t && (ev = tep_get_event(tf->tep, i)); i++)
 		t = tep_find_common_field(ev, "common_type");
 	if (t && (t->size == 1 || t->size == 2 || t->size == 4) && t->offset >= 0) {
