@@ -349,6 +349,40 @@ static int args_safe(const struct tep_print_arg *a, int depth)
 	return 1;
 }
 
+/*
+ * ftrace:print, trace_marker's event: "%ps: %s", (void *)REC->ip, REC->buf.
+ * libtraceevent prints the name of the function at ip and the text of
+ * buf, the rest of the record, up to its first NUL. Other shapes of it are
+ * left to libtraceevent. 1 if compiled (the fields in pr->f[0] and f[1]).
+ */
+static int compile_print(struct fprog *pr, struct tep_event *ev)
+{
+	const struct tep_print_arg *a = ev->print_fmt.args, *b;
+	struct tep_format_field *ip, *buf;
+
+	if (strcmp(ev->system, "ftrace") || strcmp(ev->name, "print") || !ev->print_fmt.format ||
+	    strcmp(ev->print_fmt.format, "%ps: %s"))
+		return 0;
+	ip = tep_find_field(ev, "ip");
+	buf = tep_find_field(ev, "buf");
+	if (!ip || !buf || ip->size != tep_get_long_size(ev->tep) || (ip->size != 4 && ip->size != 8) ||
+	    (ip->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) ||
+	    !(buf->flags & TEP_FIELD_IS_ARRAY) || (buf->flags & TEP_FIELD_IS_DYNAMIC) ||
+	    buf->size != 0 || buf->offset < ip->offset + ip->size)
+		return 0;
+	if (!a || a->type != TEP_PRINT_TYPE || !a->typecast.type ||
+	    strcmp(a->typecast.type, "void *") || !(b = a->typecast.item) ||
+	    b->type != TEP_PRINT_FIELD || !b->field.name || strcmp(b->field.name, "ip"))
+		return 0;
+	b = a->next;
+	if (!b || b->type != TEP_PRINT_FIELD || !b->field.name || strcmp(b->field.name, "buf") ||
+	    b->next)
+		return 0;
+	pr->f[0] = ip;
+	pr->f[1] = buf;
+	return 1;
+}
+
 struct fprog *ftk_print_compile(struct ftk_printer *p, struct tep_event *ev)
 {
 	struct fprog *pr = calloc(1, sizeof(*pr));
@@ -388,8 +422,15 @@ struct fprog *ftk_print_compile(struct ftk_printer *p, struct tep_event *ev)
 		  (ev->flags & TEP_EVENT_FL_FAILED) ? "libtraceevent could not parse the format" :
 		  (ev->flags & TEP_EVENT_FL_ISBPRINT) ? "bprint" :
 		  ev->flags ? "a function or ftrace event" : NULL;
-	if (pr->why)
+	if (pr->why) {
+		if (!p->no_fast && !(p->flags & FTK_PRINT_RAW) && !ev->handler &&
+		    !(ev->flags & (TEP_EVENT_FL_FAILED | TEP_EVENT_FL_ISBPRINT)) &&
+		    compile_print(pr, ev)) {
+			pr->kind = PROG_PRINT;
+			pr->why = NULL;
+		}
 		return pr;
+	}
 	if (ev->handler) {
 		pr->why = "a plugin's handler";
 		if (strcmp(ev->system, "sched"))

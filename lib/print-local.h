@@ -47,6 +47,7 @@ struct ftk_printer {
 	struct fprog		**progs;	/* per event id, built on first use */
 	int			nr_progs;
 	int			no_fast;	/* FTK_PRINT_SLOW in the environment */
+	int			no_check;	/* FTK_PRINT_NOCHECK: own text never compared */
 	int			swap;		/* file endianness differs from ours */
 	unsigned int		comm_gen;	/* bumped whenever comms may change */
 	struct comm_slot	*comms;		/* pid -> comm cache */
@@ -105,7 +106,7 @@ struct fop {
 	unsigned long long mask;	/* FOP_NUM: of a cast (u8, int, ...): all ones if none */
 };
 
-enum { PROG_SLOW, PROG_GENERIC, PROG_SWITCH, PROG_WAKEUP, PROG_UNSAFE };
+enum { PROG_SLOW, PROG_GENERIC, PROG_SWITCH, PROG_WAKEUP, PROG_PRINT, PROG_UNSAFE };
 
 struct fprog {
 	struct tep_event	*ev;

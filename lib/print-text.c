@@ -344,6 +344,19 @@ static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct 
 			ob_u0(o, rd(p, rec, pr->f[4]), 3);
 		}
 		return 0;
+	case PROG_PRINT: {
+		/* ftrace:print (see compile_print()) */
+		const char *func, *str = (const char *)rec->data + pr->f[1]->offset;
+		size_t n = (size_t)rec->size - pr->f[1]->offset;
+
+		func = tep_find_function(p->tep, rd(p, rec, pr->f[0]));
+		if (!func)
+			return -1;	/* an address of no symbol: libtraceevent's way */
+		ob_put(o, func, strlen(func));
+		ob_put(o, ": ", 2);
+		ob_put(o, str, strnlen(str, n));
+		return 0;
+	}
 	case PROG_GENERIC:
 		for (i = 0; i < pr->nops; i++) {
 			const struct fop *op = &pr->ops[i];
@@ -460,10 +473,10 @@ static void event_text(struct ftk_printer *p, struct tep_record *rec, struct tep
 
 	if (pr && pr->kind != PROG_SLOW && pr->kind != PROG_UNSAFE &&
 	    (unsigned int)rec->size >= pr->min_size) {
-		int check = pr->checked < CHECK_FIRST;
+		int check = pr->checked < CHECK_FIRST && !p->no_check;
 		unsigned int st = 0;
 
-		if (pr->kind == PROG_SWITCH) {
+		if (pr->kind == PROG_SWITCH && !p->no_check) {
 			/* the first record of each state (its low 8 bits) is checked too */
 			st = (unsigned int)rd(p, rec, pr->f[3]) & 0xff;
 			if (!(pr->state_ok[st >> 3] & (1 << (st & 7))))
