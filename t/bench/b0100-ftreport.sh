@@ -1,7 +1,7 @@
 #!/bin/bash
 # Benchmark (not run by make check): ftreport against trace-cmd report on a
 # set of shapes of file, in one run. For each: CPU time (user + sys: the
-# machine may be shared, so not wall time) of both, the ratio,
+# machine may be shared, so not wall time; the least of 5 runs) of both, the ratio,
 # ftreport's events/s on one core, its wall time (start-up is what small
 # files measure), the peak RSS of both, and whether the text is identical
 # (it must be).
@@ -111,33 +111,33 @@ elif [ ! -s "$data/large.dat" ]; then
 fi
 convert
 
-# measure OUT CMD...: "cpu_s wall_ms rss_kb": CPU time (perf's task-clock,
-# user + sys, mean of 5 runs; /usr/bin/time's 10 ms ticks, best of 3,
-# without perf), the shortest wall time of 5 runs (the least disturbed by
-# whatever else the machine runs), and the peak RSS of one more run.
+# measure OUT WALL CMD...: "cpu_s wall_ms rss_kb": CPU time (perf's
+# task-clock, user + sys; /usr/bin/time's 10 ms ticks without perf) and, if
+# WALL is 1, the wall time, each the least of 5 runs (the run least
+# disturbed by whatever else the machine runs), and the peak RSS of one
+# more run.
 measure() {
-	local o=$1 i best= wall= c t0 t1
-	shift
-	if perf stat -x, -e task-clock -r 5 -o "$tmp/perf" "$@" > /dev/null 2>&1; then
-		best=$(awk -F, '/task-clock/ { printf "%.5f", $1 / 1000 }' "$tmp/perf")
-	else
-		for i in 1 2 3; do
+	local o=$1 w=$2 i best= wall= c t0 t1
+	shift 2
+	for i in 1 2 3 4 5; do
+		if perf stat -x, -e task-clock -o "$tmp/perf" "$@" > /dev/null 2>&1; then
+			c=$(awk -F, '/task-clock/ { printf "%.5f", $1 / 1000 }' "$tmp/perf")
+		else
 			/usr/bin/time -f "%U %S" -o "$tmp/time" "$@" > /dev/null 2>&1
 			read -r u s < "$tmp/time"
 			c=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.3f", u + s }')
-			if [ -z "$best" ] || awk -v a="$c" -v b="$best" 'BEGIN { exit !(a < b) }'; then
-				best=$c
-			fi
-		done
-	fi
-	for i in 1 2 3 4 5; do
+		fi
+		if [ -z "$best" ] || awk -v a="$c" -v b="$best" 'BEGIN { exit !(a < b) }'; then
+			best=$c
+		fi
+		[ "$w" = 1 ] || continue
 		t0=$(date +%s%N)
 		"$@" > /dev/null 2>&1
 		t1=$(date +%s%N)
 		if [ -z "$wall" ] || [ $((t1 - t0)) -lt "$wall" ]; then wall=$((t1 - t0)); fi
 	done
 	/usr/bin/time -f "%M" -o "$tmp/time" "$@" > "$o" 2>/dev/null
-	echo "$best $(awk -v w="$wall" 'BEGIN { printf "%.2f", w / 1e6 }') $(cat "$tmp/time")"
+	echo "$best $(awk -v w="${wall:-0}" 'BEGIN { printf "%.2f", w / 1e6 }') $(cat "$tmp/time")"
 }
 
 printf '\n%-14s %8s %6s %7s %7s %6s %11s %8s %8s %8s %s\n' shape events format \
@@ -145,8 +145,8 @@ printf '\n%-14s %8s %6s %7s %7s %6s %11s %8s %8s %8s %s\n' shape events format \
 for shape in large large-v6 large-v7none mixed markers function function-graph kprobe; do
 	f="$data/$shape.dat"
 	[ -s "$f" ] || { printf '%-14s (not available)\n' "$shape"; continue; }
-	read -r tc_c tc_w tc_kb < <(measure "$tmp/tc.txt" trace-cmd report "$f")
-	read -r ft_c ft_w ft_kb < <(measure "$tmp/ft.txt" "$ftreport" "$f")
+	read -r tc_c tc_w tc_kb < <(measure "$tmp/tc.txt" 0 trace-cmd report "$f")
+	read -r ft_c ft_w ft_kb < <(measure "$tmp/ft.txt" 1 "$ftreport" "$f")
 	events=$(( $(wc -l < "$tmp/ft.txt") - 1 ))
 	fmt=$("$ftreport" --stat "$f" 2>/dev/null | sed -n 's/^version: *//p' | tr -d ' ()')
 	if cmp -s "$tmp/tc.txt" "$tmp/ft.txt"; then same=identical; else same=DIFFERENT; fi
@@ -157,7 +157,7 @@ for shape in large large-v6 large-v7none mixed markers function function-graph k
 		       s, n, fm, a, b, a / b, n / b, w, ak, bk, t }'
 done
 echo
-echo "tc_cpu, ft_cpu: CPU seconds (user + sys; perf stat task-clock, mean of 5) of"
+echo "tc_cpu, ft_cpu: CPU seconds (user + sys; perf stat task-clock, least of 5) of"
 echo "trace-cmd report and ftreport; ratio: tc_cpu / ft_cpu; ft ev/s: ftreport's"
 echo "lines over its CPU time (one core); ft_wall: ftreport's shortest wall time of 5;"
 echo "tc_rss, ft_rss: peak RSS in KB."
