@@ -41,6 +41,8 @@ struct ftk_printer {
 	int			name_width;	/* widest instance name, for the prefix */
 	int			prefix;		/* print the buffer name prefix */
 	char			*file;		/* several files: "FILE: " before each record */
+	char			*file_name;	/* and the name alone, for the other formats */
+	int			part, parts;	/* ftk_printer_set_part(): index, count (0: alone) */
 	int			nrec;
 	int			err;
 	struct trace_seq	s;

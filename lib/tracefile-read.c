@@ -131,7 +131,7 @@ static int cur_read(struct cur *c, void *buf, unsigned long long n)
 	return 0;
 }
 
-static unsigned long long tf_num(const struct ftk_tracefile *tf, const unsigned char *p, int n)
+unsigned long long tf_num(const struct ftk_tracefile *tf, const unsigned char *p, int n)
 {
 	unsigned long long v = 0;
 	int i;
@@ -366,7 +366,7 @@ static int format_id(const char *blob)
 	return (int)id;
 }
 
-/* Keep @blob for later (lazy mode, not ftrace): 1 if kept (then owned), 0 to parse it now. */
+/* Keep @blob for later (lazy mode): 1 if kept (then owned), 0 to parse it now. */
 static int fmt_later(struct ftk_tracefile *tf, char *blob, unsigned long size, const char *sys,
 		     unsigned long long at)
 {
@@ -528,7 +528,10 @@ static void record_hook(void *ctx, const struct tep_record *rec)
 	if (id > 65535 || tf->id_seen[id])
 		return;
 	tf->id_seen[id] = 1;
-	fmt_load(tf, id);
+	if (tf->live)
+		tf_live_fmt_load(tf, id);
+	else
+		fmt_load(tf, id);
 	ev = tep_find_event(tf->tep, id);
 	if (ev && needs_printk(ev))
 		later_load(tf, &tf->printk, TF_OPT_PRINTK, "printk formats", read_printk);
@@ -538,7 +541,7 @@ static void record_hook(void *ctx, const struct tep_record *rec)
  * After the metadata: find common_type, for record_hook(). Without an
  * event to find it in, there is nothing to be lazy about: load it all.
  */
-static int lazy_start(struct ftk_tracefile *tf)
+int tf_lazy_start(struct ftk_tracefile *tf)
 {
 	struct tep_format_field *t = NULL;
 	struct tep_event *ev;
@@ -557,7 +560,10 @@ static int lazy_start(struct ftk_tracefile *tf)
 		tf->type_size = t->size;
 		return 0;
 	}
-	fmt_load(tf, -1);
+	if (tf->live)
+		tf_live_parse_all(tf);
+	else
+		fmt_load(tf, -1);
 	later_load(tf, &tf->printk, TF_OPT_PRINTK, "printk formats", read_printk);
 	tf->lazy = 0;
 	return 0;
@@ -940,14 +946,35 @@ static int parse_option(struct ftk_tracefile *tf, unsigned int id, struct cur *o
 		break;
 	case TF_OPT_OFFSET:
 		name = opt_string(o);
-		if (name)
+		if (name) {
 			tf->ts_offset += strtoll(name, NULL, 0);
+			tf->clock_offset += strtoll(name, NULL, 0);
+			tf->has_offset = 1;
+		}
 		break;
 	case TF_OPT_DATE:
 		/* trace-cmd record --date: microseconds from the trace clock to the time of day */
 		name = opt_string(o);
-		if (name)
-			tf->ts_offset += strtoll(name, NULL, 0) * 1000;
+		if (name) {
+			tf->date_us = strtoll(name, NULL, 0);
+			tf->ts_offset += tf->date_us * 1000;
+			tf->has_date = 1;
+		}
+		break;
+	case TF_OPT_TIME_SHIFT:
+		ret = tf_opt_time_shift(tf, o->mem, o->len, at);
+		break;
+	case TF_OPT_GUEST:
+		ret = tf_opt_guest(tf, o->mem, o->len);
+		break;
+	case TF_OPT_PROCMAPS:
+		ret = tf_opt_procmaps(tf, o->mem, o->len);
+		break;
+	case TF_OPT_TRACEID:
+		if (o->len >= 8) {
+			tf->trace_id = tf_num(tf, o->mem, 8);
+			tf->has_trace_id = 1;
+		}
 		break;
 	case TF_OPT_CPUSTAT:
 		name = opt_string(o);
@@ -959,6 +986,8 @@ static int parse_option(struct ftk_tracefile *tf, unsigned int id, struct cur *o
 		if (o->len >= 16) {
 			tf->tsc_mult = (unsigned int)tf_num(tf, o->mem, 4);
 			tf->tsc_shift = (unsigned int)tf_num(tf, o->mem + 4, 4);
+			tf->tsc_offset = tf_num(tf, o->mem + 8, 8);
+			tf->has_tsc = 1;
 			if (tf->tsc_shift > 63)
 				tf->tsc_mult = 0;
 		}
@@ -1701,7 +1730,7 @@ FTK_API int ftk_tracefile_open(const char *path, unsigned int flags, struct ftk_
 		ret = check_regions(tf);
 	}
 	if (!ret && tf->lazy)
-		ret = lazy_start(tf);
+		ret = tf_lazy_start(tf);
 	if (ret)
 		return ftk_err(ret);
 	if (tf->damage) {
@@ -1753,6 +1782,8 @@ FTK_API void ftk_tracefile_close(struct ftk_tracefile *tf)
 		free(tf->systems[i]);
 	free(tf->systems);
 	free(tf->id_seen);
+	tf_live_release(tf);
+	tf_info_free(tf);
 	tf_ksyms_free(tf->ksyms);
 	tf_decompress_end(tf->dctx);
 	free(tf->zbuf);
@@ -2076,6 +2107,7 @@ FTK_API struct ftk_stream *ftk_tracefile_stream(struct ftk_tracefile *tf, int bu
 	static const struct ftk_stream_ops zops = { .read = zsrc_read, .close = zsrc_close };
 	const struct tf_buffer *b = buf_at(tf, buf);
 	struct ftk_stream_fmt fmt = { .sz = sizeof(fmt) };
+	const struct tf_tsync *tsync;
 	struct ftk_stream *s;
 	const struct tf_cpu *c;
 	struct zsrc *z;
@@ -2093,12 +2125,20 @@ FTK_API struct ftk_stream *ftk_tracefile_stream(struct ftk_tracefile *tf, int bu
 	fmt.ts_mult = tf->tsc_mult;
 	fmt.ts_shift = tf->tsc_shift;
 	fmt.name = tf->path;
-	if (tf->live)
-		return ftk_stream_open_fd(c->fd, &fmt);
+	if (tf->live) {
+		s = ftk_stream_open_fd(c->fd, &fmt);
+		if (s && tf->lazy)
+			ftk_stream_set_hook(s, record_hook, tf);
+		return s;
+	}
+	/* TIME_SHIFT corrects the top buffer only, as trace-cmd's instance handles have no host */
+	tsync = b->name[0] ? NULL : tf_tsync_for(tf, c->cpu);
 	if (!b->compressed) {
 		s = ftk_stream_open_file(tf->fd, c->offset, c->size, &fmt);
 		if (s && tf->lazy)
 			ftk_stream_set_hook(s, record_hook, tf);
+		if (s && tsync)
+			ftk_stream_set_ts_map(s, tf_tsync_map, tsync);
 		return s;
 	}
 	z = calloc(1, sizeof(*z));
@@ -2113,10 +2153,14 @@ FTK_API struct ftk_stream *ftk_tracefile_stream(struct ftk_tracefile *tf, int bu
 	if (!c->size)
 		z->started = 1;	/* no chunk count: an empty CPU */
 	s = ftk_stream_open_ops(&zops, z, &fmt);
-	if (!s)
+	if (!s) {
 		free(z);
-	else if (tf->lazy)
+		return NULL;
+	}
+	if (tf->lazy)
 		ftk_stream_set_hook(s, record_hook, tf);
+	if (tsync)
+		ftk_stream_set_ts_map(s, tf_tsync_map, tsync);
 	return s;
 }
 
