@@ -72,6 +72,7 @@ FTK_API struct ftk_printer *ftk_printer_new(FILE *out, struct tep_handle *tep,
 	p->flags = flags;
 	trace_seq_init(&p->s);
 	p->no_fast = ftk_env(FTK_ENV_PRINT_SLOW) != NULL;
+	p->no_check = ftk_env(FTK_ENV_PRINT_NOCHECK) != NULL;
 	p->swap = tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);
 	p->comm_gen = 1;
 	if (flags & FTK_PRINT_NSEC)

@@ -3,6 +3,7 @@
  * The trace file reader's handle and what its parts share:
  *   tracefile-read.c  trace.dat versions 6 and 7: metadata, options, data streams
  *   tracefile-live.c  a live ring buffer read as if it were a file
+ *   tracefile-ksyms.c kallsyms indexed in place; blocks for large sections
  */
 #ifndef FTKIT_TRACEFILE_READ_LOCAL_H
 #define FTKIT_TRACEFILE_READ_LOCAL_H
@@ -73,12 +74,6 @@ struct tf_later {
 
 enum { LATER_NONE, LATER_PENDING, LATER_DONE };
 
-/* One kallsyms line, as libtraceevent's func_map holds it. */
-struct tf_sym {
-	unsigned long long	addr;
-	char			*name;
-	char			*mod;
-};
 
 /* TIME_SHIFT: one guest CPU's samples, sorted by time, equal times dropped. */
 struct tf_tsync {
@@ -154,9 +149,7 @@ struct ftk_tracefile {
 	char			*live_root;	/* the tracefs mount */
 	struct tf_live_id	*live_ids;	/* every event's id, read on the first miss */
 	int			nr_live_ids;	/* -1: the scan failed */
-	char			*ksym_text;	/* kallsyms text; tf_sym names point into it */
-	struct tf_sym		*ksyms;		/* sorted as libtraceevent sorts, + a 0 end */
-	size_t			nr_ksyms;
+	struct tf_ksyms		*ksyms;		/* the kallsyms index, or NULL */
 	void			*dctx;		/* zstd context the data streams share */
 	unsigned char		*zbuf;		/* and their compressed-chunk buffer */
 	size_t			zbuf_cap;
@@ -185,6 +178,18 @@ const struct tf_tsync *tf_tsync_for(const struct ftk_tracefile *tf, int cpu);
 unsigned long long tf_tsync_map(const void *ctx, unsigned long long ts);
 /* Live: kallsyms read from /proc on the first look-up, not now. */
 int tf_live_kallsyms_later(struct ftk_tracefile *tf);
+/* tracefile-ksyms.c: blocks for large sections, freed with tf_big_free() (NULL is fine) */
+void *tf_big_alloc(size_t n);
+void tf_big_free(void *p);
+char *tf_map_file(int fd, unsigned long long off, size_t len, void **map, size_t *maplen);
+const unsigned char *tf_map_ro(int fd, unsigned long long off, size_t len, void **map,
+			       size_t *maplen);
+/* How the text given to tf_ksyms_index() is released. */
+enum { TF_TEXT_MALLOC, TF_TEXT_BIG, TF_TEXT_MAP };
+int tf_ksyms_index(struct ftk_tracefile *tf, char *text, size_t len, int how, void *map,
+		   size_t maplen);
+char *tf_ksyms_find(struct ftk_tracefile *tf, unsigned long long *addrp, char **modp);
+void tf_ksyms_free(struct tf_ksyms *k);
 /* Live and lazy: after the first formats, what record_hook() needs; 0 or -ENOMEM. */
 int tf_lazy_start(struct ftk_tracefile *tf);
 /* Live and lazy: parse the format of event @id, unless it is known; 0 if it is now. */

@@ -469,10 +469,13 @@ static int report(struct ftk_tracefile *tf, const struct opts *o,
 	/*
 	 * With function_graph events, records are taken before they are
 	 * printed: an entry may take its own return from the merge to print
-	 * a leaf. Otherwise they are printed in place, without a copy.
+	 * a leaf. Otherwise they are printed in place, without a copy. A
+	 * lazily read file has parsed no format yet: whether it holds
+	 * function_graph records is not known, so they are taken.
 	 */
 	take = p && o->format == FTK_PRINT_TEXT && !(o->tflags & FTK_TRACEFILE_NO_PLUGINS) &&
-	       tep_find_event_by_name(tep, "ftrace", "funcgraph_entry");
+	       ((o->tflags & FTK_TRACEFILE_LAZY) ||
+		tep_find_event_by_name(tep, "ftrace", "funcgraph_entry"));
 	if (p && o->format == FTK_PRINT_TEXT && !(o->tflags & FTK_TRACEFILE_NO_PLUGINS))
 		ftk_printer_ftrace_overrides(p, take ? m : NULL);
 	if (filter) {
