@@ -50,6 +50,13 @@ void ftk_stream_resume(struct ftk_stream *s);
 int ftk_merge_resume(struct ftk_merge *m);
 
 /*
+ * Decode with libtraceevent's kbuffer also where subbuf.c would (the host's
+ * own layout), for t/unit/t0105-subbuf.c, which compares the two; before
+ * the first read. 0, -EBUSY after it, or -ENOMEM.
+ */
+int ftk_stream_use_kbuffer(struct ftk_stream *s);
+
+/*
  * Call @fn(@ctx, record) for every record before it is handed out (peeked
  * or taken): the trace file registers an event's format with
  * libtraceevent there, on the first record of that event.

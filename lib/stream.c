@@ -2,11 +2,11 @@
 /*
  * stream: per-CPU record streams over ring-buffer sub-buffers.
  *
- * Sub-buffers are decoded by libtraceevent's kbuffer. What is written by
- * hand here is what kbuffer does not do: checking a sub-buffer before
- * kbuffer sees it (kbuffer trusts the commit field and would read past
- * the page of a damaged file), and the sources that supply sub-buffers
- * with bounded memory.
+ * Sub-buffers of the host's own layout are decoded by subbuf.c, in one
+ * pass; those of the other layouts by libtraceevent's kbuffer. What is
+ * written by hand here is checking a sub-buffer before a decoder sees it
+ * (both trust the commit field and would read past the page of a damaged
+ * file), and the sources that supply sub-buffers with bounded memory.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,6 +18,7 @@
 
 #include "internal.h"
 #include "stream-local.h"
+#include "subbuf-local.h"
 
 #define COMMIT_MASK	((1U << 27) - 1)
 #define MISSED_EVENTS	(1ULL << 31)
@@ -29,7 +30,9 @@
 enum src_kind { SRC_MEM, SRC_FD, SRC_FILE, SRC_OPS };
 
 struct ftk_stream {
-	struct kbuffer		*kbuf;
+	struct kbuffer		*kbuf;		/* the decoder of the other layouts */
+	struct ftk_subbuf	sb;		/* the decoder of the native layout */
+	int			native;		/* sb decodes, not kbuf */
 	struct ftk_stream_fmt	fmt;
 	char			*name;
 	enum src_kind		kind;
@@ -114,9 +117,20 @@ static struct ftk_stream *stream_new(const struct ftk_stream_fmt *fmt, enum src_
 	s->kind = kind;
 	s->fd = -1;
 	s->chunk_subbufs = FILE_CHUNK_SUBBUFS;
-	s->kbuf = kbuffer_alloc(fmt->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
-				fmt->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
-	if (!s->name || !s->kbuf) {
+	/*
+	 * The native layout is the live reader's and that of files recorded
+	 * here: subbuf.c decodes it (fttop at 1M events/s spent a quarter of
+	 * its time in kbuffer). Files of another machine (the other byte
+	 * order, 4-byte longs) stay with kbuffer: they are read once, by
+	 * ftreport, where decoding is a small part of the cost (see
+	 * subbuf.c), and kbuffer's swapping is tested by its authors.
+	 */
+	s->native = fmt->long_size == 8 &&
+		    (fmt->big_endian != 0) == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	if (!s->native)
+		s->kbuf = kbuffer_alloc(fmt->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+					fmt->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+	if (!s->name || (!s->native && !s->kbuf)) {
 		ftk_stream_close(s);
 		errno = ENOMEM;
 		return NULL;
@@ -412,7 +426,9 @@ static int load_next(struct ftk_stream *s)
 			return stream_fail(s, -FTK_E_FORMAT,
 					   "bad sub-buffer header at offset %llu: commit %llu beyond the %zu bytes of the sub-buffer",
 					   s->cur_off, size, avail);
-		if (kbuffer_load_subbuffer(s->kbuf, s->cur_page) < 0)
+		if (s->native)
+			ftk_subbuf_load(&s->sb, s->cur_page);
+		else if (kbuffer_load_subbuffer(s->kbuf, s->cur_page) < 0)
 			return stream_fail(s, -FTK_E_FORMAT, "cannot load sub-buffer at offset %llu",
 					   s->cur_off);
 		s->st.subbufs++;
@@ -434,6 +450,18 @@ static int load_next(struct ftk_stream *s)
 		if (size)
 			return 1;
 	}
+}
+
+int ftk_stream_use_kbuffer(struct ftk_stream *s)
+{
+	if (!s->native || s->cur_page || s->done)
+		return s->native ? -EBUSY : 0;
+	s->kbuf = kbuffer_alloc(KBUFFER_LSIZE_8, s->fmt.big_endian ? KBUFFER_ENDIAN_BIG :
+								  KBUFFER_ENDIAN_LITTLE);
+	if (!s->kbuf)
+		return -ENOMEM;
+	s->native = 0;
+	return 0;
 }
 
 void ftk_stream_set_hook(struct ftk_stream *s, ftk_stream_hook_fn fn, void *ctx)
@@ -482,12 +510,41 @@ void ftk_stream_set_ts_map(struct ftk_stream *s, ftk_stream_ts_fn fn, const void
 	s->hook_ctx = s;
 }
 
-/* Fill s->rec with the event kbuffer points at, or move on; 1, 0 at end, <0 error. */
+/* The next event of the loaded sub-buffer; NULL at its end, s->err set on damage. */
+static unsigned char *next_event(struct ftk_stream *s, unsigned long long *ts,
+				 int *size, int *rec_size, unsigned int *off)
+{
+	unsigned char *data;
+	int ret;
+
+	if (!s->native) {
+		data = kbuffer_read_event(s->kbuf, ts);
+		*size = kbuffer_event_size(s->kbuf);
+		*rec_size = kbuffer_curr_size(s->kbuf);
+		*off = kbuffer_curr_offset(s->kbuf);
+		return data;
+	}
+	ret = ftk_subbuf_next(&s->sb);
+	if (ret < 0)
+		stream_fail(s, -FTK_E_FORMAT,
+			    "bad event at offset %llu: its length wraps around the sub-buffer",
+			    s->cur_off + FTK_SUBBUF_HDR + s->sb.curr);
+	if (ret <= 0)
+		return NULL;
+	*ts = s->sb.ts;
+	*size = s->sb.len;
+	*rec_size = s->sb.rec_len;
+	*off = FTK_SUBBUF_HDR + s->sb.curr;
+	return s->cur_page + FTK_SUBBUF_HDR + s->sb.index;
+}
+
+/* Fill s->rec with the next event, or move on; 1, 0 at end, <0 error. */
 static int fill(struct ftk_stream *s)
 {
-	unsigned long long ts;
+	unsigned long long ts = 0;
 	unsigned char *data;
-	int ret, size;
+	int ret, size = 0, rec_size = 0;
+	unsigned int off = 0;
 
 	if (s->have)
 		return 1;
@@ -501,24 +558,25 @@ static int fill(struct ftk_stream *s)
 				return ret;
 			}
 		}
-		data = kbuffer_read_event(s->kbuf, &ts);
+		data = next_event(s, &ts, &size, &rec_size, &off);
 		if (data)
 			break;
+		if (s->err)
+			return s->err;
 		s->cur_page = NULL;
 	}
-	size = kbuffer_event_size(s->kbuf);
 	if (data < s->cur_page || size < 0 ||
 	    data + size > s->cur_page + s->fmt.subbuf_size)
 		return stream_fail(s, -FTK_E_FORMAT,
 				   "bad event at offset %llu: %d bytes past the end of the sub-buffer",
-				   s->cur_off + kbuffer_curr_offset(s->kbuf), size);
+				   s->cur_off + off, size);
 	memset(&s->rec, 0, sizeof(s->rec));
 	if (s->fmt.ts_mult)
 		ts = (unsigned long long)(((unsigned __int128)ts * s->fmt.ts_mult) >> s->fmt.ts_shift);
 	s->rec.ts = ts + s->fmt.ts_offset;
 	s->rec.offset = s->cur_off + (unsigned long long)(data - s->cur_page);
 	s->rec.size = size;
-	s->rec.record_size = kbuffer_curr_size(s->kbuf);
+	s->rec.record_size = rec_size;
 	s->rec.data = data;
 	s->rec.cpu = s->fmt.cpu;
 	s->rec.missed_events = s->first_in_page ? s->page_missed : 0;
@@ -557,7 +615,8 @@ FTK_API void ftk_stream_consume(struct ftk_stream *s)
 	if (!s->st.records++)
 		s->st.first_ts = s->rec.ts;
 	s->st.last_ts = s->rec.ts;
-	kbuffer_next_event(s->kbuf, NULL);
+	if (!s->native)
+		kbuffer_next_event(s->kbuf, NULL);
 }
 
 /**

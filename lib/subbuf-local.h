@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * subbuf: a single-pass decoder for ring-buffer sub-buffers of the host's
+ * own layout (its endianness, 8-byte longs: a 16-byte sub-buffer header).
+ */
+#ifndef FTKIT_SUBBUF_LOCAL_H
+#define FTKIT_SUBBUF_LOCAL_H
+
+/* The bytes before the first event: the u64 stamp and the 8-byte commit. */
+#define FTK_SUBBUF_HDR	16
+
+/*
+ * Where the decoder is in one sub-buffer. After ftk_subbuf_next() returned
+ * 1, @curr, @index, @len and @ts describe the event it found, with the
+ * meanings libtraceevent's kbuffer gives them (kbuffer_curr_offset() less
+ * the header, the payload's offset, kbuffer_event_size() and the stamp).
+ */
+struct ftk_subbuf {
+	const unsigned char	*data;	/* the first event header */
+	unsigned int		size;	/* bytes of events: the commit's low 27 bits */
+	unsigned int		next;	/* offset from @data of the next header to read */
+	unsigned int		curr;	/* the event found: its header, from @data */
+	unsigned int		index;	/* its payload, from @data */
+	int			len;	/* its payload bytes: may be < 0 on a damaged page */
+	int			rec_len;	/* header and payload (kbuffer_curr_size()) */
+	unsigned long long	ts;	/* its stamp */
+};
+
+/*
+ * Start on @page; the caller has checked that the commit lies within it,
+ * and keeps 8 readable bytes after the commit (the stream's slack).
+ */
+void ftk_subbuf_load(struct ftk_subbuf *sb, const void *page);
+
+/*
+ * Find the next data event, stepping over time extends, absolute stamps
+ * and padding: 1 if found, 0 at the end of the commit, -1 where an event's
+ * length would wrap the offset around (kbuffer would walk back over the
+ * page, or forever).
+ */
+int ftk_subbuf_next(struct ftk_subbuf *sb);
+
+#endif
