@@ -121,12 +121,13 @@ static struct ftk_stream *stream_new(const struct ftk_stream_fmt *fmt, enum src_
 	 * The native layout is the live reader's and that of files recorded
 	 * here: subbuf.c decodes it. fttop at 1M events/s spent a quarter of
 	 * its time in kbuffer; with subbuf.c its CPU per event fell from
-	 * 0.18-0.20 us to 0.14 us (t/bench/fttop-bench.sh), and ftreport on
-	 * a 1.3M-record file from 0.86-0.90 s to 0.80-0.82 s (task-clock).
-	 * Files of another machine (the other byte order, 4-byte longs) stay
-	 * with kbuffer: only the file readers see them, once, where that
-	 * tenth of the time is not worth a byte-swapping twin of subbuf.c to
-	 * keep equal to kbuffer (t/unit/t0105-subbuf.c checks the native one).
+	 * 0.19-0.20 us to 0.14-0.15 us (t/bench/fttop-bench.sh), and
+	 * ftreport's on a 1.3M-record file from 318 to 273 ms (task-clock,
+	 * the least of 12 runs). Files of another machine (the other byte
+	 * order, 4-byte longs) stay with kbuffer: only the file readers see
+	 * them, once, and those 45 ms in a million records are not worth a
+	 * byte-swapping twin of subbuf.c to keep equal to kbuffer
+	 * (t/unit/t0105-subbuf.c checks the native one against it).
 	 */
 	s->native = fmt->long_size == 8 &&
 		    (fmt->big_endian != 0) == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
