@@ -148,8 +148,10 @@ static char *join(char **list, const char *sep)
 
 static void set_or_die(struct ftk_tracefs *t, const char *file, const char *val)
 {
-	if (ftk_tracefs_set(t, file, val))
+	if (ftk_tracefs_set(t, file, val)) {
+		tool_cmd_kill(&cmd);	/* forked, not started: it goes before the instance */
 		tool_die("cannot write '%s': %s", file, ftk_tracefs_errmsg(t));
+	}
 }
 
 static int scan_dirs(const char *dir, struct dirent ***out)
@@ -977,19 +979,20 @@ static int fly(struct ftk_tracefs *t, const struct tool_args *a,
 		cap = NULL;
 		free(path);
 		if (ret)
-			return ret;
+			break;
 	}
-	if (n == 1 && !quiet)
+	if (n == 1 && !ret && !quiet)
 		fprintf(stderr, "ftrecord: no trigger fired: nothing written\n");
 	if (copy_marker)
 		ftk_tracefs_write(t, "options/copy_trace_marker", "0");
+	/* Every way out: the command ends, reaped, before the instance goes. */
 	if (a->argv && !tool_cmd_done(&cmd)) {
 		timed_out = 1;	/* ended by us: not its own status */
 		tool_cmd_kill(&cmd);
 	}
 	ftk_flight_free(fl);
 	fl = NULL;
-	return 0;
+	return ret;
 }
 
 /*
