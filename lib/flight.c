@@ -341,6 +341,7 @@ FTK_API int ftk_flight_wait(struct ftk_flight *f, ftk_flight_check_fn check, voi
 #define PAGE_HDR	(8 + sizeof(long))
 #define MISSED_EVENTS	(1UL << 31)	/* the kernel lost events before this page */
 #define MISSED_STORED	(1UL << 30)	/* ... and stored their count after the data */
+#define COMMIT_MASK	((1UL << 30) - 1)	/* the data size */
 
 static unsigned long page_commit(const char *page)
 {
@@ -431,8 +432,9 @@ static int trim_page(struct kbuffer *kb, char *page, size_t psz, uint64_t start,
 		return PAGE_EMPTY;
 	if (a < 0)
 		return b < 0 ? PAGE_BEFORE : PAGE_AFTER;
+	/* The kernel's flags are int constants: on 64 bits the upper half may be all ones. */
 	flags = commit & (MISSED_EVENTS | MISSED_STORED);
-	size = commit & ~(MISSED_EVENTS | MISSED_STORED);
+	size = commit & COMMIT_MASK;
 	if (b < 0)
 		b = size;
 	if (a == 0 && (unsigned long)b == size && !(clear && flags))
