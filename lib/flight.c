@@ -413,6 +413,8 @@ static int trim_page(struct kbuffer *kb, char *page, size_t psz, uint64_t start,
 	void *d;
 
 	*dirty = 0;
+	if ((commit & COMMIT_MASK) > psz - PAGE_HDR)	/* not a page the kernel wrote */
+		return PAGE_IN;
 	if (kbuffer_load_subbuffer(kb, page))
 		return PAGE_EMPTY;
 	for (d = kbuffer_read_event(kb, &t); d; d = kbuffer_next_event(kb, &t)) {
