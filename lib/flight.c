@@ -358,10 +358,12 @@ static unsigned long page_commit(const char *page)
  * when the trigger is not known yet) that carries the missed-events flag.
  * The kernel sets it on the first page read after its overwriting ring
  * lapped the reader: the CPU's events before that page are gone. 0 when
- * the CPU lost nothing since the recorder was armed.
+ * the CPU lost nothing since the recorder was armed. The last event's
+ * time stamp goes into *@last (0 without events).
  */
 static void scan_spool(struct ftk_flight *f, struct kbuffer *kb, char *page, int fd,
-		       uint64_t len, size_t psz, uint64_t trigger, uint64_t *ts, uint64_t *whole)
+		       uint64_t len, size_t psz, uint64_t trigger, uint64_t *ts, uint64_t *whole,
+		       uint64_t *last)
 {
 	size_t mlen = strlen(FTK_FLIGHT_MARK);
 	unsigned long long t;
@@ -379,6 +381,7 @@ static void scan_spool(struct ftk_flight *f, struct kbuffer *kb, char *page, int
 			if (first && (page_commit(page) & MISSED_EVENTS) && (!trigger || t <= trigger))
 				*whole = t;
 			first = 0;
+			*last = t;
 			if (!ts || f->print_id < 0 || size < f->buf_off + (int)mlen ||
 			    *(uint16_t *)d != f->print_id || *(int32_t *)(d + 4) != f->self ||
 			    memcmp(d + f->buf_off, FTK_FLIGHT_MARK, mlen))
@@ -505,8 +508,10 @@ static int cut_spool(struct ftk_flight *f, struct kbuffer *kb, char *page, int c
  */
 static int cut(struct ftk_flight *f)
 {
-	uint64_t len, ts = 0, whole = 0, start = 0, end = UINT64_MAX, w;
-	int ncpus = ftk_capture_cpus(f->cap), cpu, fd, lapped = -1, ret = 0;
+	uint64_t len, ts = 0, whole = 0, start = 0, end = UINT64_MAX, w, last;
+	struct ftk_capture_cpu ci;
+	int ncpus = ftk_capture_cpus(f->cap), cpu, fd, lapped = -1, short_cpu = -1, ret = 0;
+	uint64_t limit = UINT64_MAX;
 	struct kbuffer *kb;
 	size_t psz = 0;
 	char *page = NULL;
@@ -524,8 +529,8 @@ static int cut(struct ftk_flight *f)
 			ret = -ENOMEM;
 			goto out;
 		}
-		w = 0;
-		scan_spool(f, kb, page, fd, len, psz, 0, &ts, &w);
+		w = last = 0;
+		scan_spool(f, kb, page, fd, len, psz, 0, &ts, &w, &last);
 	}
 	f->t_trigger = ts;
 	if (!page)
@@ -533,11 +538,20 @@ static int cut(struct ftk_flight *f)
 	for (cpu = 0; cpu < ncpus; cpu++) {
 		if (ftk_capture_spool(f->cap, cpu, &fd, &len, &psz))
 			continue;
-		w = 0;
-		scan_spool(f, kb, page, fd, len, psz, ts, NULL, &w);
+		w = last = 0;
+		scan_spool(f, kb, page, fd, len, psz, ts, NULL, &w, &last);
 		if (w > whole) {
 			whole = w;
 			lapped = cpu;
+		}
+		/*
+		 * A full disk stopped the drain: a CPU that left events unstored
+		 * is whole only up to its last stored event, and so is the window.
+		 */
+		if (ftk_capture_failed(f->cap) && !ftk_capture_cpu_info(f->cap, cpu, &ci) &&
+		    ci.unstored && last < limit) {
+			limit = last;
+			short_cpu = cpu;
 		}
 	}
 	if (!ts)
@@ -548,6 +562,11 @@ static int cut(struct ftk_flight *f)
 	}
 	if (ts)
 		end = ts + (uint64_t)(f->o.after > 0 ? f->o.after * 1e9 : 0);
+	if (limit < end) {
+		pr_warn("cpu%d's events after %.6f s are not stored (the disk is full): the window "
+			"ends there on every CPU\n", short_cpu, limit / 1e9);
+		end = limit;
+	}
 	if (whole > start) {
 		if (ts && f->o.before > 0)
 			pr_warn("cpu%d's ring kept only the last %.3f s before the trigger: the window "
@@ -584,6 +603,12 @@ out:
  * @after after it.
  * ftk_flight_capture() then gives the capture to write the file from.
  *
+ * When the spools' file system fills up (-ENOSPC, -EDQUOT), the drain
+ * stops at once and what was stored is still cut to a window, which ends
+ * where the first CPU that could not store all its events stopped: the
+ * capture can be saved (ftk_capture_shrink() makes it smaller), and the
+ * error is returned.
+ *
  * Return: 0 or a negative errno (ftk_flight_errmsg()).
  */
 FTK_API int ftk_flight_collect(struct ftk_flight *f, ftk_flight_check_fn check, void *arg)
@@ -591,7 +616,7 @@ FTK_API int ftk_flight_collect(struct ftk_flight *f, ftk_flight_check_fn check, 
 	FTK_OPTS(ftk_capture_opts, copts);
 	struct timespec t0, now;
 	const char *why;
-	int ret;
+	int ret, full = 0;
 
 	copts.spool_dir = f->spool_dir;
 	copts.notrace_pids = f->notrace;
@@ -615,15 +640,27 @@ FTK_API int ftk_flight_collect(struct ftk_flight *f, ftk_flight_check_fn check, 
 			break;
 		if (check && check(arg, &why) == FTK_FLIGHT_STOP)
 			break;
+		if (ftk_capture_failed(f->cap))
+			break;
 		nap(f->o.poll_ms);
 	}
 	ret = ftk_tracefs_write(f->t, "tracing_on", "0");
 	if (ret)
 		fl_fail(f, ret);
-	if (ftk_capture_stop(f->cap) && !ret)
-		ret = ftk_errmsg_set(&f->err, 0, NULL, -EIO, "%s", ftk_capture_errmsg(f->cap));
-	if (!ret)
-		ret = cut(f);
+	if (ftk_capture_stop(f->cap) && !ret) {
+		int failed = ftk_capture_failed(f->cap);
+
+		/* A full disk: what was stored is cut to a window all the same. */
+		full = failed == -ENOSPC || failed == -EDQUOT;
+		ret = ftk_errmsg_set(&f->err, 0, NULL, full ? failed : -EIO, "%s",
+				     ftk_capture_errmsg(f->cap));
+	}
+	if (!ret || full) {
+		int cret = cut(f);
+
+		if (cret && !ret)
+			ret = cret;
+	}
 	return ftk_err(ret);
 }
 

@@ -933,7 +933,8 @@ static void flight_fatal(const char *what)
 static int fly(struct ftk_tracefs *t, const struct tool_args *a,
 	       const struct ftk_tracewrite_opts *wopts)
 {
-	int n, ret = 0, copy_marker = copy_marker_on(t);
+	int n, ret = 0, sret, copy_marker = copy_marker_on(t);
+	uint64_t dropped;
 	char *path;
 
 	if (fl_watch) {
@@ -967,15 +968,33 @@ static int fly(struct ftk_tracefs *t, const struct tool_args *a,
 			break;
 		if (!quiet)
 			fprintf(stderr, "ftrecord: trigger: %s\n", ftk_flight_reason(fl));
-		if (ftk_flight_collect(fl, flight_check, (void *)a))
-			flight_fatal("flight recorder");
-		cap = ftk_flight_capture(fl);
 		path = o.repeat ? numbered(n) : strdup(o.output);
 		if (!path)
 			fatal("out of memory");
-		ret = save(t, path, wopts, a->argv ? a->argv[0] : NULL, cmd.pid);
-		if (!ret && !quiet)
+		ret = ftk_flight_collect(fl, flight_check, (void *)a);
+		cap = ftk_flight_capture(fl);
+		/* A full disk: the window as far as it was stored, in what fits. */
+		full = ret && cap && disk_full(ftk_capture_failed(cap));
+		if (ret && !full) {
+			free(path);
+			flight_fatal("flight recorder");
+		}
+		if (full)
+			tool_err("cannot write '%s': %s: recording stopped (%s)", path,
+				 strerror(-ftk_capture_failed(cap)), ftk_flight_errmsg(fl));
+		while (disk_full(sret = save(t, path, wopts, a->argv ? a->argv[0] : NULL,
+					     cmd.pid)) && full && (dropped = ftk_capture_shrink(cap)) > 0)
+			tool_warn("'%s': no room for all of it; dropping the newest %llu KiB "
+				  "(every CPU cut at one time stamp)",
+				  path, (unsigned long long)dropped / 1024);
+		if (sret && full)
+			tool_err("cannot write '%s': %s", path, strerror(-sret));
+		else if (!sret && full)
+			tool_warn("wrote what fit into '%s': the window is cut short", path);
+		if (!sret && !quiet)
 			print_written(path, summary());
+		if (!ret)
+			ret = sret;
 		cap = NULL;
 		free(path);
 		if (ret)

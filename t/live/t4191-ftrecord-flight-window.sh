@@ -115,26 +115,35 @@ is "$(ftreport "$tmp/a2.dat" 2>/dev/null | grep -c 'old cpu1')" 0 \
 	"... and CPU 1's old mark is left out"
 
 # --- B: both CPUs busy, a ring that holds it all: --before 1 --after 0.3
-# Each writer ticks every 10 ms or more: 170 ticks before BOOM are at least
-# 1.7 s, so the first ones are older than the window; EDGE is 20 ticks
-# (about 0.2 s) before BOOM, well inside it.
+# A writer on each CPU ticks every 10 ms or more until told to stop; 2 s
+# after they start, an EDGE mark on each CPU, 0.2 s later BOOM: the first
+# ticks are older than the window, EDGE well inside it.
 cat > "$tmp/busy.sh" <<'EOS'
 #!/bin/bash
-# writer CPU: ticks; EDGE after 150; the writer on CPU 0 writes BOOM after 170
+M=$TRACEFS/instances/$FTK_INSTANCE/trace_marker
+stop=$(mktemp -u)
 writer() {
 	local i
-	exec 3> "$TRACEFS/instances/$FTK_INSTANCE/trace_marker" || exit 9
-	for ((i = 1; i <= 300; i++)); do
+	exec 3> "$M" || exit 9
+	for ((i = 1; ; i++)); do
 		echo "c$1 tick $i" >&3
-		[ $i = 150 ] && echo "c$1 EDGE" >&3
-		[ $i = 170 ] && [ $1 = 0 ] && echo "BOOM" >&3
+		[ -e "$2" ] && break
 		sleep 0.01 3>&-
 	done
 }
 export -f writer
-taskset -c 0 bash -c 'writer 0' &
-taskset -c 1 bash -c 'writer 1' &
+export M
+taskset -c 0 bash -c "writer 0 $stop" &
+taskset -c 1 bash -c "writer 1 $stop" &
+sleep 2
+taskset -c 0 bash -c 'echo "c0 EDGE" > "$M"'
+taskset -c 1 bash -c 'echo "c1 EDGE" > "$M"'
+sleep 0.2
+echo "BOOM" > "$M"
+sleep 0.6
+touch "$stop"
 wait
+rm -f "$stop"
 EOS
 chmod +x "$tmp/busy.sh"
 ftrecord --flight -b 1024 --no-kallsyms $nocopy --before 1 --after 0.3 --on-mark 'BOOM*' \
@@ -145,7 +154,9 @@ evs ftreport -t "$tmp/b.dat" > "$tmp/b.ev"
 t=$(trigger_ns "$tmp/b.ev")
 ok "the reason mark is in the file" test -n "$t"
 t=${t:-0}
-diag "trigger at $t ns"
+boom=$(awk '/ BOOM$/ { print $2; exit }' "$tmp/b.ev")
+boom=${boom:-0}
+diag "BOOM at $boom ns, the trigger (the reason mark) at $t ns"
 for c in 0 1; do
 	f=$(first_ns "$tmp/b.ev" $c)
 	diag "cpu$c: first event $f, $(awk -v c=$c -v t=$t '$1 == c { n++ } END { print n + 0 }' "$tmp/b.ev") events"
@@ -155,8 +166,8 @@ for c in 0 1; do
 		awk -v c=$c -v t="$t" '$1 == c && $2 > t + 300000000 { bad = 1 } END { exit bad }' "$tmp/b.ev"
 	ok "cpu$c: the window covers --before: its EDGE mark is kept" grep -q " c$c EDGE\$" "$tmp/b.ev"
 	is "$(grep -c " c$c tick 1\$" "$tmp/b.ev")" 0 "cpu$c: its first ticks, older than the window, are cut"
-	ok "cpu$c: its ticks before the trigger follow one another (the window is whole)" \
-		sh -c "awk -v t=$t '\$2 < t' '$tmp/b.ev' | grep -oE 'c$c tick [0-9]+\$' | awk '{ print \$3 }' | \
+	ok "cpu$c: its ticks before BOOM follow one another (the window is whole)" \
+		sh -c "awk -v t=$boom '\$2 < t' '$tmp/b.ev' | grep -oE 'c$c tick [0-9]+\$' | awk '{ print \$3 }' | \
 		       awk 'NR > 1 && \$1 != p + 1 { b = 1 } { p = \$1 } END { exit b }'"
 	ok "cpu$c: ticks after the trigger are kept (--after)" \
 		awk -v c=$c -v t="$t" '$1 == c && $2 > t && / tick [0-9]+$/ { n++ } END { exit !n }' "$tmp/b.ev"
