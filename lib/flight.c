@@ -547,9 +547,16 @@ static int cut(struct ftk_flight *f)
 		/*
 		 * A full disk stopped the drain: a CPU that left events unstored
 		 * is whole only up to its last stored event, and so is the window.
+		 * One that stored none left a few (its reader had not woken yet),
+		 * at times no one knows: they are missing, it says so.
 		 */
-		if (ftk_capture_failed(f->cap) && !ftk_capture_cpu_info(f->cap, cpu, &ci) &&
-		    ci.unstored && last < limit) {
+		if (!ftk_capture_failed(f->cap) || ftk_capture_cpu_info(f->cap, cpu, &ci) ||
+		    !ci.unstored)
+			continue;
+		if (!last)
+			pr_warn("cpu%d: its %llu events are not stored (the disk is full)\n", cpu,
+				(unsigned long long)ci.unstored);
+		else if (last < limit) {
 			limit = last;
 			short_cpu = cpu;
 		}
