@@ -561,7 +561,10 @@ static int cut(struct ftk_flight *f)
 			short_cpu = cpu;
 		}
 	}
-	if (!ts)
+	if (!ts && ftk_capture_failed(f->cap))
+		pr_warn("the trigger's mark was not stored (the disk is full): the window is what "
+			"was stored\n");
+	else if (!ts)
 		pr_warn("the trigger's mark is not in the ring: the window is all the ring holds\n");
 	if (ts && f->o.before > 0) {
 		w = (uint64_t)(f->o.before * 1e9);
