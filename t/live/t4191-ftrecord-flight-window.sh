@@ -122,19 +122,22 @@ cat > "$tmp/busy.sh" <<'EOS'
 #!/bin/bash
 M=$TRACEFS/instances/$FTK_INSTANCE/trace_marker
 stop=$(mktemp -u)
+# writer CPU STOPFILE PARENT: ends when told to, or when PARENT is gone (ftrecord
+# ended it): a writer left behind would hold the instance's trace_marker open.
 writer() {
 	local i
 	exec 3> "$M" || exit 9
-	for ((i = 1; ; i++)); do
+	for ((i = 1; i < 100000; i++)); do
 		echo "c$1 tick $i" >&3
 		[ -e "$2" ] && break
+		kill -0 "$3" 2> /dev/null || break
 		sleep 0.01 3>&-
 	done
 }
 export -f writer
 export M
-taskset -c 0 bash -c "writer 0 $stop" &
-taskset -c 1 bash -c "writer 1 $stop" &
+taskset -c 0 bash -c "writer 0 $stop $$" > /dev/null 2>&1 &
+taskset -c 1 bash -c "writer 1 $stop $$" > /dev/null 2>&1 &
 sleep 2
 taskset -c 0 bash -c 'echo "c0 EDGE" > "$M"'
 taskset -c 1 bash -c 'echo "c1 EDGE" > "$M"'
