@@ -116,37 +116,47 @@ is "$(ftreport "$tmp/a2.dat" 2>/dev/null | grep -c 'old cpu1')" 0 \
 
 # --- B: both CPUs busy, a ring that holds it all: --before 1 --after 0.3
 # A writer on each CPU ticks every 10 ms or more until told to stop; 2 s
-# after they start, an EDGE mark on each CPU, 0.2 s later BOOM: the first
-# ticks are older than the window, EDGE well inside it.
+# after they start, each writes an EDGE mark; once both have, 0.2 s later,
+# BOOM: the first ticks are older than the window, EDGE well inside it.
 cat > "$tmp/busy.sh" <<'EOS'
 #!/bin/bash
 M=$TRACEFS/instances/$FTK_INSTANCE/trace_marker
 stop=$(mktemp -u)
-# writer CPU STOPFILE PARENT: ends when told to, or when PARENT is gone (ftrecord
-# ended it): a writer left behind would hold the instance's trace_marker open.
+edge=$(mktemp -u)
+# writer CPU: ticks; EDGE once $edge exists; ends when told to ($stop), or
+# when this script is gone (ftrecord ended it): a writer left behind would
+# hold the instance's trace_marker open.
 writer() {
-	local i
+	local i edged=
 	exec 3> "$M" || exit 9
 	for ((i = 1; i < 100000; i++)); do
 		echo "c$1 tick $i" >&3
-		[ -e "$2" ] && break
-		kill -0 "$3" 2> /dev/null || break
+		if [ -z "$edged" ] && [ -e "$edge" ]; then
+			echo "c$1 EDGE" >&3
+			touch "$edge.$1"
+			edged=1
+		fi
+		[ -e "$stop" ] && break
+		kill -0 "$parent" 2> /dev/null || break
 		sleep 0.01 3>&-
 	done
 }
 export -f writer
-export M
-taskset -c 0 bash -c "writer 0 $stop $$" > /dev/null 2>&1 &
-taskset -c 1 bash -c "writer 1 $stop $$" > /dev/null 2>&1 &
+export M stop edge parent=$$
+taskset -c 0 bash -c "writer 0" > /dev/null 2>&1 &
+taskset -c 1 bash -c "writer 1" > /dev/null 2>&1 &
 sleep 2
-taskset -c 0 bash -c 'echo "c0 EDGE" > "$M"'
-taskset -c 1 bash -c 'echo "c1 EDGE" > "$M"'
+touch "$edge"
+for ((i = 0; i < 1000; i++)); do
+	[ -e "$edge.0" ] && [ -e "$edge.1" ] && break
+	sleep 0.01
+done
 sleep 0.2
 echo "BOOM" > "$M"
 sleep 0.6
 touch "$stop"
 wait
-rm -f "$stop"
+rm -f "$stop" "$edge" "$edge".[01]
 EOS
 chmod +x "$tmp/busy.sh"
 ftrecord --flight -b 1024 --no-kallsyms $nocopy --before 1 --after 0.3 --on-mark 'BOOM*' \
