@@ -192,4 +192,32 @@ else
 	skip "trace-cmd is not installed"
 fi
 ok "--flight: its instance is removed" sh -c "! ls '$T/instances' | grep -q '^ftkit-rec-${fpid}_'"
+
+# --- The flight recorder whose file does not fit (1 MB: the window's few
+# pages do, the uncompressed metadata does not): exit 2, and its command
+# is ended, and reaped, while the instance is still there.
+umount "$mnt"
+mounted=
+mount -t tmpfs -o size=1m none "$mnt" || bail_out "cannot mount the tmpfs again"
+mounted=1
+cat > "$tmp/victim.sh" <<'EOS'
+#!/bin/bash
+echo $$ > "$1.pid"
+seen() {
+	if [ -d "$TRACEFS/instances/$FTK_INSTANCE" ]; then echo present; else echo gone; fi > "$1.seen"
+	exit 0
+}
+trap 'seen "$1"' TERM INT
+echo "BOOM" > "$TRACEFS/instances/$FTK_INSTANCE/trace_marker"
+while :; do sleep 0.05; done
+EOS
+chmod +x "$tmp/victim.sh"
+TRACEFS=$T ftrecord --flight -b 64 --no-kallsyms --on-mark 'BOOM*' -o "$mnt/s.dat" \
+	"$tmp/victim.sh" "$tmp/v" 2> "$tmp/serr"
+is "$?" 2 "--flight, a file that does not fit: exit status 2"
+sed 's/^/# /' "$tmp/serr"
+ok "... the message names the file and the reason" \
+	grep -q "'$mnt/s.dat'.*No space left on device" "$tmp/serr"
+is "$(cat "$tmp/v.seen" 2>/dev/null)" present "... the command is ended while the instance is there"
+ok "... and is gone when ftrecord exits" sh -c "! kill -0 \$(cat '$tmp/v.pid') 2>/dev/null"
 done_testing
