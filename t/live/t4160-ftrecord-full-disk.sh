@@ -15,6 +15,7 @@
 # does not hold: the file is skipped with the reason.
 # The flight recorder writes no template: it fills a 2 MB file system.
 . "$top_srcdir/t/tap.sh"
+. "$top_srcdir/t/lib/recorder.sh"
 lane live
 need_root
 need instances raw_buffers trace_marker
@@ -200,20 +201,9 @@ umount "$mnt"
 mounted=
 mount -t tmpfs -o size=1m none "$mnt" || bail_out "cannot mount the tmpfs again"
 mounted=1
-cat > "$tmp/victim.sh" <<'EOS'
-#!/bin/bash
-echo $$ > "$1.pid"
-seen() {
-	if [ -d "$TRACEFS/instances/$FTK_INSTANCE" ]; then echo present; else echo gone; fi > "$1.seen"
-	exit 0
-}
-trap 'seen "$1"' TERM INT
-echo "BOOM" > "$TRACEFS/instances/$FTK_INSTANCE/trace_marker"
-while :; do sleep 0.05; done
-EOS
-chmod +x "$tmp/victim.sh"
+rec_victim "$tmp/victim.sh"
 TRACEFS=$T ftrecord --flight -b 64 --no-kallsyms --on-mark 'BOOM*' -o "$mnt/s.dat" \
-	"$tmp/victim.sh" "$tmp/v" 2> "$tmp/serr"
+	"$tmp/victim.sh" "$tmp/v" BOOM 2> "$tmp/serr"
 is "$?" 2 "--flight, a file that does not fit: exit status 2"
 sed 's/^/# /' "$tmp/serr"
 ok "... the message names the file and the reason" \

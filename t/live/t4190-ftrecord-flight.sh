@@ -9,6 +9,7 @@
 # durations. Every way out leaves no instance behind.
 . "$top_srcdir/t/tap.sh"
 . "$top_srcdir/t/lib/tracefs-snap.sh"
+. "$top_srcdir/t/lib/recorder.sh"
 lane live
 need_root
 need instances raw_buffers events
@@ -185,20 +186,7 @@ ok "--before: at most a page of old ticks per CPU survive ($n)" test "$n" -lt 10
 # whichever way the recorder ends: a trigger, SIGINT, SIGTERM, -D, the
 # command's own end. The command notes on its SIGTERM or SIGINT whether
 # the instance is still there.
-cat > "$tmp/victim.sh" <<'EOS'
-#!/bin/bash
-# victim OUT [BOOM]: OUT.pid, then on a stop signal OUT.seen says whether
-# the instance was still there; with BOOM, writes BOOM once armed.
-echo $$ > "$1.pid"
-seen() {
-	if [ -d "$TRACEFS/instances/$FTK_INSTANCE" ]; then echo present; else echo gone; fi > "$1.seen"
-	exit 0
-}
-trap 'seen "$1"' TERM INT
-[ "${2:-}" = BOOM ] && echo "BOOM" > "$TRACEFS/instances/$FTK_INSTANCE/trace_marker"
-while :; do sleep 0.05; done
-EOS
-chmod +x "$tmp/victim.sh"
+rec_victim "$tmp/victim.sh"
 gone_pid() { ! kill -0 "$(cat "$1")" 2>/dev/null; }
 for how in trigger INT TERM D; do
 	v="$tmp/v-$how"
