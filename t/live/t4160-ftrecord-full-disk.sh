@@ -194,12 +194,12 @@ else
 fi
 ok "--flight: its instance is removed" sh -c "! ls '$T/instances' | grep -q '^ftkit-rec-${fpid}_'"
 
-# --- The flight recorder whose file does not fit (1 MB: the window's few
-# pages do, the uncompressed metadata does not): exit 2, and its command
-# is ended, and reaped, while the instance is still there.
+# --- The flight recorder whose file does not fit (half the metadata's size:
+# the window's few pages fit, the uncompressed metadata does not): exit 2,
+# and its command is ended, and reaped, while the instance is still there.
 umount "$mnt"
 mounted=
-mount -t tmpfs -o size=1m none "$mnt" || bail_out "cannot mount the tmpfs again"
+mount -t tmpfs -o size=$((meta_kb / 2))k none "$mnt" || bail_out "cannot mount the tmpfs again"
 mounted=1
 rec_victim "$tmp/victim.sh"
 TRACEFS=$T ftrecord --flight -b 64 --no-kallsyms --on-mark 'BOOM*' -o "$mnt/s.dat" \
