@@ -110,6 +110,7 @@ enum ftk_env_var {
 	FTK_ENV_TRACEFS,	/* FTK_TRACEFS: the tracing directory */
 	FTK_ENV_LOG_LEVEL,	/* FTK_LOG_LEVEL: the library's log level */
 	FTK_ENV_PRINT_SLOW,	/* FTK_PRINT_SLOW: every event through libtraceevent */
+	FTK_ENV_PRINT_NOCHECK,	/* FTK_PRINT_NOCHECK: own text never checked (tests) */
 	FTK_ENV_PMU_DIR,	/* FTK_PMU_DIR: the sysfs PMU directory */
 	FTK_ENV_TMPDIR,		/* TMPDIR: where spools go */
 };

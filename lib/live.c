@@ -52,6 +52,10 @@ struct ftk_live {
  *
  * The instance's trace_clock is read now: with "mono", "mono_raw" or
  * "boot" the records are handed over in time order across rounds.
+ * Formats are read lazily (FTK_TRACEFILE_LAZY): those of the events
+ * enabled in the instance now and of the ftrace system at once, any other
+ * event's before its first record is handed over. Enable the events a
+ * caller looks up by name (tep_find_event_by_name()) before the open.
  *
  * Return: 0, or a negative errno with the reason in ftk_live_errmsg().
  */
@@ -64,7 +68,8 @@ FTK_API int ftk_live_open(const char *tracing_dir, const char *instance, struct 
 	*out = l;
 	if (!l)
 		return ftk_err(-ENOMEM);
-	ret = ftk_tracefile_open_live(tracing_dir, instance, FTK_TRACEFILE_NO_PLUGINS, &l->tf);
+	ret = ftk_tracefile_open_live(tracing_dir, instance,
+				      FTK_TRACEFILE_NO_PLUGINS | FTK_TRACEFILE_LAZY, &l->tf);
 	if (ret < 0) {
 		ftk_errmsg_set(&l->err, 0, NULL, ret, "%s",
 			       l->tf ? ftk_tracefile_errmsg(l->tf) : "cannot open the live buffer");
@@ -120,6 +125,9 @@ FTK_API const char *ftk_live_errmsg(const struct ftk_live *l)
 /**
  * ftk_live_tep() - the event formats of the running system
  * @l: the handle
+ *
+ * It holds the formats of the events enabled when the buffer was opened,
+ * of the ftrace system, and of every event a record was handed over of.
  *
  * Return: the handle's libtraceevent handle, valid until ftk_live_close().
  */

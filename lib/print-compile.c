@@ -50,6 +50,38 @@ static struct tep_format_field *comm_field(struct tep_event *ev, const char *nam
 	return f;
 }
 
+/* The mask eval_type_str() applies for a cast to @t; -1 for a type it would misread. */
+static int cast_mask(const char *t, unsigned long long *mask)
+{
+	size_t len = t ? strlen(t) : 0;
+
+	*mask = ~0ULL;
+	if (len < 2)
+		return -1;
+	if (t[len - 1] == '*' || !strncmp(t, "struct", 6))
+		return 0;
+	if (!strcmp(t, "u8") || !strcmp(t, "s8"))
+		*mask = 0xff;
+	else if (!strcmp(t, "u16") || !strcmp(t, "s16"))
+		*mask = 0xffff;
+	else if (!strcmp(t, "u32") || !strcmp(t, "s32"))
+		*mask = 0xffffffff;
+	else if (!strcmp(t, "u64") || !strcmp(t, "s64"))
+		return 0;
+	if (*mask != ~0ULL)
+		return 0;
+	if (!strncmp(t, "unsigned ", 9))
+		t += 9;
+	/* signed or not, (char)v & 0xff is v & 0xff */
+	if (!strcmp(t, "char"))
+		*mask = 0xff;
+	else if (!strcmp(t, "short"))
+		*mask = 0xffff;
+	else if (!strcmp(t, "int"))
+		*mask = 0xffffffff;
+	return 0;
+}
+
 /* Compile @ev's print fmt into @pr: NULL, or why it cannot be (for ftreport --stat -v). */
 static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 {
@@ -85,7 +117,9 @@ static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 			while (*q >= '0' && *q <= '9')
 				q++;
 		}
-		*op = (struct fop){ 0 };
+		*op = (struct fop){ .mask = ~0ULL };
+		/* no flag, width or precision: what the own digits print */
+		op->plain = q == fmt + 1;
 		while (*q == 'l' || *q == 'L' || *q == 'z') {
 			/* as libtraceevent counts them: L is ll, z is l */
 			op->ls = *q == 'l' ? op->ls + 1 : *q == 'L' ? 2 : 1;
@@ -101,7 +135,6 @@ static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 			return "a long conversion";
 		memcpy(op->fmt, fmt, n);
 		op->fmt[n] = 0;
-		op->plain = (n == 2 + (size_t)op->ls);
 		if (fmt[1] == '0' && fmt[2] >= '1' && fmt[2] <= '9') {
 			const char *w = fmt + 2;
 
@@ -122,23 +155,24 @@ static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 			struct tep_print_arg *fa = arg;
 
 			/*
-			 * A cast that leaves a 64-bit value as it is, as the
-			 * syscall events have: ((unsigned long)(REC->fd)).
+			 * A cast: libtraceevent's eval_type_str() masks the value
+			 * read to the size of the type it names (u8, s16, int,
+			 * unsigned char, ...) and leaves it as it is for any other
+			 * (long, u64, pointers, structs, typedefs); the conversion
+			 * then casts it as it casts a field, as the syscall
+			 * events' ((unsigned long)(REC->fd)) and sched_stat_runtime's
+			 * (unsigned long long)REC->runtime have it.
 			 */
 			if (fa->type == TEP_PRINT_TYPE) {
-				const char *t = fa->typecast.type;
-
-				if (!t || tep_get_long_size(ev->tep) != 8 ||
-				    (strcmp(t, "unsigned long") && strcmp(t, "long") &&
-				     strcmp(t, "u64") && strcmp(t, "s64")))
-					return "a cast";
+				if (cast_mask(fa->typecast.type, &op->mask))
+					return "a cast to an odd type";
 				fa = fa->typecast.item;
 				if (!fa || fa->type != TEP_PRINT_FIELD)
 					return "a cast of an expression";
 				f = fa->field.field ? fa->field.field :
 				    tep_find_any_field(ev, fa->field.name);
-				if (!f || f->size != 8)
-					return "a cast of a field not 64-bit";
+				if (!f || op->conv == 's')
+					return "a cast of a string";
 			} else if (fa->type == TEP_PRINT_FIELD) {
 				f = fa->field.field ? fa->field.field :
 				    tep_find_any_field(ev, fa->field.name);
@@ -315,6 +349,40 @@ static int args_safe(const struct tep_print_arg *a, int depth)
 	return 1;
 }
 
+/*
+ * ftrace:print, trace_marker's event: "%ps: %s", (void *)REC->ip, REC->buf.
+ * libtraceevent prints the name of the function at ip and the text of
+ * buf, the rest of the record, up to its first NUL. Other shapes of it are
+ * left to libtraceevent. 1 if compiled (the fields in pr->f[0] and f[1]).
+ */
+static int compile_print(struct fprog *pr, struct tep_event *ev)
+{
+	const struct tep_print_arg *a = ev->print_fmt.args, *b;
+	struct tep_format_field *ip, *buf;
+
+	if (strcmp(ev->system, "ftrace") || strcmp(ev->name, "print") || !ev->print_fmt.format ||
+	    strcmp(ev->print_fmt.format, "%ps: %s"))
+		return 0;
+	ip = tep_find_field(ev, "ip");
+	buf = tep_find_field(ev, "buf");
+	if (!ip || !buf || ip->size != tep_get_long_size(ev->tep) || (ip->size != 4 && ip->size != 8) ||
+	    (ip->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) ||
+	    !(buf->flags & TEP_FIELD_IS_ARRAY) || (buf->flags & TEP_FIELD_IS_DYNAMIC) ||
+	    buf->size != 0 || buf->offset < ip->offset + ip->size)
+		return 0;
+	if (!a || a->type != TEP_PRINT_TYPE || !a->typecast.type ||
+	    strcmp(a->typecast.type, "void *") || !(b = a->typecast.item) ||
+	    b->type != TEP_PRINT_FIELD || !b->field.name || strcmp(b->field.name, "ip"))
+		return 0;
+	b = a->next;
+	if (!b || b->type != TEP_PRINT_FIELD || !b->field.name || strcmp(b->field.name, "buf") ||
+	    b->next)
+		return 0;
+	pr->f[0] = ip;
+	pr->f[1] = buf;
+	return 1;
+}
+
 struct fprog *ftk_print_compile(struct ftk_printer *p, struct tep_event *ev)
 {
 	struct fprog *pr = calloc(1, sizeof(*pr));
@@ -354,8 +422,15 @@ struct fprog *ftk_print_compile(struct ftk_printer *p, struct tep_event *ev)
 		  (ev->flags & TEP_EVENT_FL_FAILED) ? "libtraceevent could not parse the format" :
 		  (ev->flags & TEP_EVENT_FL_ISBPRINT) ? "bprint" :
 		  ev->flags ? "a function or ftrace event" : NULL;
-	if (pr->why)
+	if (pr->why) {
+		if (!p->no_fast && !(p->flags & FTK_PRINT_RAW) && !ev->handler &&
+		    !(ev->flags & (TEP_EVENT_FL_FAILED | TEP_EVENT_FL_ISBPRINT)) &&
+		    compile_print(pr, ev)) {
+			pr->kind = PROG_PRINT;
+			pr->why = NULL;
+		}
 		return pr;
+	}
 	if (ev->handler) {
 		pr->why = "a plugin's handler";
 		if (strcmp(ev->system, "sched"))

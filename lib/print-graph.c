@@ -109,16 +109,22 @@ static int tc_graph_entry(struct trace_seq *s, struct tep_record *rec, struct te
 			  void *ctx)
 {
 	struct ftk_printer *p = ctx;
-	struct tep_event *ret_ev = tep_find_event_by_name(ev->tep, "ftrace", "funcgraph_exit");
+	struct tep_event *ret_ev = NULL;
 	const struct tep_record *next = NULL;
 	unsigned long long func, depth, v, rettime, calltime;
 	int pid = tep_data_pid(ev->tep, rec);
 
 	if (field_val(s, ev, "func", rec, &func))
 		return trace_seq_putc(s, '!');
-	if (p->merge && ret_ev)
+	/*
+	 * Peek first: formats may be read lazily, on their first record, and
+	 * funcgraph_exit's then is once its first record has been peeked.
+	 */
+	if (p->merge)
 		next = ftk_merge_peek(p->merge, NULL);
-	if (next && next->size >= 8 && tep_data_type(ev->tep, (struct tep_record *)next) == ret_ev->id &&
+	if (next)
+		ret_ev = tep_find_event_by_name(ev->tep, "ftrace", "funcgraph_exit");
+	if (next && ret_ev && next->size >= 8 && tep_data_type(ev->tep, (struct tep_record *)next) == ret_ev->id &&
 	    tep_data_pid(ev->tep, (struct tep_record *)next) == pid &&
 	    !tep_get_field_val(s, ret_ev, "func", (struct tep_record *)next, &v, 1) && v == func) {
 		/*

@@ -107,7 +107,13 @@ int ftk_print_other(struct ftk_printer *p, const struct tep_record *crec, int bu
 		info--;
 	switch (p->format) {
 	case FTK_PRINT_JSON:
-		fprintf(p->out, "{\"ts\":%llu,\"cpu\":%d,\"pid\":%d,\"comm\":", rec->ts, rec->cpu,
+		fputc('{', p->out);
+		if (p->file_name) {
+			fputs("\"file\":", p->out);
+			ftk_json_str(p->out, p->file_name, strlen(p->file_name));
+			fputc(',', p->out);
+		}
+		fprintf(p->out, "\"ts\":%llu,\"cpu\":%d,\"pid\":%d,\"comm\":", rec->ts, rec->cpu,
 			pid);
 		ftk_json_str(p->out, comm, strlen(comm));
 		if (*bname) {
@@ -127,6 +133,10 @@ int ftk_print_other(struct ftk_printer *p, const struct tep_record *crec, int bu
 		fputs("}\n", p->out);
 		break;
 	case FTK_PRINT_CSV:
+		if (p->file_name) {
+			put_csv(p->out, p->file_name, strlen(p->file_name));
+			fputc(',', p->out);
+		}
 		fprintf(p->out, "%llu,%d,%d,", rec->ts, rec->cpu, pid);
 		put_csv(p->out, comm, strlen(comm));
 		fputc(',', p->out);
@@ -175,7 +185,7 @@ int ftk_print_other(struct ftk_printer *p, const struct tep_record *crec, int bu
 				}
 				ph = name[10] == 'e' && name[11] == 'n' ? "\"ph\":\"B\"" : "\"ph\":\"E\"";
 			}
-			fprintf(p->out, "%s{\"name\":", p->nrec ? ",\n" : "");
+			fprintf(p->out, "%s{\"name\":", p->nrec || p->file_name ? ",\n" : "");
 			ftk_json_str(p->out, label, strlen(label));
 			fprintf(p->out, ",\"cat\":\"%s\",%s,\"ts\":", sys, ph);
 		}
@@ -183,8 +193,8 @@ int ftk_print_other(struct ftk_printer *p, const struct tep_record *crec, int bu
 			fprintf(p->out, "%llu.%03llu", rec->ts / 1000, rec->ts % 1000);
 		else
 			fprintf(p->out, "%llu", rec->ts);
-		fprintf(p->out, ",\"pid\":%d,\"tid\":%d,\"args\":{\"cpu\":%d,\"comm\":", pid, pid,
-			rec->cpu);
+		fprintf(p->out, ",\"pid\":%d,\"tid\":%d,\"args\":{\"cpu\":%d,\"comm\":",
+			p->file_name ? p->part + 1 : pid, pid, rec->cpu);
 		ftk_json_str(p->out, comm, strlen(comm));
 		fputs(",\"info\":", p->out);
 		ftk_json_str(p->out, p->s.buffer, info);

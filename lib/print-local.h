@@ -41,12 +41,15 @@ struct ftk_printer {
 	int			name_width;	/* widest instance name, for the prefix */
 	int			prefix;		/* print the buffer name prefix */
 	char			*file;		/* several files: "FILE: " before each record */
+	char			*file_name;	/* and the name alone, for the other formats */
+	int			part, parts;	/* ftk_printer_set_part(): index, count (0: alone) */
 	int			nrec;
 	int			err;
 	struct trace_seq	s;
 	struct fprog		**progs;	/* per event id, built on first use */
 	int			nr_progs;
 	int			no_fast;	/* FTK_PRINT_SLOW in the environment */
+	int			no_check;	/* FTK_PRINT_NOCHECK: own text never compared */
 	int			swap;		/* file endianness differs from ours */
 	unsigned int		comm_gen;	/* bumped whenever comms may change */
 	struct comm_slot	*comms;		/* pid -> comm cache */
@@ -102,9 +105,10 @@ struct fop {
 	unsigned int	litlen;
 	unsigned int	off, size;
 	int		rel;		/* FOP_DSTR: __rel_loc, offset from the field's end */
+	unsigned long long mask;	/* FOP_NUM: of a cast (u8, int, ...): all ones if none */
 };
 
-enum { PROG_SLOW, PROG_GENERIC, PROG_SWITCH, PROG_WAKEUP, PROG_UNSAFE };
+enum { PROG_SLOW, PROG_GENERIC, PROG_SWITCH, PROG_WAKEUP, PROG_PRINT, PROG_UNSAFE };
 
 struct fprog {
 	struct tep_event	*ev;
@@ -117,6 +121,7 @@ struct fprog {
 	struct fop		ops[MAX_OPS];
 	/* plugin layouts */
 	struct tep_format_field	*f[8];
+	unsigned char		state_ok[32];	/* PROG_SWITCH: states checked against the plugin */
 };
 
 static inline unsigned long long rdn(struct ftk_printer *p, const void *ptr, int size)

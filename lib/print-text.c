@@ -19,31 +19,88 @@
 
 /* ---------------------------------------------------------------- line building */
 
-static char *utoa(char *end, unsigned long long v)
+static const char digits2[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* @v in decimal, written backwards from @end, two digits a step; returns its start. */
+static inline char *utoa(char *end, unsigned long long v)
 {
-	do {
-		*--end = '0' + v % 10;
-		v /= 10;
-	} while (v);
+	unsigned int w;
+
+	while (v > 0xffffffffULL) {
+		end -= 2;
+		memcpy(end, digits2 + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	for (w = (unsigned int)v; w >= 100; w /= 100) {
+		end -= 2;
+		memcpy(end, digits2 + 2 * (w % 100), 2);
+	}
+	if (w >= 10) {
+		end -= 2;
+		memcpy(end, digits2 + 2 * w, 2);
+	} else {
+		*--end = '0' + w;
+	}
 	return end;
 }
 
-/* Right-align @n chars in @width, writing at @o; returns the new end. */
-/* Copy a few bytes without a call: most pieces of a line are short. */
+/*
+ * Copy a few bytes without a call or a byte loop: most pieces of a line
+ * are short. Two overlapping moves of 4, 8 or 16 bytes cover 4 to 32;
+ * nothing is read or written outside [@s, @s + @n) and [@d, @d + @n).
+ */
 static inline __attribute__((always_inline)) void small_copy(char *d, const char *s, size_t n)
 {
-	if (n > 32) {
-		memcpy(d, s, n);
-		return;
+	uint64_t a, b;
+	uint32_t x, y;
+	char v[16], w[16];
+
+	if (n >= 8) {
+		if (n <= 16) {
+			memcpy(&a, s, 8);
+			memcpy(&b, s + n - 8, 8);
+			memcpy(d, &a, 8);
+			memcpy(d + n - 8, &b, 8);
+		} else if (n <= 32) {
+			memcpy(v, s, 16);
+			memcpy(w, s + n - 16, 16);
+			memcpy(d, v, 16);
+			memcpy(d + n - 16, w, 16);
+		} else {
+			memcpy(d, s, n);
+		}
+	} else if (n >= 4) {
+		memcpy(&x, s, 4);
+		memcpy(&y, s + n - 4, 4);
+		memcpy(d, &x, 4);
+		memcpy(d + n - 4, &y, 4);
+	} else if (n) {
+		d[0] = s[0];
+		d[n >> 1] = s[n >> 1];
+		d[n - 1] = s[n - 1];
 	}
-	while (n--)
-		*d++ = *s++;
 }
 
-static char *pad_left(char *o, const char *s, int n, int width)
+static const char spaces[32] = "                                ";
+
+/*
+ * Right-align @n chars in @width, writing at @o; returns the new end. Up
+ * to 32 bytes past the end may be written (the line head has room).
+ */
+static inline char *pad_left(char *o, const char *s, int n, int width)
 {
-	while (width-- > n)
-		*o++ = ' ';
+	if (width > n) {
+		if (width - n <= 32) {
+			memcpy(o, spaces, 32);
+			o += width - n;
+		} else {
+			memset(o, ' ', width - n);
+			o += width - n;
+		}
+	}
 	small_copy(o, s, n);
 	return o + n;
 }
@@ -86,10 +143,10 @@ static char *put_time(struct ftk_printer *p, struct tep_record *rec, char *o,
 		o = pad_left(o, b, e - b, 5);
 		*o++ = '.';
 		b = utoa(e, t % p10);
-		for (i = e - b; i < prec; i++)
-			*o++ = '0';
-		memcpy(o, b, e - b);
-		return o + (e - b);
+		i = e - b;	/* at most prec */
+		memcpy(o, "0000000000000000", 16);
+		small_copy(o + prec - i, b, i);
+		return o + prec;
 	}
 }
 
@@ -122,12 +179,17 @@ static inline __attribute__((always_inline)) void ob_put(struct obuf *o, const c
 static void ob_num0(struct obuf *o, unsigned long long v, int width, int base)
 {
 	static const char digits[] = "0123456789abcdef";
-	char num[80], *e = num + sizeof(num), *b = e;
+	char num[80], *e = num + sizeof(num), *b;
 
-	do {
-		*--b = digits[v % base];
-		v /= base;
-	} while (v);
+	if (base == 16) {
+		b = e;
+		do {
+			*--b = digits[v & 15];
+			v >>= 4;
+		} while (v);
+	} else {
+		b = utoa(e, v);
+	}
 	while (e - b < width && b > num)
 		*--b = '0';
 	ob_put(o, b, e - b);
@@ -135,7 +197,7 @@ static void ob_num0(struct obuf *o, unsigned long long v, int width, int base)
 
 static void ob_lld(struct obuf *o, long long v)
 {
-	char num[24], *e = num + sizeof(num), *b;
+	char num[40], *e = num + sizeof(num), *b;
 	unsigned long long u = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
 
 	b = utoa(e, u);
@@ -151,14 +213,21 @@ static void ob_printf(struct obuf *o, const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0 || ob_need(o, n + 1))
+	/* most conversions fit the room left: format once */
+	if (o->cap - o->len < 64 && ob_need(o, 64))
 		return;
 	va_start(ap, fmt);
-	vsnprintf(o->b + o->len, n + 1, fmt, ap);
+	n = vsnprintf(o->b + o->len, o->cap - o->len, fmt, ap);
 	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= o->cap - o->len) {
+		if (ob_need(o, n + 1))
+			return;
+		va_start(ap, fmt);
+		vsnprintf(o->b + o->len, n + 1, fmt, ap);
+		va_end(ap);
+	}
 	o->len += n;
 }
 
@@ -171,7 +240,7 @@ static unsigned long long rd(struct ftk_printer *p, const struct tep_record *rec
 /* @v in decimal, zero-padded to @width (the "%03llu" the plugins use). */
 static void ob_u0(struct obuf *o, unsigned long long v, int width)
 {
-	char num[24], *e = num + sizeof(num), *b = utoa(e, v);
+	char num[40], *e = num + sizeof(num), *b = utoa(e, v);
 
 	while (e - b < width)
 		*--b = '0';
@@ -212,6 +281,30 @@ static void put_comm(struct ftk_printer *p, struct obuf *o, const struct tep_rec
 		p->comms[(unsigned int)pid % COMM_SLOTS].gen = 0;
 }
 
+/*
+ * The sched_switch plugin's write_state(): a letter for each of the low
+ * eight bits set, joined by '|', or R. The letters are those of
+ * libtraceevent 1.7.1's plugin; event_text() checks the first record of
+ * each state against the plugin, as other plugins may name them otherwise.
+ */
+static void put_state(struct obuf *o, int val)
+{
+	static const char states[] = "SDTtZXxW";
+	char buf[40];
+	int i, n = 0;
+
+	for (i = 0; i < 8; i++) {
+		if (!(val & (1 << i)))
+			continue;
+		if (n)
+			buf[n++] = '|';
+		buf[n++] = states[i];
+	}
+	if (!n)
+		buf[n++] = 'R';
+	ob_put(o, buf, n);
+}
+
 static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct tep_record *rec,
 		    struct obuf *o, int reg)
 {
@@ -222,15 +315,13 @@ static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct 
 	case PROG_SWITCH:
 		pid = (int)rd(p, rec, pr->f[0]);
 		v = rd(p, rec, pr->f[3]);
-		if (v > 3)
-			return -1;	/* state letters differ between plugin versions */
 		put_comm(p, o, rec, pr->f[1], pid, reg);
 		ob_put(o, ":", 1);
 		ob_lld(o, (long long)rd(p, rec, pr->f[0]));
 		ob_put(o, " [", 2);
 		ob_lld(o, (int)rd(p, rec, pr->f[2]));
 		ob_put(o, "] ", 2);
-		ob_put(o, v == 0 ? "R" : v == 1 ? "S" : v == 2 ? "D" : "S|D", v == 3 ? 3 : 1);
+		put_state(o, (int)v);
 		ob_put(o, " ==> ", 5);
 		pid = (int)rd(p, rec, pr->f[4]);
 		put_comm(p, o, rec, pr->f[5], pid, reg);
@@ -253,6 +344,19 @@ static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct 
 			ob_u0(o, rd(p, rec, pr->f[4]), 3);
 		}
 		return 0;
+	case PROG_PRINT: {
+		/* ftrace:print (see compile_print()) */
+		const char *func, *str = (const char *)rec->data + pr->f[1]->offset;
+		size_t n = (size_t)rec->size - pr->f[1]->offset;
+
+		func = tep_find_function(p->tep, rd(p, rec, pr->f[0]));
+		if (!func)
+			return -1;	/* an address of no symbol: libtraceevent's way */
+		ob_put(o, func, strlen(func));
+		ob_put(o, ": ", 2);
+		ob_put(o, str, strnlen(str, n));
+		return 0;
+	}
 	case PROG_GENERIC:
 		for (i = 0; i < pr->nops; i++) {
 			const struct fop *op = &pr->ops[i];
@@ -290,7 +394,7 @@ static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct 
 				else
 					ob_printf(o, op->fmt, buf);
 			} else {
-				v = rdn(p, (const char *)rec->data + op->off, op->size);
+				v = rdn(p, (const char *)rec->data + op->off, op->size) & op->mask;
 				if (op->plain && (op->conv == 'd' || op->conv == 'i'))
 					ob_lld(o, op->ls == 0 ? (long long)(int)v :
 						  op->ls == 1 ? (long long)(long)v : (long long)v);
@@ -369,13 +473,26 @@ static void event_text(struct ftk_printer *p, struct tep_record *rec, struct tep
 
 	if (pr && pr->kind != PROG_SLOW && pr->kind != PROG_UNSAFE &&
 	    (unsigned int)rec->size >= pr->min_size) {
-		if (run_prog(p, pr, rec, o, pr->checked >= CHECK_FIRST) == 0) {
-			if (pr->checked >= CHECK_FIRST || !ftk_print_record_ok(p, ev, rec))
+		int check = pr->checked < CHECK_FIRST && !p->no_check;
+		unsigned int st = 0;
+
+		if (pr->kind == PROG_SWITCH && !p->no_check) {
+			/* the first record of each state (its low 8 bits) is checked too */
+			st = (unsigned int)rd(p, rec, pr->f[3]) & 0xff;
+			if (!(pr->state_ok[st >> 3] & (1 << (st & 7))))
+				check = 1;
+		}
+		if (run_prog(p, pr, rec, o, !check) == 0) {
+			if (!check || !ftk_print_record_ok(p, ev, rec))
 				return;
-			pr->checked++;
+			if (pr->checked < CHECK_FIRST)
+				pr->checked++;
 			ftk_print_info(p, rec, ev, TEP_PRINT_INFO);
-			if (p->s.len == o->len - start && !memcmp(p->s.buffer, o->b + start, p->s.len))
+			if (p->s.len == o->len - start && !memcmp(p->s.buffer, o->b + start, p->s.len)) {
+				if (pr->kind == PROG_SWITCH)
+					pr->state_ok[st >> 3] |= 1 << (st & 7);
 				return;
+			}
 			pr_debug("print: %s:%s: own text differs from libtraceevent's, using libtraceevent\n",
 				 ev->system, ev->name);
 			pr->kind = PROG_SLOW;
@@ -517,18 +634,15 @@ int ftk_print_text(struct ftk_printer *p, const struct tep_record *crec, int buf
 		o += sprintf(o, "%-5d", pid);
 	} else {
 		b = utoa(e, pid);
-		memcpy(o, b, e - b);
-		o += e - b;
-		for (n = e - b; n < 5; n++)
-			*o++ = ' ';
+		memcpy(o, spaces, 8);
+		small_copy(o, b, e - b);
+		o += e - b < 5 ? 5 : e - b;
 	}
 	if (rec->cpu >= 0 && rec->cpu < 1000000) {
 		b = utoa(e, rec->cpu);
-		*o++ = ' ';
-		*o++ = '[';
-		for (n = e - b; n < 3; n++)
-			*o++ = '0';
-		memcpy(o, b, e - b);
+		memcpy(o, " [000", 5);
+		o += 2 + (e - b < 3 ? 3 - (e - b) : 0);
+		small_copy(o, b, e - b);
 		o += e - b;
 		*o++ = ']';
 	} else {
@@ -542,8 +656,10 @@ int ftk_print_text(struct ftk_printer *p, const struct tep_record *crec, int buf
 	o += nlen;
 	*o++ = ':';
 	*o++ = ' ';
-	for (n = nlen; n < 20; n++)
-		*o++ = ' ';
+	if (nlen < 20) {
+		memcpy(o, spaces, 32);
+		o += 20 - nlen;
+	}
 	p->ob.len = o - p->ob.b;
 	n = p->ob.len;
 	event_text(p, rec, ev, &p->ob);

@@ -72,6 +72,7 @@ FTK_API struct ftk_printer *ftk_printer_new(FILE *out, struct tep_handle *tep,
 	p->flags = flags;
 	trace_seq_init(&p->s);
 	p->no_fast = ftk_env(FTK_ENV_PRINT_SLOW) != NULL;
+	p->no_check = ftk_env(FTK_ENV_PRINT_NOCHECK) != NULL;
 	p->swap = tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);
 	p->comm_gen = 1;
 	if (flags & FTK_PRINT_NSEC)
@@ -100,6 +101,7 @@ FTK_API void ftk_printer_free(struct ftk_printer *p)
 	free(p->chrome_pids);
 	free(p->ob.b);
 	free(p->file);
+	free(p->file_name);
 	free(p->bufs);
 	trace_seq_destroy(&p->s);
 	free(p);
@@ -154,11 +156,50 @@ FTK_API int ftk_printer_add_buffer(struct ftk_printer *p, const char *name, int 
 FTK_API int ftk_printer_set_file(struct ftk_printer *p, const char *name, int width)
 {
 	free(p->file);
-	if (asprintf(&p->file, "%*s: ", width, name) < 0) {
+	free(p->file_name);
+	p->file_name = strdup(name);
+	if (!p->file_name || asprintf(&p->file, "%*s: ", width, name) < 0) {
 		p->file = NULL;
 		return ftk_err(-ENOMEM);
 	}
 	return 0;
+}
+
+/**
+ * ftk_printer_set_part() - one of several printers writing one output
+ * @p: the printer
+ * @index: its place, from 0
+ * @count: how many write the output
+ *
+ * Several files printed together (ftreport -i A -i B) have one printer
+ * each, all writing the same output in the order of the merge. The first
+ * (@index 0) writes the output's header (CSV's column line, chrome's
+ * opening), the last (@index @count - 1) its closing. With
+ * ftk_printer_set_file(), a JSON record starts with "file":NAME, a CSV
+ * line with a file column, and chrome puts the file's threads under a
+ * process of its own (pid @index + 1) named after the file, so that the
+ * same pid in two files (host and guest) stays two tracks.
+ *
+ * Return: 0, or -EINVAL if @index is not below @count.
+ */
+FTK_API int ftk_printer_set_part(struct ftk_printer *p, int index, int count)
+{
+	if (index < 0 || index >= count)
+		return ftk_err(-EINVAL);
+	p->part = index;
+	p->parts = count;
+	return 0;
+}
+
+/* The output's header is this printer's to write, and its closing. */
+static int first_part(const struct ftk_printer *p)
+{
+	return !p->parts || p->part == 0;
+}
+
+static int last_part(const struct ftk_printer *p)
+{
+	return !p->parts || p->part == p->parts - 1;
 }
 
 /**
@@ -175,10 +216,20 @@ FTK_API int ftk_printer_begin(struct ftk_printer *p, int cpus)
 		fprintf(p->out, "%scpus=%d\n", p->file ? p->file : "", cpus);
 		break;
 	case FTK_PRINT_CSV:
-		fputs("ts,cpu,pid,comm,buffer,event,info\n", p->out);
+		if (first_part(p))
+			fputs(p->file_name ? "file,ts,cpu,pid,comm,buffer,event,info\n" :
+			      "ts,cpu,pid,comm,buffer,event,info\n", p->out);
 		break;
 	case FTK_PRINT_CHROME:
-		fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", p->out);
+		if (first_part(p))
+			fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", p->out);
+		if (p->file_name) {
+			/* the file's process: its records follow with a separator */
+			fprintf(p->out, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":",
+				first_part(p) ? "" : ",\n", p->part + 1);
+			ftk_json_str(p->out, p->file_name, strlen(p->file_name));
+			fputs("}}", p->out);
+		}
 		break;
 	default:
 		break;
@@ -206,11 +257,13 @@ FTK_API int ftk_printer_end(struct ftk_printer *p)
 			const char *comm = tep_data_comm_from_pid(p->tep, p->chrome_pids[i]);
 
 			fprintf(p->out, "%s{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":",
-				p->nrec || i ? ",\n" : "", p->chrome_pids[i], p->chrome_pids[i]);
+				p->nrec || i || p->file_name ? ",\n" : "",
+				p->file_name ? p->part + 1 : p->chrome_pids[i], p->chrome_pids[i]);
 			ftk_json_str(p->out, comm, strlen(comm));
 			fputs("}}", p->out);
 		}
-		fputs("\n]}\n", p->out);
+		if (last_part(p))
+			fputs("\n]}\n", p->out);
 	}
 	if (fflush(p->out))
 		return ftk_err(-errno);

@@ -57,4 +57,14 @@ int ftk_merge_resume(struct ftk_merge *m);
 typedef void (*ftk_stream_hook_fn)(void *ctx, const struct tep_record *rec);
 void ftk_stream_set_hook(struct ftk_stream *s, ftk_stream_hook_fn fn, void *ctx);
 
+/*
+ * Map every raw time stamp through @fn(@ctx, stamp) before the fmt's
+ * ts_mult/ts_shift and ts_offset are applied: a guest file's TIME_SHIFT
+ * samples put its stamps on the host's clock. Call before the first read.
+ * It runs in the per-record hook, so that a stream without a map pays
+ * nothing for it. Once set, it stays.
+ */
+typedef unsigned long long (*ftk_stream_ts_fn)(const void *ctx, unsigned long long ts);
+void ftk_stream_set_ts_map(struct ftk_stream *s, ftk_stream_ts_fn fn, const void *ctx);
+
 #endif

@@ -59,6 +59,13 @@ struct ftk_stream {
 	struct ftk_stream_stats	st;
 	ftk_stream_hook_fn	hook;
 	void			*hook_ctx;
+	/* ftk_stream_set_ts_map(): fill() leaves the raw stamp, map_hook() corrects it */
+	ftk_stream_ts_fn	ts_map;
+	const void		*ts_map_ctx;
+	ftk_stream_hook_fn	user_hook;	/* the hook of ftk_stream_set_hook() */
+	void			*user_hook_ctx;
+	unsigned int		map_mult, map_shift;
+	long long		map_offset;
 	char			errmsg[256];
 };
 
@@ -431,8 +438,48 @@ static int load_next(struct ftk_stream *s)
 
 void ftk_stream_set_hook(struct ftk_stream *s, ftk_stream_hook_fn fn, void *ctx)
 {
+	if (s->ts_map) {
+		s->user_hook = fn;
+		s->user_hook_ctx = ctx;
+		return;
+	}
 	s->hook = fn;
 	s->hook_ctx = ctx;
+}
+
+/* The stamp fill() left raw, mapped, converted and offset as fill() would have; then the hook. */
+static void map_hook(void *ctx, const struct tep_record *rec)
+{
+	struct ftk_stream *s = ctx;
+	unsigned long long ts = s->ts_map(s->ts_map_ctx, rec->ts);
+
+	if (s->map_mult)
+		ts = (unsigned long long)(((unsigned __int128)ts * s->map_mult) >> s->map_shift);
+	s->rec.ts = ts + s->map_offset;
+	if (s->user_hook)
+		s->user_hook(s->user_hook_ctx, rec);
+}
+
+/*
+ * The map runs in the per-record hook, on the stamp fill() leaves raw (its
+ * ts_mult and ts_offset moved here), so that fill() is the same code for a
+ * stream without a map: it pays nothing for them.
+ */
+void ftk_stream_set_ts_map(struct ftk_stream *s, ftk_stream_ts_fn fn, const void *ctx)
+{
+	if (!fn || s->ts_map)
+		return;
+	s->ts_map = fn;
+	s->ts_map_ctx = ctx;
+	s->map_mult = s->fmt.ts_mult;
+	s->map_shift = s->fmt.ts_shift;
+	s->map_offset = s->fmt.ts_offset;
+	s->fmt.ts_mult = 0;
+	s->fmt.ts_offset = 0;
+	s->user_hook = s->hook;
+	s->user_hook_ctx = s->hook_ctx;
+	s->hook = map_hook;
+	s->hook_ctx = s;
 }
 
 /* Fill s->rec with the event kbuffer points at, or move on; 1, 0 at end, <0 error. */

@@ -3,6 +3,7 @@
  * The trace file reader's handle and what its parts share:
  *   tracefile-read.c  trace.dat versions 6 and 7: metadata, options, data streams
  *   tracefile-live.c  a live ring buffer read as if it were a file
+ *   tracefile-ksyms.c kallsyms indexed in place; blocks for large sections
  */
 #ifndef FTKIT_TRACEFILE_READ_LOCAL_H
 #define FTKIT_TRACEFILE_READ_LOCAL_H
@@ -58,6 +59,13 @@ struct tf_fmt {
 	unsigned long long	at;		/* file offset after it, for messages */
 };
 
+/* Live: an event of tracefs and its id, for a record whose format is not parsed yet. */
+struct tf_live_id {
+	int			id;
+	char			*sys;
+	char			*name;
+};
+
 /* A metadata block read on first use: kallsyms, printk formats. */
 struct tf_later {
 	unsigned long long	off;		/* v7: its section; v6: its size field */
@@ -66,11 +74,25 @@ struct tf_later {
 
 enum { LATER_NONE, LATER_PENDING, LATER_DONE };
 
-/* One kallsyms line, as libtraceevent's func_map holds it. */
-struct tf_sym {
-	unsigned long long	addr;
+
+/* TIME_SHIFT: one guest CPU's samples, sorted by time, equal times dropped. */
+struct tf_tsync {
+	unsigned int		flags;		/* the option's protocol flags */
+	int			n;
+	struct ftk_time_sample	*s;
+};
+
+struct tf_guest {
 	char			*name;
-	char			*mod;
+	unsigned long long	trace_id;
+	int			vcpus;
+	int			*cpu_pid;
+};
+
+struct tf_procmap {
+	char			*comm;
+	int			pid;
+	int			nr_maps;
 };
 
 struct ftk_tracefile {
@@ -95,6 +117,21 @@ struct ftk_tracefile {
 	char			**cpustats;	/* CPUSTAT options, in file order */
 	unsigned int		tsc_mult;	/* TSC2NSEC option */
 	unsigned int		tsc_shift;
+	unsigned long long	tsc_offset;
+	int			has_tsc, has_date, has_offset, has_trace_id;
+	long long		date_us;	/* DATE option */
+	long long		clock_offset;	/* OFFSET options, summed */
+	unsigned long long	trace_id;	/* TRACEID option */
+	/* TIME_SHIFT option: the top buffer's stamps mapped to the host's clock */
+	int			has_tsync;
+	unsigned long long	tsync_peer;
+	unsigned int		tsync_flags;
+	int			tsync_cpus;
+	struct tf_tsync		*tsync;
+	struct tf_guest		*guests;	/* GUEST options */
+	int			nr_guests;
+	struct tf_procmap	*procmaps;	/* PROCMAPS options */
+	int			nr_procmaps;
 	int			live;
 	unsigned long long	zmem;		/* bytes of the zsrc chunk buffers */
 	int			nr_bufs;
@@ -108,9 +145,11 @@ struct ftk_tracefile {
 	unsigned char		*id_seen;	/* per event id: its first record was seen */
 	int			type_off, type_size;	/* common_type in a record */
 	struct tf_later		kallsyms, printk;
-	char			*ksym_text;	/* kallsyms text; tf_sym names point into it */
-	struct tf_sym		*ksyms;		/* sorted as libtraceevent sorts, + a 0 end */
-	size_t			nr_ksyms;
+	/* live and lazy: formats read from tracefs on first use (tracefile-live.c) */
+	char			*live_root;	/* the tracefs mount */
+	struct tf_live_id	*live_ids;	/* every event's id, read on the first miss */
+	int			nr_live_ids;	/* -1: the scan failed */
+	struct tf_ksyms		*ksyms;		/* the kallsyms index, or NULL */
 	void			*dctx;		/* zstd context the data streams share */
 	unsigned char		*zbuf;		/* and their compressed-chunk buffer */
 	size_t			zbuf_cap;
@@ -120,8 +159,45 @@ struct ftk_tracefile {
 
 int tf_fail(struct ftk_tracefile *tf, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* A number of @n bytes at @p in the file's byte order. */
+unsigned long long tf_num(const struct ftk_tracefile *tf, const unsigned char *p, int n);
+/*
+ * tracefile-info.c: the options that describe a recording rather than its
+ * data (TIME_SHIFT, GUEST, PROCMAPS), from the option's @size bytes at
+ * @buf, found at file offset @at. A bad TIME_SHIFT fails the file (its
+ * stamps cannot be put right), as in trace-cmd; a bad GUEST or PROCMAPS
+ * is left out. 0 or a negative code.
+ */
+int tf_opt_time_shift(struct ftk_tracefile *tf, const unsigned char *buf,
+		      unsigned long long size, unsigned long long at);
+int tf_opt_guest(struct ftk_tracefile *tf, const unsigned char *buf, unsigned long long size);
+int tf_opt_procmaps(struct ftk_tracefile *tf, const unsigned char *buf, unsigned long long size);
+void tf_info_free(struct ftk_tracefile *tf);
+/* The TIME_SHIFT correction of CPU @cpu's stamps (ctx for tf_tsync_map()), or NULL if none. */
+const struct tf_tsync *tf_tsync_for(const struct ftk_tracefile *tf, int cpu);
+unsigned long long tf_tsync_map(const void *ctx, unsigned long long ts);
 /* Live: kallsyms read from /proc on the first look-up, not now. */
 int tf_live_kallsyms_later(struct ftk_tracefile *tf);
+/* tracefile-ksyms.c: blocks for large sections, freed with tf_big_free() (NULL is fine) */
+void *tf_big_alloc(size_t n);
+void tf_big_free(void *p);
+char *tf_map_file(int fd, unsigned long long off, size_t len, void **map, size_t *maplen);
+const unsigned char *tf_map_ro(int fd, unsigned long long off, size_t len, void **map,
+			       size_t *maplen);
+/* How the text given to tf_ksyms_index() is released. */
+enum { TF_TEXT_MALLOC, TF_TEXT_BIG, TF_TEXT_MAP };
+int tf_ksyms_index(struct ftk_tracefile *tf, char *text, size_t len, int how, void *map,
+		   size_t maplen);
+char *tf_ksyms_find(struct ftk_tracefile *tf, unsigned long long *addrp, char **modp);
+void tf_ksyms_free(struct tf_ksyms *k);
+/* Live and lazy: after the first formats, what record_hook() needs; 0 or -ENOMEM. */
+int tf_lazy_start(struct ftk_tracefile *tf);
+/* Live and lazy: parse the format of event @id, unless it is known; 0 if it is now. */
+int tf_live_fmt_load(struct ftk_tracefile *tf, int id);
+/* Live: parse every event format under events/ (the whole, not lazy). */
+int tf_live_parse_all(struct ftk_tracefile *tf);
+/* Live: what tf_live_fmt_load() keeps, freed. */
+void tf_live_release(struct ftk_tracefile *tf);
 /* Keep only the printk format lines libtraceevent can take. */
 void keep_colon_lines(char *b);
 /* "[local] global counter" or "local" -> "local", malloc'd. */

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -130,7 +131,7 @@ static int cur_read(struct cur *c, void *buf, unsigned long long n)
 	return 0;
 }
 
-static unsigned long long tf_num(const struct ftk_tracefile *tf, const unsigned char *p, int n)
+unsigned long long tf_num(const struct ftk_tracefile *tf, const unsigned char *p, int n)
 {
 	unsigned long long v = 0;
 	int i;
@@ -221,6 +222,9 @@ static int section_load(struct ftk_tracefile *tf, unsigned long long off, const 
 	unsigned long long id, flags, size;
 	unsigned int clen, ulen;
 	unsigned char *cbuf = NULL, *ubuf;
+	const unsigned char *cmap_at;
+	void *cmap = NULL;
+	size_t cmaplen = 0;
 	unsigned int sid;
 	int ret;
 
@@ -240,9 +244,24 @@ static int section_load(struct ftk_tracefile *tf, unsigned long long off, const 
 	if (!(flags & TRACEFILE_SEC_COMPRESSED)) {
 		if (!out)
 			return 0;
-		ret = cur_blob(&c, size, (char **)&ubuf);
-		if (ret)
+		if (want_id == TF_OPT_KALLSYMS) {
+			/* read where it is: read_kallsyms() maps it */
+			*out = (struct cur){ .tf = tf, .pos = off + 16, .len = off + 16 + size,
+					     .what = what };
+			return 0;
+		}
+		if (size > MAX_META)
+			return tf_fail(tf, -FTK_E_FORMAT, "%s: size %llu at offset %llu is not believable",
+				       what, size, off + 8);
+		ubuf = tf_big_alloc(size + 1);
+		if (!ubuf)
+			return -ENOMEM;
+		ret = cur_read(&c, ubuf, size);
+		if (ret) {
+			tf_big_free(ubuf);
 			return ret;
+		}
+		ubuf[size] = 0;
 		*out = (struct cur){ .tf = tf, .mem = ubuf, .len = size, .base = off + 16,
 				     .what = what };
 		*mem = ubuf;
@@ -256,18 +275,24 @@ static int section_load(struct ftk_tracefile *tf, unsigned long long off, const 
 			       what, off + 16, clen, ulen);
 	if (!out)
 		return 0;	/* checked only: loaded on first use */
-	ret = cur_blob(&c, clen, (char **)&cbuf);
-	if (ret)
-		return ret;
-	ubuf = malloc((size_t)ulen + 1);
-	if (!ubuf) {
-		free(cbuf);
-		return -ENOMEM;
+	/* a large block (kallsyms: 1 MB) is read where it lies in the page cache */
+	if (clen < (256U << 10) || c.pos + clen > tf->fsize ||
+	    !(cmap_at = tf_map_ro(tf->fd, c.pos, clen, &cmap, &cmaplen))) {
+		ret = cur_blob(&c, clen, (char **)&cbuf);
+		if (ret)
+			return ret;
+		cmap_at = cbuf;
 	}
-	ret = tf_decompress_with(&tf->dctx, tf->comp, ubuf, ulen, cbuf, clen);
+	ubuf = tf_big_alloc((size_t)ulen + 1);
+	if (ubuf)
+		ret = tf_decompress_with(&tf->dctx, tf->comp, ubuf, ulen, cmap_at, clen);
 	free(cbuf);
+	if (cmap)
+		munmap(cmap, cmaplen);
+	if (!ubuf)
+		return -ENOMEM;
 	if (ret) {
-		free(ubuf);
+		tf_big_free(ubuf);
 		return tf_fail(tf, ret, "%s: cannot decompress the section at offset %llu (%s)",
 			       what, off, tf->comp_name);
 	}
@@ -319,9 +344,10 @@ static int parse_event_format(struct ftk_tracefile *tf, char *buf, unsigned long
  * the 4 MB of kallsyms it carries. With FTK_TRACEFILE_LAZY, an event's
  * format goes to libtraceevent when the first record of that event is
  * read (the streams call record_hook()), and the printk formats with the
- * first event that can print one. The ftrace system's formats are parsed
- * at once: they are few, and they give the common fields. kallsyms are
- * read on the first address libtraceevent looks up, in any mode (see
+ * first event that can print one. The ftrace system's formats too: its
+ * forty or so took two thirds of the start-up of a small report; the first
+ * format of the file is parsed at once, for the common fields. kallsyms
+ * are read on the first address libtraceevent looks up, in any mode (see
  * ksym_resolve()).
  */
 
@@ -340,14 +366,14 @@ static int format_id(const char *blob)
 	return (int)id;
 }
 
-/* Keep @blob for later (lazy mode, not ftrace): 1 if kept (then owned), 0 to parse it now. */
+/* Keep @blob for later (lazy mode): 1 if kept (then owned), 0 to parse it now. */
 static int fmt_later(struct ftk_tracefile *tf, char *blob, unsigned long size, const char *sys,
 		     unsigned long long at)
 {
 	struct tf_fmt *f;
 	int id, k;
 
-	if (!tf->lazy || !strcmp(sys, "ftrace") || (id = format_id(blob)) < 0)
+	if (!tf->lazy || (id = format_id(blob)) < 0)
 		return 0;
 	k = tf->nr_systems - 1;
 	if (k < 0 || strcmp(tf->systems[k], sys)) {
@@ -373,7 +399,6 @@ static int fmt_later(struct ftk_tracefile *tf, char *blob, unsigned long size, c
 }
 
 static int read_printk(struct cur *c);
-static int ksym_index(struct ftk_tracefile *tf, char *text, char *block);
 
 /* Read a block kept for later, once; a failure is a warning, as the records still print. */
 static void later_load(struct ftk_tracefile *tf, struct tf_later *l, int id, const char *what,
@@ -393,13 +418,13 @@ static void later_load(struct ftk_tracefile *tf, struct tf_later *l, int id, con
 
 		ret = ftk_read_file("/proc/kallsyms", &text, &len);
 		ret = ret < 0 ? tf_fail(tf, ret, "cannot read /proc/kallsyms: %s", strerror(-ret)) :
-		      ksym_index(tf, text, text);
+		      tf_ksyms_index(tf, text, len, TF_TEXT_MALLOC, NULL, 0);
 	} else {
 		ret = tf->version == 7 ? section_load(tf, l->off, what, id, &c, &mem) : 0;
 		c.block = mem;
 		if (!ret)
 			ret = fn(&c);
-		free(c.block);	/* unless taken */
+		tf_big_free(c.block);	/* unless taken */
 	}
 	if (ret) {
 		pr_warn("%s\n", tf->err.text);
@@ -503,7 +528,10 @@ static void record_hook(void *ctx, const struct tep_record *rec)
 	if (id > 65535 || tf->id_seen[id])
 		return;
 	tf->id_seen[id] = 1;
-	fmt_load(tf, id);
+	if (tf->live)
+		tf_live_fmt_load(tf, id);
+	else
+		fmt_load(tf, id);
 	ev = tep_find_event(tf->tep, id);
 	if (ev && needs_printk(ev))
 		later_load(tf, &tf->printk, TF_OPT_PRINTK, "printk formats", read_printk);
@@ -513,12 +541,15 @@ static void record_hook(void *ctx, const struct tep_record *rec)
  * After the metadata: find common_type, for record_hook(). Without an
  * event to find it in, there is nothing to be lazy about: load it all.
  */
-static int lazy_start(struct ftk_tracefile *tf)
+int tf_lazy_start(struct ftk_tracefile *tf)
 {
 	struct tep_format_field *t = NULL;
 	struct tep_event *ev;
 	int i;
 
+	/* formats are all kept for later: parse the first, for the common fields */
+	if (!tep_get_event(tf->tep, 0) && tf->nr_fmts)
+		fmt_load(tf, tf->fmts[0].id);
 	for (i = 0; !t && (ev = tep_get_event(tf->tep, i)); i++)
 		t = tep_find_common_field(ev, "common_type");
 	if (t && (t->size == 1 || t->size == 2 || t->size == 4) && t->offset >= 0) {
@@ -529,7 +560,10 @@ static int lazy_start(struct ftk_tracefile *tf)
 		tf->type_size = t->size;
 		return 0;
 	}
-	fmt_load(tf, -1);
+	if (tf->live)
+		tf_live_parse_all(tf);
+	else
+		fmt_load(tf, -1);
 	later_load(tf, &tf->printk, TF_OPT_PRINTK, "printk formats", read_printk);
 	tf->lazy = 0;
 	return 0;
@@ -537,214 +571,16 @@ static int lazy_start(struct ftk_tracefile *tf)
 
 /* ---------------------------------------------------------------- kallsyms */
 
-/*
- * kallsyms are indexed here, not by tep_parse_kallsyms(), which runs
- * sscanf(3) over each of the 100k or so lines and mallocs each name:
- * half of the start-up of a small report. The index is libtraceevent's
- * own (tep_register_function() for each line, then func_map_init()), and
- * so is the look-up (__find_func()), so that every name and offset it
- * prints stays the same; libtraceevent calls it through
- * tep_set_function_resolver().
- */
-
-/* isspace() of the C locale, for the parsing loop */
-static inline int ks_space(unsigned char ch)
-{
-	return ch == ' ' || (ch >= '\t' && ch <= '\r');
-}
-
-static inline int ks_hex(unsigned char ch)
-{
-	return (ch >= '0' && ch <= '9') ? ch - '0' :
-	       ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'f') ? (ch | 0x20) - 'a' + 10 : -1;
-}
-
-/*
- * One line at @line, ended by '\n' or NUL, as tep_parse_kallsyms() reads
- * it: 1 keep, 0 skip, -1 stop. The line is cut at its '\n' (*@next is the
- * byte after it, or NULL at the end), and the name and module at their
- * ends. The usual "ffffffff81000000 T name" and "... t name\t[module]"
- * are read here; anything else exactly as libtraceevent 1.7.1 reads it.
- */
-static int ksym_line(char *line, char **next, unsigned long long *addr, char **name, char **mod)
-{
-	int func_start, func_end = 0, mod_start = 0, mod_end = 0, n, i, h;
-	unsigned long long a = 0;
-	char *p = line, *nl, ch;
-
-	for (i = 0; i < 16 && (h = ks_hex(p[i])) >= 0; i++)
-		a = a << 4 | h;
-	if (i && p[i] == ' ' && p[i + 1] && !ks_space(p[i + 1]) && p[i + 2] == ' ' &&
-	    p[i + 3] && !ks_space(p[i + 3])) {
-		ch = p[i + 1];
-		func_start = i + 3;
-		for (func_end = func_start; p[func_end] && !ks_space(p[func_end]); func_end++)
-			;
-		if (p[func_end] == '\t' && p[func_end + 1] == '[' && p[func_end + 2] &&
-		    !ks_space(p[func_end + 2])) {
-			mod_start = func_end + 2;
-			for (mod_end = mod_start; p[mod_end] && !ks_space(p[mod_end]); mod_end++)
-				;
-		} else if (p[func_end] && p[func_end] != ' ' && p[func_end] != '\t' &&
-			   p[func_end] != '\n') {
-			goto slow;
-		}
-		nl = p[func_end] == '\n' ? p + func_end :
-		     p[mod_end ? mod_end : func_end] == '\n' ? p + (mod_end ? mod_end : func_end) :
-		     strchr(p + (mod_end ? mod_end : func_end), '\n');
-		*addr = a;
-		goto found;
-	}
-slow:
-	nl = strchr(line, '\n');
-	if (nl)
-		*nl = 0;
-	func_end = mod_end = 0;
-	n = sscanf(line, "%16llx %c %n%*s%n%*1[\t][%n%*s%n",
-		   addr, &ch, &func_start, &func_end, &mod_start, &mod_end);
-	if (n != 2 || !func_end)
-		return -1;
-found:
-	*next = nl ? nl + 1 : NULL;
-	if (nl)
-		*nl = 0;
-	*name = line + func_start;
-	if ((*name)[0] == '$' || ch == 'A' || ch == 'a')
-		return 0;
-	line[func_end] = 0;
-	*mod = NULL;
-	if (mod_end) {
-		*mod = line + mod_start;
-		line[mod_end - 1] = 0;
-	}
-	return 1;
-}
-
-/* libtraceevent lists them newest first, then sorts stably by address. */
-static int ksym_cmp(const void *a, const void *b)
-{
-	const struct tf_sym *x = a, *y = b;
-
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	return x->name < y->name ? 1 : x->name > y->name ? -1 : 0;
-}
-
-/*
- * Stable merge of the sorted @a[0..na) and @b[0..nb) into @out (ksym_cmp
- * order: equal addresses stay newest first).
- */
-static void ksym_merge(struct tf_sym *out, const struct tf_sym *a, size_t na,
-		       const struct tf_sym *b, size_t nb)
-{
-	size_t i = 0, j = 0;
-
-	while (i < na && j < nb)
-		*out++ = ksym_cmp(&b[j], &a[i]) < 0 ? b[j++] : a[i++];
-	memcpy(out, a + i, (na - i) * sizeof(*out));
-	memcpy(out + (na - i), b + j, (nb - j) * sizeof(*out));
-}
-
-/*
- * Index the kallsyms text @text, NUL-terminated, inside the malloc'd
- * @block, which is taken over. /proc/kallsyms lists the kernel's own
- * symbols by address and the modules' after them: the sorted head is
- * kept as it is (its runs of equal addresses turned newest first), the
- * rest sorted, and the two merged.
- */
-static int ksym_index(struct ftk_tracefile *tf, char *text, char *block)
-{
-	struct tf_sym *syms, *tail = NULL;
-	char *p = text, *nl, *name, *mod;
-	size_t n = 0, cap = 1, head, i, j;
-	unsigned long long addr;
-	int r;
-
-	for (nl = text; (nl = strchr(nl, '\n')); nl++)
-		cap++;
-	syms = malloc((cap + 1) * sizeof(*syms));
-	if (!syms) {
-		free(block);
-		return -ENOMEM;
-	}
-	while (p && *p) {
-		if (*p == '\n') {
-			p++;
-			continue;
-		}
-		r = ksym_line(p, &nl, &addr, &name, &mod);
-		if (r < 0)
-			break;
-		if (r)
-			syms[n++] = (struct tf_sym){ .addr = addr, .name = name, .mod = mod };
-		p = nl;
-	}
-	for (head = 1; head < n && syms[head].addr >= syms[head - 1].addr; head++)
-		;
-	head = n ? head : 0;
-	for (i = 0; i < head; i = j) {	/* equal addresses: newest first */
-		for (j = i + 1; j < head && syms[j].addr == syms[i].addr; j++)
-			;
-		if (j - i > 1) {
-			size_t a = i, b = j - 1;
-
-			for (; a < b; a++, b--) {
-				struct tf_sym t = syms[a];
-
-				syms[a] = syms[b];
-				syms[b] = t;
-			}
-		}
-	}
-	if (head < n) {
-		tail = malloc((n - head) * sizeof(*tail));
-		if (!tail) {
-			free(syms);
-			free(block);
-			return -ENOMEM;
-		}
-		memcpy(tail, syms + head, (n - head) * sizeof(*tail));
-		qsort(tail, n - head, sizeof(*tail), ksym_cmp);
-		/* merge from the back would overlap: move the head to the end first */
-		memmove(syms + (n - head), syms, head * sizeof(*syms));
-		ksym_merge(syms, syms + (n - head), head, tail, n - head);
-		free(tail);
-	}
-	syms[n] = (struct tf_sym){ 0 };
-	free(tf->ksyms);
-	free(tf->ksym_text);
-	tf->ksyms = syms;
-	tf->nr_ksyms = n;
-	tf->ksym_text = block;
-	return 0;
-}
-
+/* (indexed in tracefile-ksyms.c) */
 static int read_kallsyms(struct cur *c);
 
-/* libtraceevent's function resolver: glibc's bsearch() with its func_bcmp(), over the index. */
+/* libtraceevent's function resolver: the index, made on the first look-up */
 static char *ksym_resolve(void *priv, unsigned long long *addrp, char **modp)
 {
 	struct ftk_tracefile *tf = priv;
-	unsigned long long key = *addrp;
-	size_t l = 0, u, i;
-	struct tf_sym *f;
 
 	later_load(tf, &tf->kallsyms, TF_OPT_KALLSYMS, "kallsyms", read_kallsyms);
-	u = tf->nr_ksyms;
-	while (l < u) {
-		i = (l + u) / 2;
-		f = &tf->ksyms[i];
-		if (key == f->addr || (key > f->addr && key < f[1].addr)) {
-			*addrp = f->addr;
-			*modp = f->mod;
-			return f->name;
-		}
-		if (key < f->addr)
-			u = i;
-		else
-			l = i + 1;
-	}
-	return NULL;
+	return tf_ksyms_find(tf, addrp, modp);
 }
 
 /*
@@ -863,27 +699,46 @@ static int read_sized_text(struct cur *c, int width, const char *what, char **ou
 	return cur_blob(c, size, out);
 }
 
+/*
+ * The text stays where it is: in the section loaded (and uncompressed)
+ * for it, or in the file, mapped: 4 MB neither copied nor parsed into
+ * strings (see tracefile-ksyms.c).
+ */
 static int read_kallsyms(struct cur *c)
 {
 	unsigned long long size;
+	size_t maplen;
+	void *map;
 	char *b;
 	int ret;
 
-	if (!c->block || !c->mem) {
-		ret = read_sized_text(c, 4, "kallsyms", &b);
-		return ret ? ret : ksym_index(c->tf, b, b);
-	}
-	/* a section loaded for it: index the text where it is, 4 MB not copied */
 	c->what = "kallsyms";
 	if ((ret = cur_num(c, 4, &size)))
 		return ret;
-	if (size > c->len - c->pos)
+	if (size > MAX_META)
+		return tf_fail(c->tf, -FTK_E_FORMAT, "kallsyms: size %llu at offset %llu is not believable",
+			       size, cur_where(c) - 4);
+	if (c->mem && c->block) {
+		if (size > c->len - c->pos)
+			return cur_short(c, size);
+		b = (char *)c->block + c->pos;
+		b[size] = 0;	/* the block has a byte past its end */
+		ret = tf_ksyms_index(c->tf, b, size, TF_TEXT_BIG, c->block, 0);
+		if (!ret)
+			c->block = NULL;	/* taken */
+		return ret;
+	}
+	if (c->mem)
+		return -EINVAL;
+	if (c->pos > c->tf->fsize || size > c->tf->fsize - c->pos)
 		return cur_short(c, size);
-	b = (char *)c->block + c->pos;
-	b[size] = 0;	/* the block has a byte past its end */
-	ret = ksym_index(c->tf, b, (char *)c->block);
-	c->block = NULL;
-	return ret;
+	if (size && c->pos + size < c->tf->fsize &&
+	    (b = tf_map_file(c->tf->fd, c->pos, size, &map, &maplen)))
+		return tf_ksyms_index(c->tf, b, size, TF_TEXT_MAP, map, maplen);
+	/* the text ends the file (no byte past it to map), or mmap failed: read it */
+	c->pos -= 4;
+	ret = read_sized_text(c, 4, "kallsyms", &b);
+	return ret ? ret : tf_ksyms_index(c->tf, b, size, TF_TEXT_MALLOC, NULL, 0);
 }
 
 /*
@@ -1091,14 +946,35 @@ static int parse_option(struct ftk_tracefile *tf, unsigned int id, struct cur *o
 		break;
 	case TF_OPT_OFFSET:
 		name = opt_string(o);
-		if (name)
+		if (name) {
 			tf->ts_offset += strtoll(name, NULL, 0);
+			tf->clock_offset += strtoll(name, NULL, 0);
+			tf->has_offset = 1;
+		}
 		break;
 	case TF_OPT_DATE:
 		/* trace-cmd record --date: microseconds from the trace clock to the time of day */
 		name = opt_string(o);
-		if (name)
-			tf->ts_offset += strtoll(name, NULL, 0) * 1000;
+		if (name) {
+			tf->date_us = strtoll(name, NULL, 0);
+			tf->ts_offset += tf->date_us * 1000;
+			tf->has_date = 1;
+		}
+		break;
+	case TF_OPT_TIME_SHIFT:
+		ret = tf_opt_time_shift(tf, o->mem, o->len, at);
+		break;
+	case TF_OPT_GUEST:
+		ret = tf_opt_guest(tf, o->mem, o->len);
+		break;
+	case TF_OPT_PROCMAPS:
+		ret = tf_opt_procmaps(tf, o->mem, o->len);
+		break;
+	case TF_OPT_TRACEID:
+		if (o->len >= 8) {
+			tf->trace_id = tf_num(tf, o->mem, 8);
+			tf->has_trace_id = 1;
+		}
 		break;
 	case TF_OPT_CPUSTAT:
 		name = opt_string(o);
@@ -1110,6 +986,8 @@ static int parse_option(struct ftk_tracefile *tf, unsigned int id, struct cur *o
 		if (o->len >= 16) {
 			tf->tsc_mult = (unsigned int)tf_num(tf, o->mem, 4);
 			tf->tsc_shift = (unsigned int)tf_num(tf, o->mem + 4, 4);
+			tf->tsc_offset = tf_num(tf, o->mem + 8, 8);
+			tf->has_tsc = 1;
 			if (tf->tsc_shift > 63)
 				tf->tsc_mult = 0;
 		}
@@ -1372,7 +1250,7 @@ static int read_options_section(struct ftk_tracefile *tf, unsigned long long off
 		if (ret)
 			break;
 	}
-	free(mem);
+	tf_big_free(mem);
 	return ret;
 }
 
@@ -1601,7 +1479,7 @@ static int open_v7(struct ftk_tracefile *tf, struct cur *c)
 		ret = section_load(tf, w->where[i], v7_meta[i].what, v7_meta[i].id, &s, &mem);
 		if (!ret)
 			ret = v7_meta[i].fn(&s);
-		free(mem);
+		tf_big_free(mem);
 		if (ret)
 			goto out;
 	}
@@ -1619,7 +1497,7 @@ static int open_v7(struct ftk_tracefile *tf, struct cur *c)
 		if (ret)
 			goto out;
 		tf->latency = strndup((const char *)mem, s.len);
-		free(mem);
+		tf_big_free(mem);
 	}
 	/* The top buffer comes first, as trace-cmd lists it. */
 	for (i = 1; i < (size_t)tf->nr_bufs; i++) {
@@ -1852,7 +1730,7 @@ FTK_API int ftk_tracefile_open(const char *path, unsigned int flags, struct ftk_
 		ret = check_regions(tf);
 	}
 	if (!ret && tf->lazy)
-		ret = lazy_start(tf);
+		ret = tf_lazy_start(tf);
 	if (ret)
 		return ftk_err(ret);
 	if (tf->damage) {
@@ -1904,8 +1782,9 @@ FTK_API void ftk_tracefile_close(struct ftk_tracefile *tf)
 		free(tf->systems[i]);
 	free(tf->systems);
 	free(tf->id_seen);
-	free(tf->ksyms);
-	free(tf->ksym_text);
+	tf_live_release(tf);
+	tf_info_free(tf);
+	tf_ksyms_free(tf->ksyms);
 	tf_decompress_end(tf->dctx);
 	free(tf->zbuf);
 	ftk_list_free(tf->cpustats);
@@ -2228,6 +2107,7 @@ FTK_API struct ftk_stream *ftk_tracefile_stream(struct ftk_tracefile *tf, int bu
 	static const struct ftk_stream_ops zops = { .read = zsrc_read, .close = zsrc_close };
 	const struct tf_buffer *b = buf_at(tf, buf);
 	struct ftk_stream_fmt fmt = { .sz = sizeof(fmt) };
+	const struct tf_tsync *tsync;
 	struct ftk_stream *s;
 	const struct tf_cpu *c;
 	struct zsrc *z;
@@ -2245,12 +2125,20 @@ FTK_API struct ftk_stream *ftk_tracefile_stream(struct ftk_tracefile *tf, int bu
 	fmt.ts_mult = tf->tsc_mult;
 	fmt.ts_shift = tf->tsc_shift;
 	fmt.name = tf->path;
-	if (tf->live)
-		return ftk_stream_open_fd(c->fd, &fmt);
+	if (tf->live) {
+		s = ftk_stream_open_fd(c->fd, &fmt);
+		if (s && tf->lazy)
+			ftk_stream_set_hook(s, record_hook, tf);
+		return s;
+	}
+	/* TIME_SHIFT corrects the top buffer only, as trace-cmd's instance handles have no host */
+	tsync = b->name[0] ? NULL : tf_tsync_for(tf, c->cpu);
 	if (!b->compressed) {
 		s = ftk_stream_open_file(tf->fd, c->offset, c->size, &fmt);
 		if (s && tf->lazy)
 			ftk_stream_set_hook(s, record_hook, tf);
+		if (s && tsync)
+			ftk_stream_set_ts_map(s, tf_tsync_map, tsync);
 		return s;
 	}
 	z = calloc(1, sizeof(*z));
@@ -2265,10 +2153,14 @@ FTK_API struct ftk_stream *ftk_tracefile_stream(struct ftk_tracefile *tf, int bu
 	if (!c->size)
 		z->started = 1;	/* no chunk count: an empty CPU */
 	s = ftk_stream_open_ops(&zops, z, &fmt);
-	if (!s)
+	if (!s) {
 		free(z);
-	else if (tf->lazy)
+		return NULL;
+	}
+	if (tf->lazy)
 		ftk_stream_set_hook(s, record_hook, tf);
+	if (tsync)
+		ftk_stream_set_ts_map(s, tf_tsync_map, tsync);
 	return s;
 }
 

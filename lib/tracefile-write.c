@@ -21,6 +21,7 @@
  * Metadata sections are built in memory (the largest is kallsyms, about
  * 5 MB; none grows with the trace), the CPU data is never held in memory.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -31,11 +32,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <ftkit/instance.h>
 #include <ftkit/tracewrite.h>
 #include <ftkit/version.h>
 
@@ -67,9 +72,28 @@ struct wcpu {
 	int		nr_segs;
 };
 
+/* An instance's buffer stored beside the top one (ftk_tracewrite_buffer()). */
+struct wbuffer {
+	char		*name;
+	char		*clock_file;	/* its trace_clock contents */
+	char		*clock;		/* its selected clock */
+	struct wcpu	*cpus;
+	uint64_t	sec_off;	/* v7: its BUFFER section; v6: its "flyrecord" */
+	size_t		opt_at;		/* v6: the offset in opts of its BUFFER option's u64 */
+	uint32_t	page_size;
+};
+
 struct ftk_tracewrite {
 	struct ftk_tracefs	*t;
 	struct wcpu		*cpus;
+	struct wcpu		*cur;		/* where _add() and _cpustat() go */
+	struct wbuffer		*bufs;		/* instances after the top buffer */
+	int			nr_bufs;
+	struct buf		procmaps;	/* PROCMAPS: a NUL-terminated block per process */
+	char			*date;		/* DATE: "0x..." microseconds */
+	char			*ts_offset;	/* OFFSET: nanoseconds, decimal */
+	uint32_t		tsc_mult, tsc_shift;	/* TSC2NSEC, 0: none */
+	uint64_t		tsc_offset;
 	char			**systems;
 	char			*buffer_name;
 	char			*clock_file;	/* trace_clock contents */
@@ -538,9 +562,9 @@ static int copy_region(struct ftk_tracewrite *w, const struct seg *s)
 }
 
 /* Compressed CPU data: chunk count, then (zsize, size, data) per chunk. */
-static int copy_compressed(struct ftk_tracewrite *w, struct wcpu *c)
+static int copy_compressed(struct ftk_tracewrite *w, struct wcpu *c, uint32_t psz)
 {
-	size_t chunk = (size_t)w->page_size * PAGES_PER_CHUNK, fill = 0;
+	size_t chunk = (size_t)psz * PAGES_PER_CHUNK, fill = 0;
 	uint32_t nchunks = (c->total + chunk - 1) / chunk;
 	uint64_t start = w->pos, in, left;
 	char *src;
@@ -580,14 +604,15 @@ static int copy_compressed(struct ftk_tracewrite *w, struct wcpu *c)
 	return ret;
 }
 
-static int write_cpu_data(struct ftk_tracewrite *w)
+/* One buffer's CPU data (@cpus, w->ncpus of them), each CPU's page aligned. */
+static int write_cpu_data(struct ftk_tracewrite *w, struct wcpu *cpus, uint32_t psz)
 {
 	int cpu, i, ret = 0;
 
 	for (cpu = 0; cpu < w->ncpus && !ret; cpu++) {
-		struct wcpu *c = &w->cpus[cpu];
+		struct wcpu *c = &cpus[cpu];
 
-		ret = out_pad(w, w->page_size);
+		ret = out_pad(w, psz);
 		if (ret)
 			break;
 		c->file_off = w->pos;
@@ -596,7 +621,7 @@ static int write_cpu_data(struct ftk_tracewrite *w)
 			continue;
 		}
 		if (w->comp) {
-			ret = copy_compressed(w, c);
+			ret = copy_compressed(w, c, psz);
 			continue;
 		}
 		for (i = 0; i < c->nr_segs && !ret; i++)
@@ -610,27 +635,61 @@ static int write_cpu_data(struct ftk_tracewrite *w)
 
 /* ------------------------------------------------------------ options */
 
-static void common_options(struct ftk_tracewrite *w)
+/* A buffer's per-CPU stats, each "CPU: N" and the stats file, as trace-cmd stores them. */
+static void cpustat_options(struct ftk_tracewrite *w, const struct wcpu *cpus)
 {
-	char text[600], *s;
-	struct utsname u;
-	uint64_t id;
+	char text[64];
 	int cpu, n;
 
 	for (cpu = 0; cpu < w->ncpus; cpu++) {
-		s = w->cpus[cpu].stat;
+		const char *s = cpus[cpu].stat;
+		struct buf b = { 0 };
+
 		if (!s)
 			continue;
 		n = snprintf(text, sizeof(text), "CPU: %d\n", cpu);
-		if (n > 0 && (size_t)n < sizeof(text)) {
-			struct buf b = { 0 };
+		buf_add(&b, text, n);
+		buf_str(&b, s);
+		if (!b.err)
+			opt_add(w, TF_OPT_CPUSTAT, b.data, b.len);
+		buf_release(&b);
+	}
+}
 
-			buf_add(&b, text, n);
-			buf_str(&b, s);
-			if (!b.err)
-				opt_add(w, TF_OPT_CPUSTAT, b.data, b.len);
-			buf_release(&b);
-		}
+/*
+ * The options of the whole file: per-CPU stats of every buffer (an
+ * instance's after a "Buffer: NAME" line, as trace-cmd record writes
+ * them), the time options, the clock, uname, version, trace id and the
+ * process maps.
+ */
+static void common_options(struct ftk_tracewrite *w)
+{
+	char text[600], *pm;
+	struct utsname u;
+	uint64_t id;
+	int n, i;
+
+	cpustat_options(w, w->cpus);
+	for (i = 0; i < w->nr_bufs; i++) {
+		n = snprintf(text, sizeof(text), "\nBuffer: %s\n\n", w->bufs[i].name);
+		if (n > 0 && (size_t)n < sizeof(text))
+			opt_add(w, TF_OPT_CPUSTAT, text, n + 1);
+		cpustat_options(w, w->bufs[i].cpus);
+	}
+	if (w->date)
+		opt_add(w, TF_OPT_DATE, w->date, strlen(w->date) + 1);
+	if (w->ts_offset)
+		opt_add(w, TF_OPT_OFFSET, w->ts_offset, strlen(w->ts_offset) + 1);
+	if (w->tsc_mult) {
+		struct buf b = { 0 };
+
+		/* before the clock: trace-cmd keeps stamps in nanoseconds once it has seen this */
+		buf_u32(&b, w->tsc_mult);
+		buf_u32(&b, w->tsc_shift);
+		buf_u64(&b, w->tsc_offset);
+		if (!b.err)
+			opt_add(w, TF_OPT_TSC2NSEC, b.data, b.len);
+		buf_release(&b);
 	}
 	if (w->version >= 7)
 		opt_add(w, TF_OPT_TRACECLOCK, w->clock_file, strlen(w->clock_file) + 1);
@@ -646,6 +705,11 @@ static void common_options(struct ftk_tracewrite *w)
 	opt_add(w, TF_OPT_VERSION, text, n + 1);
 	id = ((uint64_t)getpid() << 32) ^ (uint64_t)time(NULL) ^ (uint64_t)(uintptr_t)w;
 	opt_add(w, TF_OPT_TRACEID, &id, 8);
+	if (w->procmaps.err)
+		w->opts.err = w->procmaps.err;
+	for (pm = w->procmaps.data; pm && pm < w->procmaps.data + w->procmaps.len;
+	     pm += strlen(pm) + 1)
+		opt_add(w, TF_OPT_PROCMAPS, pm, strlen(pm) + 1);
 }
 
 /* ------------------------------------------------------------ files */
@@ -672,13 +736,49 @@ static int write_header(struct ftk_tracewrite *w)
 	return ret;
 }
 
+/*
+ * The clock a buffer's stamps are in: "x86-tsc" counts cycles, but with a
+ * TSC2NSEC option readers turn them into nanoseconds; the file then names
+ * the clock "tsc2nsec", as trace-cmd record -C tsc2nsec does.
+ */
+static const char *buffer_clock(const struct ftk_tracewrite *w, const char *clock)
+{
+	return w->tsc_mult && !strcmp(clock, "x86-tsc") ? "tsc2nsec" : clock;
+}
+
+/*
+ * A v7 BUFFER option: section offset, name, clock, page size, then the
+ * CPUs (id, offset, size; trace-cmd leaves out those without data, which
+ * readers take either way). @b is scratch.
+ */
+static void buffer_option_v7(struct ftk_tracewrite *w, struct buf *b, uint64_t sec,
+			     const char *name, const char *clock, uint32_t psz,
+			     const struct wcpu *cpus)
+{
+	int cpu;
+
+	b->len = 0;
+	buf_u64(b, sec);
+	buf_str(b, name);
+	buf_str(b, clock);
+	buf_u32(b, psz);
+	buf_u32(b, w->ncpus);
+	for (cpu = 0; cpu < w->ncpus; cpu++) {
+		buf_u32(b, cpu);
+		buf_u64(b, cpus[cpu].file_off);
+		buf_u64(b, cpus[cpu].file_size);
+	}
+	if (!b->err)
+		opt_add(w, TF_OPT_BUFFER, b->data, b->len);
+}
+
 static int save_v7(struct ftk_tracewrite *w)
 {
 	struct meta_offsets mo;
 	uint64_t opts_ptr, fly, opts_at, strings_at;
 	char desc[300];
 	struct buf b = { 0 };
-	int ret, cpu, i;
+	int ret, i;
 
 	ret = write_header(w);
 	if (ret)
@@ -688,13 +788,24 @@ static int save_v7(struct ftk_tracewrite *w)
 	if (ret)
 		return ret;
 
-	/* The BUFFER section: header, padding, page aligned CPU data. */
+	/* The BUFFER sections: header, padding, page aligned CPU data; the top one first. */
 	snprintf(desc, sizeof(desc), "buffer flyrecord %s", w->buffer_name);
 	ret = sec_begin(w, TF_OPT_BUFFER, w->comp ? TRACEFILE_SEC_COMPRESSED : 0, desc, &fly);
 	if (!ret)
-		ret = write_cpu_data(w);
+		ret = write_cpu_data(w, w->cpus, w->page_size);
 	if (!ret)
 		ret = sec_end(w, fly);
+	for (i = 0; i < w->nr_bufs && !ret; i++) {
+		struct wbuffer *x = &w->bufs[i];
+
+		snprintf(desc, sizeof(desc), "buffer flyrecord %s", x->name);
+		ret = sec_begin(w, TF_OPT_BUFFER, w->comp ? TRACEFILE_SEC_COMPRESSED : 0, desc,
+				&x->sec_off);
+		if (!ret)
+			ret = write_cpu_data(w, x->cpus, x->page_size);
+		if (!ret)
+			ret = sec_end(w, x->sec_off);
+	}
 	if (ret)
 		return fail_out(w, ret);
 
@@ -703,18 +814,12 @@ static int save_v7(struct ftk_tracewrite *w)
 		opt_u64(w, TF_OPT_HEADER_INFO + i, mo.off[i]);
 	common_options(w);
 	opt_add(w, TF_OPT_CPUCOUNT, &w->ncpus, 4);
-	buf_u64(&b, fly);
-	buf_str(&b, w->buffer_name);
-	buf_str(&b, w->clock);
-	buf_u32(&b, w->page_size);
-	buf_u32(&b, w->ncpus);
-	for (cpu = 0; cpu < w->ncpus; cpu++) {
-		buf_u32(&b, cpu);
-		buf_u64(&b, w->cpus[cpu].file_off);
-		buf_u64(&b, w->cpus[cpu].file_size);
-	}
-	if (!b.err)
-		opt_add(w, TF_OPT_BUFFER, b.data, b.len);
+	buffer_option_v7(w, &b, fly, w->buffer_name, buffer_clock(w, w->clock), w->page_size,
+			 w->cpus);
+	for (i = 0; i < w->nr_bufs; i++)
+		buffer_option_v7(w, &b, w->bufs[i].sec_off, w->bufs[i].name,
+				 buffer_clock(w, w->bufs[i].clock), w->bufs[i].page_size,
+				 w->bufs[i].cpus);
 	ret = b.err;
 	buf_release(&b);
 	if (ret)
@@ -744,12 +849,47 @@ static int save_v7(struct ftk_tracewrite *w)
 	return 0;
 }
 
+/* The trace clock after a v6 CPU table: the trace_clock file, or "[tsc2nsec]". */
+static const char *v6_clock(const struct ftk_tracewrite *w, const char *clock_file,
+			    const char *clock)
+{
+	return w->tsc_mult && !strcmp(clock, "x86-tsc") ? "[tsc2nsec]" : clock_file;
+}
+
+/*
+ * A v6 CPU table into @b, which is written at w->pos: (offset, size) per
+ * CPU of the page aligned data that follows, then the clock's size and text.
+ */
+static void v6_table(struct ftk_tracewrite *w, struct buf *b, const struct wcpu *cpus,
+		     const char *clock, uint32_t psz)
+{
+	uint64_t clock_len = strlen(clock), at;
+	int cpu;
+
+	at = w->pos + b->len + 16 * (uint64_t)w->ncpus + 8 + clock_len;
+	for (cpu = 0; cpu < w->ncpus; cpu++) {
+		at = (at + psz - 1) / psz * psz;
+		buf_u64(b, at);
+		buf_u64(b, cpus[cpu].total);
+		at += cpus[cpu].total;
+	}
+	buf_u64(b, clock_len);
+	buf_add(b, clock, clock_len);
+}
+
+/*
+ * v6: the top buffer's "flyrecord" and data follow the options; each
+ * instance has a BUFFER option (the offset of its own "flyrecord", then its
+ * name) and its "flyrecord", CPU table and data after the top one's, as
+ * trace-cmd record writes them. The data is never compressed, so every
+ * offset is known before it is written, except the instances': patched.
+ */
 static int save_v6(struct ftk_tracewrite *w)
 {
 	struct meta_offsets mo;
-	uint64_t clock_len, at;
+	uint64_t opts_at;
 	struct buf b = { 0 };
-	int ret, cpu;
+	int ret, i;
 
 	ret = write_header(w);
 	if (ret)
@@ -760,30 +900,45 @@ static int save_v6(struct ftk_tracewrite *w)
 	buf_u32(&b, w->ncpus);
 	buf_add(&b, TRACEFILE_V6_OPTIONS, TRACEFILE_V6_TAG_LEN);
 	common_options(w);
+	for (i = 0; i < w->nr_bufs; i++) {
+		struct buf o = { 0 };
+
+		buf_u64(&o, 0);		/* patched */
+		buf_str(&o, w->bufs[i].name);
+		w->bufs[i].opt_at = w->opts.len + 6;
+		if (!o.err)
+			opt_add(w, TF_OPT_BUFFER, o.data, o.len);
+		else
+			w->opts.err = o.err;
+		buf_release(&o);
+	}
 	if (w->opts.err) {
 		buf_release(&b);
 		return fail_out(w, w->opts.err);
 	}
+	opts_at = w->pos + b.len;
 	buf_add(&b, w->opts.data, w->opts.len);
 	buf_u16(&b, TF_OPT_DONE);
 	buf_add(&b, TRACEFILE_V6_FLYRECORD, TRACEFILE_V6_TAG_LEN);
-
-	/* The offsets are known before the data: v6 data is never compressed. */
 	w->table_off = w->pos + b.len;
-	clock_len = strlen(w->clock_file);
-	at = w->pos + b.len + 16 * (uint64_t)w->ncpus + 8 + clock_len;
-	for (cpu = 0; cpu < w->ncpus; cpu++) {
-		at = (at + w->page_size - 1) / w->page_size * w->page_size;
-		buf_u64(&b, at);
-		buf_u64(&b, w->cpus[cpu].total);
-		at += w->cpus[cpu].total;
-	}
-	buf_u64(&b, clock_len);
-	buf_add(&b, w->clock_file, clock_len);
+	v6_table(w, &b, w->cpus, v6_clock(w, w->clock_file, w->clock), w->page_size);
 	ret = b.err ? b.err : out_write(w, b.data, b.len);
-	buf_release(&b);
 	if (!ret)
-		ret = write_cpu_data(w);
+		ret = write_cpu_data(w, w->cpus, w->page_size);
+	for (i = 0; i < w->nr_bufs && !ret; i++) {
+		struct wbuffer *x = &w->bufs[i];
+
+		x->sec_off = w->pos;
+		ret = out_pwrite(w, opts_at + x->opt_at, &x->sec_off, 8);
+		b.len = 0;
+		buf_add(&b, TRACEFILE_V6_FLYRECORD, TRACEFILE_V6_TAG_LEN);
+		v6_table(w, &b, x->cpus, v6_clock(w, x->clock_file, x->clock), x->page_size);
+		if (!ret)
+			ret = b.err ? b.err : out_write(w, b.data, b.len);
+		if (!ret)
+			ret = write_cpu_data(w, x->cpus, x->page_size);
+	}
+	buf_release(&b);
 	if (ret)
 		return fail_out(w, ret);
 	return 0;
@@ -827,6 +982,122 @@ static int save_as(struct ftk_tracewrite *w, const char *path,
 	return ret;
 }
 
+/* ------------------------------------------------------------ clocks */
+
+/*
+ * x86-tsc stamps count cycles. The kernel tells user space how to turn
+ * them into nanoseconds in a perf event's mmap page (time_mult and
+ * time_shift, valid when cap_user_time is set), which is where trace-cmd
+ * record takes its TSC2NSEC option from. Written here rather than through
+ * the perf module: one dummy software event of our own, one page, no
+ * counting. Where cap_user_time is clear (a TSC the kernel does not trust,
+ * as on this project's TCG guest and some hosts), there is no conversion
+ * to store and the file keeps cycles, as trace-cmd's does.
+ *
+ * The offset is left 0, as trace-cmd record leaves it: trace-cmd report
+ * does not add it (it only carries a host's offset to a guest's file).
+ */
+static void tsc2nsec(struct ftk_tracewrite *w)
+{
+	struct perf_event_attr a = {
+		.size = sizeof(a), .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_DUMMY,
+		.exclude_kernel = 1, .exclude_hv = 1,
+	};
+	struct perf_event_mmap_page *pg;
+	long psz = sysconf(_SC_PAGESIZE);
+	int fd;
+
+	if (w->tsc_mult)
+		return;
+	fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		pr_debug("x86-tsc: no perf event (%s): stamps stay in cycles\n", strerror(errno));
+		return;
+	}
+	pg = mmap(NULL, psz, PROT_READ, MAP_SHARED, fd, 0);
+	if (pg != MAP_FAILED) {
+		if (pg->cap_user_time && pg->time_mult && pg->time_shift <= 32) {
+			w->tsc_mult = pg->time_mult;
+			w->tsc_shift = pg->time_shift;
+			w->tsc_offset = 0;
+		} else {
+			pr_debug("x86-tsc: the kernel gives no cycle to nanosecond conversion "
+				 "(cap_user_time is clear): stamps stay in cycles\n");
+		}
+		munmap(pg, psz);
+	}
+	close(fd);
+}
+
+/* Cycles to nanoseconds as perf_event_mmap_page's comment has it, without overflow. */
+static uint64_t tsc_ns(const struct ftk_tracewrite *w, uint64_t cyc)
+{
+	uint64_t quot = cyc >> w->tsc_shift, rem = cyc & ((1ULL << w->tsc_shift) - 1);
+
+	return quot * w->tsc_mult + ((rem * w->tsc_mult) >> w->tsc_shift);
+}
+
+/* The selected clock and the trace_clock text of @t; TSC2NSEC for x86-tsc. */
+static int read_clock(struct ftk_tracewrite *w, struct ftk_tracefs *t, char **file, char **clock)
+{
+	int ret = ftk_tracefs_read(t, "trace_clock", file);
+
+	if (ret)
+		return ret;
+	*clock = ftk_tracefs_choice(*file);
+	if (!*clock)
+		return -ENOMEM;
+	if (!strcmp(*clock, "x86-tsc"))
+		tsc2nsec(w);
+	return 0;
+}
+
+/* The ring buffer's page of @t: the sub-buffer where the kernel has them. */
+static uint32_t ring_page_size(struct ftk_tracefs *t)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	char *sub = NULL;
+
+	if (ftk_tracefs_exists(t, "buffer_subbuf_size_kb") &&
+	    !ftk_tracefs_read(t, "buffer_subbuf_size_kb", &sub)) {
+		long kb = strtol(sub, NULL, 10);
+
+		if (kb > 0)
+			psz = kb * 1024;
+		free(sub);
+	}
+	return psz;
+}
+
+/* The stamp of a line of the trace file: "secs.usecs:" in microseconds, or "count:" as is. */
+static int line_stamp(const char *line, const char *end, unsigned long long *v, int *in_us)
+{
+	const char *p = line, *tok, *q;
+
+	while (p < end) {
+		while (p < end && isspace((unsigned char)*p))
+			p++;
+		tok = p;
+		while (p < end && !isspace((unsigned char)*p))
+			p++;
+		if (p - tok < 2 || p[-1] != ':' || !isdigit((unsigned char)*tok))
+			continue;
+		for (q = tok; q < p - 1 && (isdigit((unsigned char)*q) || *q == '.'); q++)
+			;
+		if (q != p - 1)
+			continue;
+		q = memchr(tok, '.', p - tok);
+		*in_us = !!q;
+		*v = strtoull(tok, NULL, 10);
+		if (q)
+			*v = *v * 1000000 + strtoull(q + 1, NULL, 10);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+#define DATE_TRIES	20
+
 /* ------------------------------------------------------------ API */
 
 /**
@@ -856,8 +1127,6 @@ FTK_API int ftk_tracewrite_new(struct ftk_tracefs *t, const struct ftk_tracewrit
 {
 	struct ftk_tracewrite_opts o = { 0 };
 	struct ftk_tracewrite *w;
-	char *sub = NULL;
-	long psz;
 	int ret;
 
 	*out = NULL;
@@ -889,25 +1158,10 @@ FTK_API int ftk_tracewrite_new(struct ftk_tracefs *t, const struct ftk_tracewrit
 		ret = -ENOMEM;
 		goto error;
 	}
-	ret = ftk_tracefs_read(t, "trace_clock", &w->clock_file);
+	ret = read_clock(w, t, &w->clock_file, &w->clock);
 	if (ret)
 		goto error;
-	w->clock = ftk_tracefs_choice(w->clock_file);
-	if (!w->clock) {
-		ret = -ENOMEM;
-		goto error;
-	}
-	/* The ring buffer's page is the sub-buffer where the kernel has them. */
-	psz = sysconf(_SC_PAGESIZE);
-	if (ftk_tracefs_exists(t, "buffer_subbuf_size_kb") &&
-	    !ftk_tracefs_read(t, "buffer_subbuf_size_kb", &sub)) {
-		long kb = strtol(sub, NULL, 10);
-
-		if (kb > 0)
-			psz = kb * 1024;
-		free(sub);
-	}
-	w->page_size = psz;
+	w->page_size = ring_page_size(t);
 	w->ncpus = sysconf(_SC_NPROCESSORS_CONF);
 	if (w->ncpus < 1)
 		w->ncpus = 1;
@@ -916,6 +1170,7 @@ FTK_API int ftk_tracewrite_new(struct ftk_tracefs *t, const struct ftk_tracewrit
 		ret = -ENOMEM;
 		goto error;
 	}
+	w->cur = w->cpus;
 	*out = w;
 	return 0;
 error:
@@ -926,7 +1181,7 @@ error:
 /** ftk_tracewrite_free() - free a writer (NULL is fine); the data fds are not closed */
 FTK_API void ftk_tracewrite_free(struct ftk_tracewrite *w)
 {
-	int i;
+	int i, j;
 
 	if (!w)
 		return;
@@ -935,6 +1190,20 @@ FTK_API void ftk_tracewrite_free(struct ftk_tracewrite *w)
 		free(w->cpus[i].stat);
 	}
 	free(w->cpus);
+	for (i = 0; i < w->nr_bufs; i++) {
+		for (j = 0; j < w->ncpus; j++) {
+			free(w->bufs[i].cpus[j].segs);
+			free(w->bufs[i].cpus[j].stat);
+		}
+		free(w->bufs[i].cpus);
+		free(w->bufs[i].name);
+		free(w->bufs[i].clock_file);
+		free(w->bufs[i].clock);
+	}
+	free(w->bufs);
+	buf_release(&w->procmaps);
+	free(w->date);
+	free(w->ts_offset);
 	tf_compressor_release(&w->z);
 	ftk_list_free(w->systems);
 	free(w->buffer_name);
@@ -958,7 +1227,8 @@ FTK_API void ftk_tracewrite_free(struct ftk_tracewrite *w)
  * @offset: where the region starts
  * @length: its size, a multiple of the page size
  *
- * Regions of a CPU are stored in the order they were added.
+ * Regions of a CPU are stored in the order they were added, in the top
+ * buffer, or after ftk_tracewrite_buffer() in that instance's.
  *
  * Return: 0, -EINVAL (bad CPU), or -ENOMEM.
  */
@@ -972,7 +1242,7 @@ FTK_API int ftk_tracewrite_add(struct ftk_tracewrite *w, int cpu, int fd, uint64
 		return ftk_err(-EINVAL);
 	if (!length)
 		return 0;
-	c = &w->cpus[cpu];
+	c = &w->cur[cpu];
 	s = realloc(c->segs, (c->nr_segs + 1) * sizeof(*s));
 	if (!s)
 		return ftk_err(-ENOMEM);
@@ -999,8 +1269,8 @@ FTK_API int ftk_tracewrite_cpustat(struct ftk_tracewrite *w, int cpu, const char
 	s = strdup(text);
 	if (!s)
 		return ftk_err(-ENOMEM);
-	free(w->cpus[cpu].stat);
-	w->cpus[cpu].stat = s;
+	free(w->cur[cpu].stat);
+	w->cur[cpu].stat = s;
 	return 0;
 }
 
@@ -1050,6 +1320,263 @@ FTK_API int ftk_tracewrite_system(struct ftk_tracewrite *w, const char *system)
 }
 
 /**
+ * ftk_tracewrite_buffer() - start the data of another instance's buffer
+ * @w: the writer
+ * @name: the buffer's name in the file (the instance's name, say); not ""
+ * @t: the instance it was recorded in (its trace clock and page size are
+ *     read now); kept, not owned
+ *
+ * The file holds the top buffer (ftk_tracewrite_new()'s) and then one
+ * buffer per call, each with its own BUFFER option and data, as
+ * trace-cmd record -B writes them: trace-cmd report prints each event
+ * after its buffer's name. The ftk_tracewrite_add() and
+ * ftk_tracewrite_cpustat() calls after this one go to this buffer
+ * (ftk_capture_add_to() a capture of @t, say).
+ *
+ * Return: the buffer's index (1 for the first instance), or -EINVAL (an
+ * empty name, one already used, a newline in it), -ENOMEM, or the error
+ * reading @t's trace_clock.
+ */
+FTK_API int ftk_tracewrite_buffer(struct ftk_tracewrite *w, const char *name,
+				  struct ftk_tracefs *t)
+{
+	struct wbuffer *nb, *x;
+	int i, ret;
+
+	if (!*name || strchr(name, '\n') || !strcmp(name, w->buffer_name))
+		return ftk_err(-EINVAL);
+	for (i = 0; i < w->nr_bufs; i++)
+		if (!strcmp(w->bufs[i].name, name))
+			return ftk_err(-EINVAL);
+	nb = realloc(w->bufs, (w->nr_bufs + 1) * sizeof(*nb));
+	if (!nb)
+		return ftk_err(-ENOMEM);
+	w->bufs = nb;
+	x = &nb[w->nr_bufs];
+	memset(x, 0, sizeof(*x));
+	x->name = strdup(name);
+	x->cpus = calloc(w->ncpus, sizeof(*x->cpus));
+	ret = x->name && x->cpus ? read_clock(w, t, &x->clock_file, &x->clock) : -ENOMEM;
+	if (ret) {
+		free(x->name);
+		free(x->cpus);
+		free(x->clock_file);
+		free(x->clock);
+		/* the buffer before stays the one that _add() fills */
+		w->cur = w->nr_bufs ? w->bufs[w->nr_bufs - 1].cpus : w->cpus;
+		return ftk_err(ret);
+	}
+	x->page_size = ring_page_size(t);
+	w->cur = x->cpus;
+	return ++w->nr_bufs;
+}
+
+/**
+ * ftk_tracewrite_ts_offset() - store an offset readers add to every time stamp
+ * @w: the writer
+ * @ns: nanoseconds (may be negative)
+ *
+ * The OFFSET option, as trace-cmd record --ts-offset writes it: trace-cmd
+ * report and ftreport add it to each stamp (a way to line a file up with
+ * another box's). Replaces a DATE set before (a file has one or the other,
+ * as trace-cmd allows).
+ *
+ * Return: 0 or -ENOMEM.
+ */
+FTK_API int ftk_tracewrite_ts_offset(struct ftk_tracewrite *w, long long ns)
+{
+	char *s;
+
+	if (asprintf(&s, "%lld", ns) < 0)
+		return ftk_err(-ENOMEM);
+	free(w->ts_offset);
+	w->ts_offset = s;
+	free(w->date);
+	w->date = NULL;
+	return 0;
+}
+
+/**
+ * ftk_tracewrite_date() - store the time of day of the trace clock's zero
+ * @w: the writer
+ * @usecs: where the offset measured goes (microseconds from the trace
+ *	   clock to CLOCK_REALTIME), or NULL
+ *
+ * The DATE option, as trace-cmd record --date writes it ("0x" and the
+ * microseconds in hex): trace-cmd report and ftreport then print each
+ * stamp as the time of day (seconds since the epoch). Measured now, as
+ * trace-cmd does: marks written to trace_marker between two readings of
+ * CLOCK_REALTIME, in a short-lived instance of our own with the writer's
+ * trace clock (so the recording's buffer gets no marks), the closest pair
+ * kept. With x86-tsc the stamps are taken through TSC2NSEC.
+ *
+ * Return: 0; -ENOTSUP when the clock counts events or unconverted cycles
+ * (counter, x86-tsc without TSC2NSEC): no time of day to map them to; or
+ * the error from tracefs (the reason in ftk_tracewrite_errmsg()).
+ */
+FTK_API int ftk_tracewrite_date(struct ftk_tracewrite *w, long long *usecs)
+{
+	unsigned long long mid[DATE_TRIES], win[DATE_TRIES], best = ~0ULL, v;
+	long long diff = 0;
+	struct ftk_tracefs *d = NULL;
+	char name[64], path[PATH_MAX], mark[32], *text = NULL, *line, *end, *hit;
+	struct timespec t0, t1;
+	int fd = -1, i, n, ret, in_us, found = 0;
+
+	ftk_errmsg_clear(&w->err);
+	ret = ftk_instance_name("date", name, sizeof(name));
+	if (!ret)
+		ret = ftk_tracefs_open(ftk_tracefs_root(w->t), name, FTK_TRACEFS_CREATE, &d);
+	if (ret) {
+		ftk_errmsg_set(&w->err, 0, NULL, ret, "cannot make instance '%s': %s", name,
+			       strerror(-ret));
+		goto out;
+	}
+	ret = ftk_tracefs_write(d, "trace_clock", w->clock);
+	if (!ret)
+		ret = ftk_tracefs_write(d, "tracing_on", "1");
+	if (ret) {
+		ftk_errmsg_set(&w->err, 0, NULL, ret, "%s", ftk_tracefs_errmsg(d));
+		goto out;
+	}
+	ret = ftk_tracefs_path(d, "trace_marker", path, sizeof(path));
+	fd = ret ? -1 : open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = ret ? ret : -errno;
+		ftk_errmsg_set(&w->err, 0, NULL, ret, "cannot open 'trace_marker': %s",
+			       strerror(-ret));
+		goto out;
+	}
+	for (i = 0; i < DATE_TRIES; i++) {
+		n = snprintf(mark, sizeof(mark), "ftkit-date %d\n", i);
+		clock_gettime(CLOCK_REALTIME, &t0);
+		if (write(fd, mark, n) != n) {
+			win[i] = ~0ULL;
+			continue;
+		}
+		clock_gettime(CLOCK_REALTIME, &t1);
+		win[i] = (t1.tv_sec - t0.tv_sec) * 1000000000ULL + t1.tv_nsec - t0.tv_nsec;
+		mid[i] = t0.tv_sec * 1000000000ULL + t0.tv_nsec + win[i] / 2;
+	}
+	ftk_tracefs_write(d, "tracing_on", "0");
+	ret = ftk_tracefs_read(d, "trace", &text);
+	if (ret) {
+		ftk_errmsg_set(&w->err, 0, NULL, ret, "%s", ftk_tracefs_errmsg(d));
+		goto out;
+	}
+	for (line = text; *line; line = *end ? end + 1 : end) {
+		end = strchr(line, '\n');
+		if (!end)
+			end = line + strlen(line);
+		hit = memmem(line, end - line, "ftkit-date ", 11);
+		if (!hit || line_stamp(line, hit, &v, &in_us))
+			continue;
+		i = atoi(hit + 11);
+		if (i < 0 || i >= DATE_TRIES || win[i] >= best)
+			continue;
+		if (!in_us && !w->tsc_mult) {
+			ret = -ENOTSUP;
+			ftk_errmsg_set(&w->err, 0, NULL, ret, "trace clock '%s' counts, it does "
+				       "not tell time: no date for it", w->clock);
+			goto out;
+		}
+		/* "secs.usecs" from a nanosecond clock; cycles through TSC2NSEC */
+		if (!in_us)
+			v = tsc_ns(w, v) / 1000;
+		best = win[i];
+		diff = (long long)(mid[i] / 1000 - v);
+		found = 1;
+	}
+	if (!found) {
+		ret = -EIO;
+		ftk_errmsg_set(&w->err, 0, NULL, ret, "no mark came back through instance '%s'",
+			       ftk_tracefs_instance(d));
+		goto out;
+	}
+	free(w->date);
+	if (asprintf(&w->date, "0x%llx", (unsigned long long)diff) < 0) {
+		w->date = NULL;
+		ret = -ENOMEM;
+		goto out;
+	}
+	free(w->ts_offset);
+	w->ts_offset = NULL;
+	if (usecs)
+		*usecs = diff;
+	ret = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	free(text);
+	if (d) {
+		ftk_tracefs_restore(d);
+		ftk_tracefs_close(d);
+	}
+	return ftk_err(ret);
+}
+
+/**
+ * ftk_tracewrite_procmaps() - store a process's memory map
+ * @w: the writer
+ * @pid: the process
+ * @exe: its program (the target of /proc/PID/exe)
+ * @maps: the text of its /proc/PID/maps
+ *
+ * The PROCMAPS option, as trace-cmd record --proc-map writes it: a line
+ * "PID COUNT EXE" (PID and COUNT in hex), then "START END PATH" (hex) for
+ * each mapping that names a file or a region ("[heap]", "[vdso]"), so
+ * that user addresses in the trace (uprobes, user stacks) can be named
+ * after the process has gone. One call per process; trace-cmd keeps the
+ * first word of a path that has blanks, and so does this.
+ *
+ * Return: 0, -EINVAL (no mapping with a path in @maps, or a newline in
+ * @exe) or -ENOMEM.
+ */
+FTK_API int ftk_tracewrite_procmaps(struct ftk_tracewrite *w, int pid, const char *exe,
+				    const char *maps)
+{
+	unsigned long long start, stop;
+	struct buf lines = { 0 };
+	char path[PATH_MAX + 1], text[PATH_MAX + 64];
+	const char *l, *e;
+	unsigned int n = 0;
+	int k, ret;
+
+	if (strchr(exe, '\n') || pid <= 0)
+		return ftk_err(-EINVAL);
+	for (l = maps; *l; l = *e ? e + 1 : e) {
+		char copy[PATH_MAX + 128];
+		size_t len;
+
+		e = strchr(l, '\n');
+		if (!e)
+			e = l + strlen(l);
+		len = e - l < (long)sizeof(copy) - 1 ? (size_t)(e - l) : sizeof(copy) - 1;
+		memcpy(copy, l, len);
+		copy[len] = '\0';
+		path[0] = '\0';
+		if (sscanf(copy, "%llx-%llx %*s %*x %*s %*d %4096s", &start, &stop, path) != 3 ||
+		    !path[0])
+			continue;
+		k = snprintf(text, sizeof(text), "%llx %llx %s\n", start, stop, path);
+		buf_add(&lines, text, k);
+		n++;
+	}
+	if (!n) {
+		buf_release(&lines);
+		return ftk_err(-EINVAL);
+	}
+	/* One option per process (trace-cmd reads one block from each), each ends with a NUL. */
+	k = snprintf(text, sizeof(text), "%x %x %s\n", pid, n, exe);
+	buf_add(&w->procmaps, text, k);
+	buf_add(&w->procmaps, lines.data, lines.len);
+	buf_add(&w->procmaps, "", 1);
+	ret = lines.err ? lines.err : w->procmaps.err;
+	buf_release(&lines);
+	return ftk_err(ret);
+}
+
+/**
  * ftk_tracewrite_save() - write the file
  * @w: the writer
  * @path: the file to create (replaced if it exists)
@@ -1065,6 +1592,93 @@ FTK_API int ftk_tracewrite_system(struct ftk_tracewrite *w, const char *system)
 FTK_API int ftk_tracewrite_save(struct ftk_tracewrite *w, const char *path)
 {
 	return ftk_err(save_as(w, path, w->version >= 7 ? save_v7 : save_v6));
+}
+
+/* Copy the whole of @in to @out (a pipe, a socket, a terminal, a file) with plain writes. */
+static int copy_out(int in, int out)
+{
+	char *b = malloc(1 << 16);
+	off_t at = 0;
+	ssize_t r, k;
+	int ret = 0;
+
+	if (!b)
+		return -ENOMEM;
+	for (;;) {
+		r = pread(in, b, 1 << 16, at);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			ret = r < 0 ? -errno : 0;
+			break;
+		}
+		at += r;
+		for (k = 0; k < r && !ret;) {
+			ssize_t n = write(out, b + k, r - k);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				ret = -errno;
+			else
+				k += n;
+		}
+		if (ret)
+			break;
+	}
+	free(b);
+	return ret;
+}
+
+/**
+ * ftk_tracewrite_save_fd() - write the file to an open descriptor
+ * @w: the writer
+ * @fd: where the finished file goes: standard output, a pipe, a socket
+ *      (written from where it stands; not closed)
+ * @name: what to call @fd in messages ("standard output")
+ *
+ * The file is built in a private anonymous file in $TMPDIR (or /tmp),
+ * made with O_TMPFILE, or with O_EXCL under a fresh name unlinked at once
+ * (no link followed), since the writer goes back to fill in sizes and
+ * offsets and @fd need not be seekable; then it is copied to @fd whole.
+ * So nothing reaches @fd unless the file is complete; a reader that goes
+ * away midway makes this fail with -EPIPE (SIGPIPE must be ignored or
+ * handled by the caller).
+ *
+ * Return: 0, or a negative errno with the reason in ftk_tracewrite_errmsg().
+ */
+FTK_API int ftk_tracewrite_save_fd(struct ftk_tracewrite *w, int fd, const char *name)
+{
+	const char *dir = getenv("TMPDIR");
+	int tmp, ret;
+
+	ftk_errmsg_clear(&w->err);
+	free(w->what);
+	if (asprintf(&w->what, "cannot write '%s'", name) < 0) {
+		w->what = NULL;
+		return ftk_err(-ENOMEM);
+	}
+	if (!dir || !*dir)
+		dir = "/tmp";
+	tmp = ftk_file_tmp(dir);
+	if (tmp < 0) {
+		ftk_errmsg_set(&w->err, 0, NULL, tmp, "cannot make a temporary file in '%s': %s",
+			       dir, strerror(-tmp));
+		return ftk_err(tmp);
+	}
+	w->fd = tmp;
+	w->pos = 0;
+	w->strings.len = 0;
+	w->opts.len = 0;
+	ret = w->version >= 7 ? save_v7(w) : save_v6(w);
+	w->fd = -1;
+	if (!ret) {
+		ret = copy_out(tmp, fd);
+		if (ret)
+			fail_out(w, ret);
+	}
+	close(tmp);
+	return ftk_err(ret);
 }
 
 /* ------------------------------------------------------------ recovery */
@@ -1283,7 +1897,7 @@ FTK_API int ftk_tracewrite_recover(const char *dir, const char *path,
 	if (!ret)
 		ret = b.err ? b.err : out_write(&w, b.data, b.len);
 	if (!ret)
-		ret = write_cpu_data(&w);
+		ret = write_cpu_data(&w, w.cpus, w.page_size);
 	w.fd = -1;
 	if (!ret)
 		ret = ftk_file_publish(f);

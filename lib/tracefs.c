@@ -599,7 +599,9 @@ int ftk_tracefs_rollback(struct ftk_tracefs *t, struct undo *mark)
  * @t: the handle
  *
  * Replays the journal newest first and empties it. A failing undo is
- * logged as a warning and the rest still runs.
+ * logged as a warning and the rest still runs. An instance the handle
+ * created is removed first when it can be, and what lay in it is not
+ * put back one file at a time.
  *
  * Context: async-signal-unsafe; call it from the main flow after a signal
  * handler set a flag, not from the handler.
@@ -612,6 +614,33 @@ FTK_API int ftk_tracefs_restore(struct ftk_tracefs *t)
 	struct undo *u;
 	int ret = 0, r;
 
+	/*
+	 * An instance the handle made goes first, when nothing holds it:
+	 * the kernel clears its triggers, pid lists and events before it
+	 * removes it (event_trace_del_tracer()), and its files go with it.
+	 * Putting back its trace_clock, buffer size and the like first cost
+	 * a buffer reset and an RCU grace period each, for nothing. What the
+	 * journal holds outside the instance is still put back, in order.
+	 */
+	for (u = t->journal; u && u->prev; u = u->prev)
+		;
+	if (u && u->kind == UNDO_RMDIR && t->instance && !strcmp(u->file, t->dir) &&
+	    rmdir(t->dir) == 0) {
+		size_t n = strlen(t->dir);
+
+		while ((u = t->journal)) {
+			t->journal = u->prev;
+			if (u->kind != UNDO_RMDIR && u->file[0] == '/' &&
+			    !(!strncmp(u->file, t->dir, n) && u->file[n] == '/') &&
+			    (r = replay(t, u))) {
+				pr_warn("cannot restore %s\n", t->errmsg);
+				if (!ret)
+					ret = r;
+			}
+			undo_free(u);
+		}
+		return ftk_err(ret);
+	}
 	while ((u = t->journal)) {
 		t->journal = u->prev;
 		r = replay(t, u);

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <tracefs/tracefs.h>
+
 #include <ftkit/event.h>
 #include <ftkit/instance.h>
 #include <ftkit/trigger.h>
@@ -603,5 +605,193 @@ FTK_API int ftk_trigger_synth_add(struct ftk_tracefs *t, const char *definition)
 	if (!ret)
 		ret = ftk_tracefs_undo(t, path, undo, FTK_UNDO_APPEND);
 	free(undo);
+	return ftk_err(ret);
+}
+
+/* "sys:event" into @sys and @ev; -EINVAL if it is not that shape. */
+static int split_event(const char *event, char *sys, char *ev, size_t len)
+{
+	size_t n = event ? strcspn(event, ":") : 0;
+
+	if (!n || !event[n] || !event[n + 1] || n >= len || strlen(event + n + 1) >= len)
+		return -EINVAL;
+	snprintf(sys, len, "%.*s", (int)n, event);
+	snprintf(ev, len, "%s", event + n + 1);
+	return 0;
+}
+
+/* The i-th of a comma list (into @buf), or NULL past its end. */
+static const char *nth(const char *list, int i, char *buf, size_t len)
+{
+	const char *p = list;
+	size_t n;
+
+	for (; i > 0 && p; i--) {
+		p = strchr(p, ',');
+		if (p)
+			p++;
+	}
+	if (!p || !*p)
+		return NULL;
+	n = strcspn(p, ",");
+	snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), p);
+	return buf;
+}
+
+/* libtracefs's text of the synthetic event and its two hists, built from @o. */
+static int latency_texts(struct ftk_tracefs *t, const struct ftk_trigger_latency_opts *o,
+			 char **def, char **start, char **end)
+{
+	char ssys[128], sev[128], esys[128], eev[128], k1[128], k2[128];
+	const char *systems[3] = { ssys, esys, NULL };
+	char *a_start = NULL, *a_end = NULL, **out[3], *q, size[64] = "";
+	struct tracefs_synth *synth = NULL;
+	struct tep_handle *tep;
+	struct trace_seq seq;
+	const char *a, *b;
+	int i, ret = -EINVAL;
+
+	*def = *start = *end = NULL;
+	if (split_event(o->start, ssys, sev, sizeof(ssys)) ||
+	    split_event(o->end, esys, eev, sizeof(esys)) ||
+	    !nth(o->start_keys, 0, k1, sizeof(k1)) || !nth(o->end_keys, 0, k2, sizeof(k2)))
+		goto bad;
+	tep = tracefs_local_events_system(t->root, systems);
+	if (!tep) {
+		snprintf(t->errmsg, sizeof(t->errmsg), "cannot read the formats of %s and %s",
+			 o->start, o->end);
+		return -errno ? -errno : -ENOENT;
+	}
+	synth = tracefs_synth_alloc(tep, o->name, ssys, sev, esys, eev, k1, k2, o->key_name);
+	for (i = 1; synth && (a = nth(o->start_keys, i, k1, sizeof(k1))); i++) {
+		b = nth(o->end_keys, i, k2, sizeof(k2));
+		if (!b || tracefs_synth_add_match_field(synth, a, b, NULL))
+			goto fail;
+	}
+	if (!synth || tracefs_synth_add_compare_field(synth, TRACEFS_TIMESTAMP, TRACEFS_TIMESTAMP,
+						      TRACEFS_SYNTH_DELTA_END, "lat"))
+		goto fail;
+	for (i = 0; o->end_fields && (a = nth(o->end_fields, i, k1, sizeof(k1))); i++)
+		if (tracefs_synth_add_end_field(synth, a, NULL))
+			goto fail;
+	/*
+	 * tracefs_synth_show_*() answer only after tracefs_synth_create();
+	 * tracefs_synth_echo_cmd() gives the same three texts, one "echo
+	 * 'TEXT' >> FILE" line each: the event, the start's hist, the end's.
+	 */
+	trace_seq_init(&seq);
+	if (tracefs_synth_echo_cmd(&seq, synth)) {
+		trace_seq_destroy(&seq);
+		goto fail;
+	}
+	trace_seq_terminate(&seq);
+	out[0] = def;
+	out[1] = &a_start;
+	out[2] = &a_end;
+	for (i = 0, a = seq.buffer; i < 3 && a; i++) {
+		b = strstr(a, "\n");
+		if (strncmp(a, "echo '", 6) || !(q = strstr(a, "' >> ")) || (b && q > b))
+			break;
+		*out[i] = strndup(a + 6, q - a - 6);
+		if (!*out[i])
+			break;
+		a = b ? b + 1 : NULL;
+	}
+	trace_seq_destroy(&seq);
+	if (i < 3) {
+		free(a_start);
+		free(a_end);
+		errno = EPROTO;
+		goto fail;
+	}
+	/* "s:[synthetic/]NAME FIELDS;" is dynamic_events' form: synthetic_events takes "NAME FIELDS" */
+	q = *def;
+	if (!strncmp(q, "s:", 2))
+		q += 2;
+	if (!strncmp(q, "synthetic/", 10))
+		q += 10;
+	memmove(*def, q, strlen(q) + 1);
+	for (q = *def + strlen(*def); q > *def && (q[-1] == ';' || q[-1] == ' '); q--)
+		q[-1] = '\0';
+	if (o->size)
+		snprintf(size, sizeof(size), ":size=%u", o->size);
+	/* a hist with common_timestamp sets the instance's trace_clock to its own ("global") */
+	if (o->clock && strlen(o->clock) < 16 && !strpbrk(o->clock, ": "))
+		snprintf(size + strlen(size), sizeof(size) - strlen(size), ":clock=%s", o->clock);
+	if (asprintf(start, "%s%s%s%s", a_start, size, o->start_filter ? " if " : "",
+		     o->start_filter ? o->start_filter : "") < 0)
+		*start = NULL;
+	else if (asprintf(end, "%s%s%s%s", a_end, size, o->end_filter ? " if " : "",
+			  o->end_filter ? o->end_filter : "") < 0)
+		*end = NULL;
+	free(a_start);
+	free(a_end);
+	if (!*start || !*end) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = 0;
+	goto out;
+fail:
+	snprintf(t->errmsg, sizeof(t->errmsg), "libtracefs cannot make synthetic event %s from "
+		 "%s and %s: %s", o->name, o->start, o->end, strerror(errno ? errno : EINVAL));
+	ret = -(errno ? errno : EINVAL);
+out:
+	tracefs_synth_free(synth);
+	tep_free(tep);
+	if (ret) {
+		free(*def);
+		free(*start);
+		*def = *start = *end = NULL;
+	}
+	return ret;
+bad:
+	snprintf(t->errmsg, sizeof(t->errmsg), "bad latency event: start '%s' (%s), end '%s' (%s)",
+		 o->start ? o->start : "", o->start_keys ? o->start_keys : "",
+		 o->end ? o->end : "", o->end_keys ? o->end_keys : "");
+	return ret;
+}
+
+/**
+ * ftk_trigger_latency_add() - a synthetic latency event between two events
+ * @t: the handle whose events get the hist triggers (an instance, so that
+ *     its pid filter holds)
+ * @opts: the events, their keys, the fields carried and filters
+ *
+ * libtracefs's tracefs_synth describes the synthetic event @opts->name
+ * (its u64 "lat", END's time stamp minus START's in nanoseconds, the
+ * first key as @opts->key_name if given, and @opts->end_fields) and the
+ * two hists: one on START keeps its time stamp per key in a variable, one
+ * on END matches the key (onmatch) and makes the event. Both keep an
+ * entry for every key they ever saw (the kernel frees none): @opts->size
+ * sets how many, and what does not fit is counted in their Dropped. They are added
+ * through ftk_trigger_synth_add() and ftk_trigger_add(), journaled in @t,
+ * so ftk_tracefs_restore() removes them newest first: the END's hist,
+ * the START's, then the event. A hist on the event itself (added after)
+ * goes before them.
+ *
+ * Return: 0, -EINVAL for bad options, -ENOENT when the kernel has no
+ * synthetic events or hist triggers, or the kernel's refusal (reason in
+ * ftk_tracefs_errmsg()).
+ */
+FTK_API int ftk_trigger_latency_add(struct ftk_tracefs *t,
+				    const struct ftk_trigger_latency_opts *opts)
+{
+	char *def, *start, *end;
+	int ret;
+
+	if (!opts || opts->sz < sizeof(*opts) || !opts->name || !*opts->name)
+		return ftk_err(-EINVAL);
+	ret = latency_texts(t, opts, &def, &start, &end);
+	if (ret)
+		return ftk_err(ret);
+	ret = ftk_trigger_synth_add(t, def);
+	if (!ret)
+		ret = ftk_trigger_add(t, opts->start, start);
+	if (!ret)
+		ret = ftk_trigger_add(t, opts->end, end);
+	free(def);
+	free(start);
+	free(end);
 	return ftk_err(ret);
 }

@@ -16,6 +16,14 @@
  * and OFFSET (nanoseconds) options; -T mult,shift the TSC2NSEC option;
  * -g adds ftrace function, function_graph and kernel_stack events (8-byte
  * longs only).
+ * -Z flags,count[,scaling,fraction] writes a guest's TIME_SHIFT option
+ * (trace-cmd record -A): count samples per CPU around the events' times,
+ * with offsets that go up and down, CPU 1's in reverse order and CPU 0's
+ * with one time twice; without scaling,fraction the option is trace-cmd
+ * 2.9's (scaling 1, no fraction arrays). -I id writes TRACEID, -G
+ * name,id,vcpus a host's GUEST option, -P two PROCMAPS options; -R REASON
+ * makes one ftrace print event (the first after half the events) the
+ * flight recorder's reason mark, "ftkit flight trigger: REASON".
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -28,6 +36,9 @@ static unsigned int subbuf = 4096;
 static unsigned long long nevents = 1000, seed = 1;
 static const char *clock_name = "local", *date_opt, *offset_opt;
 static unsigned int tsc_mult, tsc_shift;
+static const char *tshift_opt, *traceid_opt, *guest_opt;
+static int procmaps;
+static const char *reason;
 static FILE *out;
 
 static unsigned long long rnd(void)
@@ -193,7 +204,7 @@ static int make_ftrace_event(unsigned char *p, int cpu, unsigned long long ts)
 static int make_event(unsigned char *p, unsigned long long seq)
 {
 	int k = rnd() % 10, who = rnd() % 6, to = rnd() % 6, n;
-	char msg[64];
+	char msg[128];
 
 	memset(p, 0, 256);
 	if (k < 5) {
@@ -223,7 +234,13 @@ static int make_event(unsigned char *p, unsigned long long seq)
 		put(p, 5, 2);
 		put(p + 4, pids[who], 4);
 		put(p + 8, 0xffffffff81000100ULL, lsize);
-		n = snprintf(msg, sizeof(msg), "hello %llu", seq);
+		if (reason && seq >= nevents / 2) {
+			/* the flight recorder's reason mark (FTK_FLIGHT_MARK), once */
+			n = snprintf(msg, sizeof(msg), "ftkit flight trigger: %s\n", reason);
+			reason = NULL;
+		} else {
+			n = snprintf(msg, sizeof(msg), "hello %llu", seq);
+		}
 		memcpy(p + 8 + lsize, msg, n + 1);
 		return 8 + lsize + n + 1;
 	}
@@ -308,6 +325,83 @@ static void add_event(struct cpubuf *c, unsigned long long ts, const unsigned ch
 	c->last_ts = ts;
 }
 
+/* TIME_SHIFT: u64 peer id, u32 flags, u32 cpus, per CPU u32 count + times, offsets, scalings; fractions. */
+static void write_time_shift(void)
+{
+	unsigned int flags = 0, count = 0, k, cpu;
+	long long scaling = 1, fraction = -1, t, o;
+	unsigned long long size;
+
+	sscanf(tshift_opt, "%u,%u,%lld,%lld", &flags, &count, &scaling, &fraction);
+	if (count < 1)
+		count = 1;
+	size = 16 + ncpu * (4 + 24ULL * count) + (fraction >= 0 ? ncpu * 8ULL * count : 0);
+	wnum(12, 2);
+	wnum(size, 4);
+	wnum(0xfeedf00d12345678ULL, 8);
+	wnum(flags, 4);
+	wnum(ncpu, 4);
+	for (cpu = 0; cpu < (unsigned int)ncpu; cpu++) {
+		wnum(count, 4);
+		for (k = 0; k < count; k++) {
+			unsigned int i = cpu == 1 ? count - 1 - k : k;
+
+			t = 1000000000LL - 500000 + i * 1000000LL + cpu * 1234;
+			if (cpu == 0 && count > 2 && i == 2)
+				t = 1000000000LL - 500000 + 1000000LL;	/* the time of sample 1 again */
+			wnum(t, 8);
+		}
+		for (k = 0; k < count; k++) {
+			unsigned int i = cpu == 1 ? count - 1 - k : k;
+
+			o = -500000000LL + (long long)(i % 2 ? 7777 : -3333) * (i + 1) + cpu * 1000;
+			wnum(o, 8);
+		}
+		for (k = 0; k < count; k++)
+			wnum(scaling, 8);
+	}
+	if (fraction >= 0)
+		for (cpu = 0; cpu < (unsigned int)ncpu; cpu++)
+			for (k = 0; k < count; k++)
+				wnum(fraction, 8);
+}
+
+static void write_guest(void)
+{
+	unsigned long long id = 0;
+	char name[64] = "guest";
+	int vcpus = 1, i;
+
+	sscanf(guest_opt, "%63[^,],%llx,%d", name, &id, &vcpus);
+	wnum(13, 2);
+	wnum(strlen(name) + 1 + 8 + 4 + 8 * vcpus, 4);
+	fwrite(name, 1, strlen(name) + 1, out);
+	wnum(id, 8);
+	wnum(vcpus, 4);
+	for (i = 0; i < vcpus; i++) {
+		wnum(i, 4);
+		wnum(3000 + i, 4);
+	}
+}
+
+static void write_procmaps(void)
+{
+	static const char *maps[] = {
+		"4d2 3 bash\n55d0c0a00000 55d0c0b00000 /usr/bin/bash\n"
+		"7f0000000000 7f0000200000 /usr/lib/x86_64-linux-gnu/libc.so.6\n"
+		"7f0000400000 7f0000430000 /usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2\n",
+		"10e1 2 make\n5600aa000000 5600aa100000 /usr/bin/make\n"
+		"7f1000000000 7f1000200000 /usr/lib/x86_64-linux-gnu/libc.so.6\n",
+	};
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		wnum(10, 2);
+		wnum(strlen(maps[i]) + 1, 4);
+		fwrite(maps[i], 1, strlen(maps[i]) + 1, out);
+	}
+}
+
 static void copy_spool(struct cpubuf *c)
 {
 	char buf[65536];
@@ -377,7 +471,7 @@ int main(int argc, char **argv)
 	long table_at, buf_opt_at = 0, inst_table_at;
 	int c;
 
-	while ((c = getopt(argc, argv, "n:c:s:l:Ek:mxtS:o:D:O:T:g")) != -1) {
+	while ((c = getopt(argc, argv, "n:c:s:l:Ek:mxtS:o:D:O:T:gZ:I:G:PR:")) != -1) {
 		switch (c) {
 		case 'n': nevents = strtoull(optarg, NULL, 0); break;
 		case 'c': ncpu = atoi(optarg); break;
@@ -394,8 +488,13 @@ int main(int argc, char **argv)
 		case 'O': offset_opt = optarg; break;
 		case 'g': graph = 1; break;
 		case 'T': sscanf(optarg, "%u,%u", &tsc_mult, &tsc_shift); break;
+		case 'Z': tshift_opt = optarg; break;
+		case 'I': traceid_opt = optarg; break;
+		case 'G': guest_opt = optarg; break;
+		case 'P': procmaps = 1; break;
+		case 'R': reason = optarg; break;
 		default:
-			fprintf(stderr, "usage: mkdat [-n events] [-c cpus] [-s subbuf] [-l 4|8] [-E] [-k clock] [-m] [-x] [-t] [-S seed] -o file\n");
+			fprintf(stderr, "usage: mkdat [-n events] [-c cpus] [-s subbuf] [-l 4|8] [-E] [-k clock] [-m] [-x] [-t] [-S seed] [-D date] [-O offset] [-T mult,shift] [-Z flags,count[,scaling,fraction]] [-I id] [-G name,id,vcpus] [-P] [-R reason] -o file\n");
 			return 1;
 		}
 	}
@@ -474,6 +573,17 @@ int main(int argc, char **argv)
 		wnum(tsc_shift, 4);
 		wnum(0, 8);
 	}
+	if (traceid_opt) {
+		wnum(11, 2);		/* TRACEID */
+		wnum(8, 4);
+		wnum(strtoull(traceid_opt, NULL, 16), 8);
+	}
+	if (tshift_opt)
+		write_time_shift();
+	if (guest_opt)
+		write_guest();
+	if (procmaps)
+		write_procmaps();
 	if (instance) {
 		wnum(3, 2);		/* BUFFER: offset patched below, name */
 		wnum(8 + 11, 4);

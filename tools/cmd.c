@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/pidfd.h>
+#include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -44,11 +45,29 @@ static void reset_signals(void)
 
 void tool_cmd_fork(struct tool_cmd *c, char **argv, const char *instance)
 {
+	tool_cmd_fork_flags(c, argv, instance, 0);
+}
+
+/* TOOL_CMD_MAPS_AT_EXIT: seize the child (waiting before exec) to stop it as it exits. */
+static void seize(struct tool_cmd *c)
+{
+	if (ptrace(PTRACE_SEIZE, c->pid, NULL, (void *)(long)PTRACE_O_TRACEEXIT) < 0) {
+		tool_warn("cannot follow '%s' to its exit (ptrace: %s): no process map",
+			  c->argv[0], strerror(errno));
+		return;
+	}
+	c->traced = 1;
+}
+
+void tool_cmd_fork_flags(struct tool_cmd *c, char **argv, const char *instance,
+			 unsigned int flags)
+{
 	int go[2], ex[2], err;
 	char b = 0;
 
 	memset(c, 0, sizeof(*c));
 	c->argv = argv;
+	c->flags = flags;
 	c->pid = -1;
 	c->pidfd = c->go_fd = c->err_fd = -1;
 	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(ex, O_CLOEXEC) < 0)
@@ -67,6 +86,8 @@ void tool_cmd_fork(struct tool_cmd *c, char **argv, const char *instance)
 			_exit(127);
 		if (instance && setenv("FTK_INSTANCE", instance, 1) < 0)
 			_exit(127);
+		if ((flags & TOOL_CMD_STDOUT_TO_STDERR) && dup2(2, 1) < 0)
+			_exit(127);
 		execvp(argv[0], argv);
 		err = errno;
 		if (write(ex[1], &err, sizeof(err)) < 0)
@@ -80,6 +101,83 @@ void tool_cmd_fork(struct tool_cmd *c, char **argv, const char *instance)
 	c->pidfd = pidfd_open(c->pid, 0);	/* -1 on kernels before 5.3: we poll waitpid */
 	if (c->pidfd >= 0)
 		fcntl(c->pidfd, F_SETFD, FD_CLOEXEC);
+	if (flags & TOOL_CMD_MAPS_AT_EXIT)
+		seize(c);
+}
+
+/* The whole of a /proc file, malloc'd and NUL-terminated, or NULL. */
+static char *read_proc(const char *path)
+{
+	size_t len = 0, cap = 0;
+	char *text = NULL, *n;
+	ssize_t r;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	for (;;) {
+		if (cap - len < 4096) {
+			cap = cap ? cap * 2 : 16384;
+			n = realloc(text, cap);
+			if (!n)
+				break;
+			text = n;
+		}
+		r = read(fd, text + len, cap - len - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		len += r;
+	}
+	close(fd);
+	if (text)
+		text[len] = '\0';
+	return text;
+}
+
+int tool_cmd_maps(struct tool_cmd *c)
+{
+	char path[64], exe[4096], *maps;
+	ssize_t n;
+
+	if (c->pid <= 0 || c->reaped)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)c->pid);
+	maps = read_proc(path);
+	if (!maps || !*maps) {
+		free(maps);
+		return -1;
+	}
+	free(c->maps);
+	c->maps = maps;
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)c->pid);
+	n = readlink(path, exe, sizeof(exe) - 1);
+	free(c->exe);
+	c->exe = n > 0 ? strndup(exe, n) : NULL;
+	return 0;
+}
+
+/*
+ * A ptrace stop of the traced command. At its exit (PTRACE_EVENT_EXIT, its
+ * memory still there): keep its maps and exe, and let it go. A signal it
+ * was sent: deliver it. A group stop (SIGSTOP): stay stopped, as untraced.
+ */
+static void traced_stop(struct tool_cmd *c)
+{
+	int sig = WSTOPSIG(c->status), event = (unsigned int)c->status >> 16;
+
+	if (event == PTRACE_EVENT_EXIT) {
+		tool_cmd_maps(c);
+		if (ptrace(PTRACE_DETACH, c->pid, NULL, NULL) == 0)
+			c->traced = 0;
+		return;
+	}
+	if (event == PTRACE_EVENT_STOP) {
+		ptrace(PTRACE_LISTEN, c->pid, NULL, NULL);
+		return;
+	}
+	ptrace(PTRACE_CONT, c->pid, NULL, (void *)(long)sig);
 }
 
 static void reap(struct tool_cmd *c, int options)
@@ -88,9 +186,14 @@ static void reap(struct tool_cmd *c, int options)
 
 	if (c->reaped || c->pid <= 0)
 		return;
-	do
-		w = waitpid(c->pid, &c->status, options);
-	while (w < 0 && errno == EINTR && !(options & WNOHANG));
+	for (;;) {
+		do
+			w = waitpid(c->pid, &c->status, options);
+		while (w < 0 && errno == EINTR && !(options & WNOHANG));
+		if (w != c->pid || !c->traced || !WIFSTOPPED(c->status))
+			break;
+		traced_stop(c);
+	}
 	if (w == c->pid || (w < 0 && errno == ECHILD)) {
 		c->reaped = 1;
 		if (c->pidfd >= 0)
@@ -168,6 +271,9 @@ int tool_cmd_wait(struct tool_cmd *c, double seconds)
 			if (left * 1000 < ms)
 				ms = (int)(left * 1000) + 1;
 		}
+		/* a traced command's stops do not wake the pidfd: look often */
+		if (c->traced && ms > 20)
+			ms = 20;
 		if (c->pidfd >= 0) {
 			pfd.fd = c->pidfd;
 			pfd.events = POLLIN;

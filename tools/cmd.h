@@ -24,8 +24,24 @@
 
 #include <sys/types.h>
 
+enum tool_cmd_flags {
+	/* The command's standard output goes to standard error (the tool's is data). */
+	TOOL_CMD_STDOUT_TO_STDERR	= 1 << 0,
+	/*
+	 * Follow the command with ptrace (PTRACE_O_TRACEEXIT) and keep its
+	 * /proc/PID/maps and exe as it exits, in .maps and .exe. Where the
+	 * kernel refuses (Yama, a tracer already there), a warning says so and
+	 * the command runs untraced.
+	 */
+	TOOL_CMD_MAPS_AT_EXIT		= 1 << 1,
+};
+
 struct tool_cmd {
 	char		**argv;
+	unsigned int	flags;		/* enum tool_cmd_flags */
+	int		traced;		/* ptrace-seized for TOOL_CMD_MAPS_AT_EXIT */
+	char		*maps;		/* its /proc/PID/maps at exit (malloc'd), or NULL */
+	char		*exe;		/* its /proc/PID/exe then (malloc'd), or NULL */
 	pid_t		pid;		/* > 0 from fork until reaped */
 	int		pidfd;		/* readable once the command ended; -1 when reaped */
 	int		status;		/* wait(2) status once reaped */
@@ -42,6 +58,9 @@ struct tool_cmd {
  * it cannot fork.
  */
 void tool_cmd_fork(struct tool_cmd *c, char **argv, const char *instance);
+/* The same with TOOL_CMD_* @flags. */
+void tool_cmd_fork_flags(struct tool_cmd *c, char **argv, const char *instance,
+			 unsigned int flags);
 /*
  * Let the child exec. 0 once it runs; -1 after printing why it could not
  * ("NAME: CMD: command not found", "NAME: cannot run 'CMD': REASON"), the
@@ -59,6 +78,12 @@ int tool_cmd_done(struct tool_cmd *c);
  * command ended, 0 if the time ran out first.
  */
 int tool_cmd_wait(struct tool_cmd *c, double seconds);
+/*
+ * Read the command's /proc/PID/maps and exe into .maps and .exe now, while
+ * it runs (TOOL_CMD_MAPS_AT_EXIT does it at its exit): 0, or -1 when it has
+ * gone or they cannot be read.
+ */
+int tool_cmd_maps(struct tool_cmd *c);
 /* End the command if it still runs (SIGTERM, SIGKILL a second later) and reap it. */
 void tool_cmd_kill(struct tool_cmd *c);
 /*

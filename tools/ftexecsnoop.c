@@ -34,7 +34,7 @@ struct es {
 	int			enter_id, exit_id, exec_id, fork_id, probe_id;
 	struct tep_format_field	*e_argv, *x_ret, *x_file, *f_parent, *f_child, *u_argv,
 				*u_ptr[MAXARG], *u_arg[MAXARG];
-	int			failed_only, stamps, json;
+	int			failed_only;
 	const char		*name;
 	uint64_t		first_ts, shown;
 };
@@ -63,10 +63,7 @@ static void option(int opt, char *arg, void *ctx)
 
 	switch (opt) {
 	case 'x': e->failed_only = 1; break;
-	case 't': e->stamps = 1; break;
 	case 'n': e->name = arg; break;
-	case 'd': e->l.args->duration = tool_seconds(arg); break;
-	case 'J': e->json = 1; break;
 	}
 }
 
@@ -103,14 +100,14 @@ static void show(struct es *e, const struct tep_record *rec, struct inflight *s,
 		lat_comm(&e->l, s->tid, comm, sizeof(comm));
 	ppid = ppid_of(e, s->tid);
 	e->shown++;
-	if (e->json) {
+	if (e->l.opt.json) {
 		printf("{\"time\":%.6f,\"comm\":", (rec->ts - e->first_ts) / 1e9);
 		ftk_json_str(stdout, comm, sizeof(comm));
 		printf(",\"pid\":%d,\"ppid\":%d,\"ret\":%lld,\"args\":", s->tid, ppid, ret);
 		ftk_json_str(stdout, s->args, sizeof(s->args));
 		printf("}\n");
 	} else {
-		if (e->stamps)
+		if (e->l.opt.stamps)
 			printf("%-12.6f ", (rec->ts - e->first_ts) / 1e9);
 		printf("%-16s %-7d %-7d %3lld %s\n", comm, s->tid, ppid, ret, s->args);
 	}
@@ -249,21 +246,18 @@ static void find_all(struct es *e, int probed)
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "failed", no_argument, NULL, 'x' },	{ "timestamp", no_argument, NULL, 't' },
-		{ "name", required_argument, NULL, 'n' },
-		{ "json", no_argument, NULL, 'J' },	{ }
+		{ "failed", no_argument, NULL, 'x' },	{ "name", required_argument, NULL, 'n' },
+		{ }
 	};
-	static const struct tool_def def = {
-		.name = "ftexecsnoop", .usage = usage, .opts = "xtn:d:",
-		.longopts = longopts, .option = option,
-		.common = TOOL_OPT_INSTANCE | TOOL_OPT_DURATION | TOOL_OPT_COMMAND,
+	static const struct lat_def def = {
+		.name = "ftexecsnoop", .usage = usage, .opts = "xn:", .longopts = longopts,
+		.option = option, .shared = LAT_OPT_TIMESTAMP | LAT_OPT_JSON,
 	};
 	static struct es e = { .l.name = "execsnoop" };
 	struct tool_args args;
 	int code, probed;
 
-	e.l.args = &args;
-	tool_parse(&def, argc, argv, &args, &e);
+	lat_parse(&e.l, &def, argc, argv, &args, &e);
 	lat_open(&e.l, &args, 0);
 	lat_event(&e.l, "syscalls:sys_enter_execve", NULL);
 	lat_event(&e.l, "syscalls:sys_exit_execve", NULL);
@@ -273,11 +267,11 @@ int main(int argc, char **argv)
 	find_all(&e, probed);
 	lat_path(&e.l, "stream: syscalls:sys_enter/exit_execve paired by thread, arguments from "
 		 "%s", probed ? "a libc execve uprobe matched by argv pointer" : "nowhere");
-	if (!e.json)
-		printf("%s%-16s %-7s %-7s %3s %s\n", e.stamps ? "TIME(s)      " : "", "PCOMM", "PID",
+	if (!e.l.opt.json)
+		printf("%s%-16s %-7s %-7s %3s %s\n", e.l.opt.stamps ? "TIME(s)      " : "", "PCOMM", "PID",
 		       "PPID", "RET", "ARGS");
 	code = lat_run(&e.l, on_record, &e, NULL, 0);
-	if (!e.json)
+	if (!e.l.opt.json)
 		lat_lost_print(&e.l, stdout);
 	lat_check_out(&e.l);
 	lat_exit(&e.l, code);

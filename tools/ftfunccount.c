@@ -13,9 +13,7 @@ struct fc {
 	struct lat		l;
 	struct lat_func		*funcs;
 	struct ftk_lattab	*tab;
-	int			nfuncs, json;
-	pid_t			pid;
-	double			interval;
+	int			nfuncs;
 };
 
 static const char usage[] =
@@ -37,18 +35,6 @@ TOOL_HELP_DURATION TOOL_HELP_INSTANCE TOOL_HELP_COMMON
 "  ftfunccount ./app:parse ./app:render -- ./app input.txt\n"
 "  ftfunccount vfs_read vfs_write -D 5   # kernel functions (needs kprobes)\n";
 
-static void option(int opt, char *arg, void *ctx)
-{
-	struct fc *f = ctx;
-
-	switch (opt) {
-	case 'p': f->pid = tool_pid(arg); break;
-	case 'i': f->interval = tool_seconds(arg); break;
-	case 'd': f->l.args->duration = tool_seconds(arg); break;
-	case 'J': f->json = 1; break;
-	}
-}
-
 static int on_record(void *ctx, const struct tep_record *rec)
 {
 	struct fc *f = ctx;
@@ -66,7 +52,7 @@ static void print(void *ctx)
 	struct ftk_lat_row **rows;
 	long n, i;
 
-	if (f->json) {
+	if (f->l.opt.json) {
 		printf("{\"functions\":");
 		ftk_lattab_json(f->tab, stdout, FTK_LATTAB_BY_COUNT, 0, NULL);
 		printf(",\"lost\":%llu}\n", (unsigned long long)lat_lost(&f->l));
@@ -84,35 +70,29 @@ static void print(void *ctx)
 
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "pid", required_argument, NULL, 'p' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "json", no_argument, NULL, 'J' },	{ }
-	};
-	static const struct tool_def def = {
-		.name = "ftfunccount", .usage = usage, .opts = "p:i:d:",
-		.longopts = longopts, .option = option,
-		.common = TOOL_OPT_INSTANCE | TOOL_OPT_DURATION | TOOL_OPT_COMMAND,
+	static const struct lat_def def = {
+		.name = "ftfunccount", .usage = usage,
+		.shared = LAT_OPT_PID | LAT_OPT_INTERVAL | LAT_OPT_JSON,
 	};
 	struct tool_args args;
-	struct fc f = { .l.name = "funccount", .l.args = &args };
+	struct fc f = { .l.name = "funccount" };
 	char **specs;
 	int code, i;
 
-	tool_parse(&def, argc, argv, &args, &f);
+	lat_parse(&f.l, &def, argc, argv, &args, &f);
 	f.nfuncs = lat_func_args(&args, &specs, 1);
 	f.tab = ftk_lattab_new();
 	if (!f.tab)
 		tool_die("out of memory");
-	lat_open(&f.l, &args, f.pid);
+	lat_open(&f.l, &args, f.l.opt.pid);
 	f.funcs = lat_funcs(&f.l, specs, f.nfuncs, 0);
 	lat_funcs_find(&f.l, f.funcs, f.nfuncs);
 	/* every function gets a row, so that one never called shows 0 */
 	for (i = 0; i < f.nfuncs; i++)
 		ftk_lattab_name(f.tab, i, f.funcs[i].spec);
-	if (ftk_log_level() >= FTK_LOG_WARN && !f.json)
+	if (ftk_log_level() >= FTK_LOG_WARN && !f.l.opt.json)
 		fprintf(stderr, "Tracing %d functions...\n", f.nfuncs);
-	code = lat_run(&f.l, on_record, &f, print, f.interval);
+	code = lat_run(&f.l, on_record, &f, print, f.l.opt.interval);
 	print(&f);
 	lat_exit(&f.l, code);
 }

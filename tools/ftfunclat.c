@@ -16,9 +16,7 @@ struct fl {
 	struct lat_func		*funcs;
 	struct ftk_hist		*hist;
 	struct ftk_pair		*pair;
-	int			nfuncs, json, unit;
-	pid_t			pid;
-	double			interval;
+	int			nfuncs;
 	uint64_t		div;
 	const char		*uname;
 };
@@ -44,19 +42,6 @@ TOOL_HELP_DURATION TOOL_HELP_INSTANCE TOOL_HELP_COMMON
 "  ftfunclat -m ./app:handle_request -- ./app --serve\n"
 "  ftfunclat -u vfs_read -D 10      # a kernel function (needs kprobes)\n";
 
-static void option(int opt, char *arg, void *ctx)
-{
-	struct fl *f = ctx;
-
-	switch (opt) {
-	case 'm': case 'u': f->unit = opt; break;
-	case 'p': f->pid = tool_pid(arg); break;
-	case 'i': f->interval = tool_seconds(arg); break;
-	case 'd': f->l.args->duration = tool_seconds(arg); break;
-	case 'J': f->json = 1; break;
-	}
-}
-
 static int on_record(void *ctx, const struct tep_record *rec)
 {
 	struct fl *f = ctx;
@@ -79,7 +64,7 @@ static void print(void *ctx)
 	struct ftk_hist_stats st;
 
 	ftk_hist_stats(f->hist, &st);
-	if (f->json) {
+	if (f->l.opt.json) {
 		printf("{\"function\":");
 		ftk_json_str(stdout, f->funcs[0].spec, (size_t)-1);
 		printf(",\"latency\":");
@@ -98,35 +83,28 @@ static void print(void *ctx)
 
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "msecs", no_argument, NULL, 'm' },	{ "usecs", no_argument, NULL, 'u' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "json", no_argument, NULL, 'J' },	{ }
-	};
-	static const struct tool_def def = {
-		.name = "ftfunclat", .usage = usage, .opts = "mup:i:d:",
-		.longopts = longopts, .option = option,
-		.common = TOOL_OPT_INSTANCE | TOOL_OPT_DURATION | TOOL_OPT_COMMAND,
+	static const struct lat_def def = {
+		.name = "ftfunclat", .usage = usage,
+		.shared = LAT_OPT_MSECS | LAT_OPT_USECS | LAT_OPT_PID | LAT_OPT_INTERVAL | LAT_OPT_JSON,
 	};
 	struct tool_args args;
-	struct fl f = { .l.name = "funclat", .l.args = &args };
+	struct fl f = { .l.name = "funclat" };
 	char **specs;
 	int code;
 
-	tool_parse(&def, argc, argv, &args, &f);
+	lat_parse(&f.l, &def, argc, argv, &args, &f);
 	f.nfuncs = lat_func_args(&args, &specs, 0);
-	f.uname = lat_unit(f.unit, &f.div);
+	f.uname = lat_unit(f.l.opt.unit, &f.div);
 	f.hist = ftk_hist_new();
 	f.pair = lat_pair_nested();
 	if (!f.hist || !f.pair)
 		tool_die("out of memory");
-	lat_open(&f.l, &args, f.pid);
+	lat_open(&f.l, &args, f.l.opt.pid);
 	f.funcs = lat_funcs(&f.l, specs, 1, 1);
 	lat_funcs_find(&f.l, f.funcs, 1);
-	if (ftk_log_level() >= FTK_LOG_WARN && !f.json)
+	if (ftk_log_level() >= FTK_LOG_WARN && !f.l.opt.json)
 		fprintf(stderr, "Tracing 1 function for \"%s\"...\n", f.funcs[0].spec);
-	code = lat_run(&f.l, on_record, &f, print, f.interval);
+	code = lat_run(&f.l, on_record, &f, print, f.l.opt.interval);
 	print(&f);
 	lat_exit(&f.l, code);
 }

@@ -14,8 +14,7 @@ struct fs {
 	struct lat		l;
 	struct lat_func		*funcs;
 	struct ftk_pair		*pair;
-	int			nfuncs, json, stamps, ms;
-	pid_t			pid;
+	int			nfuncs, ms;
 	uint64_t		min_ns, calls, shown;
 	unsigned long long	first_ts;
 };
@@ -47,10 +46,6 @@ static void option(int opt, char *arg, void *ctx)
 
 	switch (opt) {
 	case 'm': f->ms = 1; break;
-	case 't': f->stamps = 1; break;
-	case 'p': f->pid = tool_pid(arg); break;
-	case 'd': f->l.args->duration = tool_seconds(arg); break;
-	case 'J': f->json = 1; break;
 	}
 }
 
@@ -78,7 +73,7 @@ static int on_record(void *ctx, const struct tep_record *rec)
 		return 0;
 	f->shown++;
 	lat_comm(&f->l, pid, comm, sizeof(comm));
-	if (f->json) {
+	if (f->l.opt.json) {
 		printf("{\"time\":%.6f,\"comm\":", (rec->ts - f->first_ts) / 1e9);
 		ftk_json_str(stdout, comm, sizeof(comm));
 		printf(",\"pid\":%d,\"latency\":%.3f,\"unit\":\"%s\",\"ret\":%lld,\"function\":", pid,
@@ -86,7 +81,7 @@ static int on_record(void *ctx, const struct tep_record *rec)
 		ftk_json_str(stdout, f->funcs[i].spec, (size_t)-1);
 		printf("}\n");
 	} else {
-		if (f->stamps)
+		if (f->l.opt.stamps)
 			printf("%-12.6f ", (rec->ts - f->first_ts) / 1e9);
 		printf("%-16s %-7d %12.3f %18llx %s\n", comm, pid, ns / unit,
 		       (unsigned long long)lat_num(rec, f->funcs[i].f_ret), f->funcs[i].spec);
@@ -98,21 +93,18 @@ static int on_record(void *ctx, const struct tep_record *rec)
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "msecs", no_argument, NULL, 'm' },	{ "timestamp", no_argument, NULL, 't' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "json", no_argument, NULL, 'J' },	{ }
+		{ "msecs", no_argument, NULL, 'm' },	{ }
 	};
-	static const struct tool_def def = {
-		.name = "ftfuncslower", .usage = usage, .opts = "mtp:d:",
-		.longopts = longopts, .option = option,
-		.common = TOOL_OPT_INSTANCE | TOOL_OPT_DURATION | TOOL_OPT_COMMAND,
+	static const struct lat_def def = {
+		.name = "ftfuncslower", .usage = usage, .opts = "m", .longopts = longopts,
+		.option = option, .shared = LAT_OPT_TIMESTAMP | LAT_OPT_PID | LAT_OPT_JSON,
 	};
 	struct tool_args args;
-	struct fs f = { .l.name = "funcslower", .l.args = &args };
+	struct fs f = { .l.name = "funcslower" };
 	char **specs;
 	int code;
 
-	tool_parse(&def, argc, argv, &args, &f);
+	lat_parse(&f.l, &def, argc, argv, &args, &f);
 	if (lat_func_args(&args, &specs, 1) != 2)
 		tool_usage_error("want FUNCTION MIN");
 	f.min_ns = tool_num(specs[1], "MIN", 0, 1LL << 40) * (f.ms ? 1000000 : 1000);
@@ -120,18 +112,18 @@ int main(int argc, char **argv)
 	f.pair = lat_pair_nested();
 	if (!f.pair)
 		tool_die("out of memory");
-	lat_open(&f.l, &args, f.pid);
+	lat_open(&f.l, &args, f.l.opt.pid);
 	f.funcs = lat_funcs(&f.l, specs, 1, 1);
 	lat_funcs_find(&f.l, f.funcs, 1);
-	if (!f.json) {
+	if (!f.l.opt.json) {
 		if (ftk_log_level() >= FTK_LOG_WARN)
 			fprintf(stderr, "Tracing \"%s\" slower than %s %s...\n", specs[0], specs[1],
 				f.ms ? "ms" : "us");
-		printf("%s%-16s %-7s %12s %18s %s\n", f.stamps ? "TIME(s)      " : "", "COMM", "PID",
+		printf("%s%-16s %-7s %12s %18s %s\n", f.l.opt.stamps ? "TIME(s)      " : "", "COMM", "PID",
 		       f.ms ? "LAT(ms)" : "LAT(us)", "RVAL", "FUNC");
 	}
 	code = lat_run(&f.l, on_record, &f, NULL, 0);
-	if (!f.json)
+	if (!f.l.opt.json)
 		lat_lost_print(&f.l, stdout);
 	lat_path(&f.l, "%llu calls, %llu shown", (unsigned long long)f.calls,
 		 (unsigned long long)f.shown);

@@ -4,6 +4,9 @@
  * (block:block_rq_issue) to its completion (block:block_rq_complete),
  * paired by device and sector, as a log2 histogram (bcc's biolatency),
  * per disk and per operation (the rwbs flags) if asked.
+ *
+ * Paired in the kernel where it has hist triggers and synthetic events
+ * (see kernel_setup()), else from the live stream.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,15 +24,15 @@ struct io {
 	struct ftk_lattab	*tab;		/* per disk and/or flags, with --disks / -F */
 	struct ftk_pair		*pair;
 	struct tep_format_field	*i_dev, *i_sector, *c_dev, *c_sector, *c_rwbs;
-	int			issue_id, complete_id, disks, flags, json, unit, stamps;
+	int			issue_id, complete_id, disks, flags, stamps;
 	unsigned int		only_dev;	/* --disk: its dev_t as the kernel writes it, or 0 */
 	const char		*only_name;
 	char			rwbs[MAX_FLAGS][10];
 	unsigned int		nrwbs;
-	double			interval;
-	const char		*heatmap;
-	uint64_t		div, issues, first_ts;
+	uint64_t		div, issues, first_ts, dropped;
 	const char		*uname;
+	char			synth[160];	/* the kernel path's "synthetic:NAME" */
+	struct ftk_trigger_latency_opts lo;	/* and how it was made */
 };
 
 static const char usage[] =
@@ -47,7 +50,7 @@ static const char usage[] =
 "  -n, --nsecs           nanoseconds\n"
 "  -T, --timestamp       a time stamp before each interval's output\n"
 "  -i, --interval S      print and reset every S seconds\n"
-LAT_HELP_D LAT_HELP_JSON LAT_HELP_HEATMAP
+LAT_HELP_D LAT_HELP_JSON LAT_HELP_HEATMAP LAT_HELP_STREAM
 TOOL_HELP_DURATION TOOL_HELP_INSTANCE TOOL_HELP_COMMON
 "\n"
 "A COMMAND is run and traced to its end; every task's I/O is counted meanwhile\n"
@@ -111,13 +114,7 @@ static void option(int opt, char *arg, void *ctx)
 	case 'k': io->disks = 1; break;
 	case 'F': io->flags = 1; break;
 	case 'K': io->only_name = arg; break;
-	case 'm': case 'u': io->unit = opt; break;
-	case 'n': io->unit = 0; break;
 	case 'T': io->stamps = 1; break;
-	case 'i': io->interval = tool_seconds(arg); break;
-	case 'd': io->l.args->duration = tool_seconds(arg); break;
-	case 'J': io->json = 1; break;
-	case 'H': io->heatmap = arg; break;
 	}
 }
 
@@ -235,12 +232,12 @@ static void print(void *ctx)
 		n = ftk_lattab_rows(io->tab, FTK_LATTAB_BY_KEY, &rows);
 	if (n < 0)
 		tool_die("out of memory");
-	if (io->stamps && !io->json) {
+	if (io->stamps && !io->l.opt.json) {
 		now = time(NULL);
 		strftime(title, sizeof(title), "%H:%M:%S", localtime(&now));
 		printf("%-8s\n", title);
 	}
-	if (io->json) {
+	if (io->l.opt.json) {
 		print_json(io, rows, n);
 	} else if (io->disks || io->flags) {
 		for (i = 0; i < n; i++) {
@@ -254,8 +251,10 @@ static void print(void *ctx)
 		ftk_hist_print(io->hist, stdout, io->uname);
 	}
 	free(rows);
-	if (!io->json)
+	if (!io->l.opt.json) {
 		lat_lost_print(&io->l, stdout);
+		lat_dropped_print(io->dropped, stdout);
+	}
 	ftk_hist_stats(io->hist, &st);
 	lat_path(&io->l, "%llu issued, %llu completed and paired", (unsigned long long)io->issues,
 		 (unsigned long long)st.count);
@@ -265,30 +264,85 @@ static void print(void *ctx)
 	lat_check_out(&io->l);
 }
 
+/* A row of the kernel's hist on the synthetic event: { [dev,] lat: ~ LOW-HIGH } hitcount */
+static void on_kernel_row(void *ctx, const uint64_t *key, const uint64_t *val, const char *line)
+{
+	struct io *io = ctx;
+	uint64_t lat = key[io->disks] / io->div;
+
+	(void)line;
+	ftk_hist_add_n(io->hist, lat, val[0]);
+	if (io->disks) {
+		struct ftk_lat_row *row = ftk_lattab_row(io->tab, key[0] << 32);
+
+		if (!row || (!row->hist && !(row->hist = ftk_hist_new())))
+			tool_die("out of memory");
+		row->count += val[0];
+		ftk_hist_add_n(row->hist, lat, val[0]);
+	}
+}
+
+/*
+ * The kernel path: a synthetic event from block_rq_issue to
+ * block_rq_complete of the same device and sector, carrying the latency
+ * (and the device with -k), and a hist on it keyed by the latency in the
+ * unit (linear buckets of one unit: the values the stream would bucket).
+ */
+static void kernel_setup(struct io *io, const char *filter)
+{
+	FTK_OPTS(ftk_trigger_latency_opts, o, .start = "block:block_rq_issue",
+		 .end = "block:block_rq_complete", .start_keys = "dev,sector",
+		 .end_keys = "dev,sector", .key_name = io->disks ? "dev" : NULL,
+		 .start_filter = *filter ? filter : NULL, .end_filter = *filter ? filter : NULL,
+		 /* an entry for every dev,sector ever issued: the kernel frees none */
+		 .size = 65536,
+		 .clock = "mono");
+	char trig[160], lat[40];
+
+	lat_latency(&io->l, &o, "io", io->synth, sizeof(io->synth));
+	io->lo = o;
+	if (io->div > 1)
+		snprintf(lat, sizeof(lat), "lat.buckets=%llu", (unsigned long long)io->div);
+	else
+		snprintf(lat, sizeof(lat), "lat");
+	snprintf(trig, sizeof(trig), "hist:keys=%s%s:size=32768", io->disks ? "dev," : "", lat);
+	lat_hist(&io->l, io->synth, trig);
+	lat_path(&io->l, "kernel: block_rq_issue -> block_rq_complete by dev,sector -> %s, a "
+		 "hist on it keyed by %s%s", io->synth, io->disks ? "dev," : "", lat);
+}
+
+static void kernel_read(struct io *io)
+{
+	struct lat_hist_totals tot;
+
+	lat_hist_read(&io->l, "block:block_rq_issue", "keys=dev,sector", "", "", NULL, NULL,
+		      &tot);
+	io->issues = tot.hits;
+	lat_hist_read(&io->l, io->synth, "keys=", io->disks ? "dev,lat" : "lat", "hitcount",
+		      on_kernel_row, io, &tot);
+	io->dropped = tot.dropped + lat_latency_dropped(&io->l, &io->lo);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "disks", no_argument, NULL, 'k' },	{ "flags", no_argument, NULL, 'F' },
 		{ "disk", required_argument, NULL, 'K' },
-		{ "msecs", no_argument, NULL, 'm' },	{ "usecs", no_argument, NULL, 'u' },
-		{ "nsecs", no_argument, NULL, 'n' },	{ "timestamp", no_argument, NULL, 'T' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "heatmap", required_argument, NULL, 'H' },	{ }
+		{ "timestamp", no_argument, NULL, 'T' },	{ }
 	};
-	static const struct tool_def def = {
-		.name = "ftiolat", .usage = usage, .opts = "kFmunTi:d:",
-		.longopts = longopts, .option = option,
-		.common = TOOL_OPT_INSTANCE | TOOL_OPT_DURATION | TOOL_OPT_COMMAND,
+	static const struct lat_def def = {
+		.name = "ftiolat", .usage = usage, .opts = "kFT", .longopts = longopts,
+		.option = option, .shared = LAT_OPT_INTERVAL | LAT_OPT_JSON | LAT_OPT_HEATMAP |
+		LAT_OPT_STREAM | LAT_OPT_MSECS | LAT_OPT_USECS | LAT_OPT_NSECS,
 	};
 	struct tool_args args;
-	struct io io = { .l.name = "iolat", .l.args = &args, .l.all_tasks = 1, .unit = 'u' };
+	struct io io = { .l.name = "iolat", .l.all_tasks = 1, .l.opt.unit = 'u' };
 	struct tep_event *ev;
 	char filter[32];
-	int code;
+	int code, kernel;
 
-	tool_parse(&def, argc, argv, &args, &io);
-	io.uname = lat_unit(io.unit, &io.div);
+	lat_parse(&io.l, &def, argc, argv, &args, &io);
+	io.uname = lat_unit(io.l.opt.unit, &io.div);
 	if (io.only_name)
 		io.only_dev = disk_dev(io.only_name);
 	io.hist = ftk_hist_new();
@@ -296,11 +350,22 @@ int main(int argc, char **argv)
 	io.pair = ftk_pair_new();
 	if (!io.hist || !io.tab || !io.pair)
 		tool_die("out of memory");
-	if (io.heatmap)
-		lat_heatmap(&io.l, io.heatmap, io.interval);
+	if (io.l.opt.heatmap)
+		lat_heatmap(&io.l, io.l.opt.heatmap, io.l.opt.interval);
 	lat_open(&io.l, &args, 0);
 	if (io.only_dev)
 		snprintf(filter, sizeof(filter), "dev == %u", io.only_dev);
+	kernel = lat_kernel_ok(&io.l, "block:block_rq_complete", io.flags ? "-F" :
+			       io.l.opt.interval ? "-i" : io.l.opt.heatmap ? "--heatmap" :
+			       io.l.opt.json ? "--json" : NULL);
+	if (kernel) {
+		kernel_setup(&io, io.only_dev ? filter : "");
+		lat_tep(&io.l);
+		code = lat_run(&io.l, NULL, NULL, NULL, 0);
+		kernel_read(&io);
+		print(&io);
+		lat_exit(&io.l, code);
+	}
 	lat_event(&io.l, "block:block_rq_issue", io.only_dev ? filter : NULL);
 	lat_event(&io.l, "block:block_rq_complete", io.only_dev ? filter : NULL);
 	ev = lat_find(&io.l, "block", "block_rq_issue");
@@ -314,7 +379,7 @@ int main(int argc, char **argv)
 	io.c_rwbs = lat_field(&io.l, ev, "rwbs");
 	lat_path(&io.l, "stream: block_rq_issue paired with block_rq_complete by device and "
 		 "sector, from the live buffer");
-	code = lat_run(&io.l, on_record, &io, print, io.interval);
+	code = lat_run(&io.l, on_record, &io, print, io.l.opt.interval);
 	print(&io);
 	lat_heat_write(&io.l, "Block I/O latency", io.uname);
 	lat_exit(&io.l, code);

@@ -33,9 +33,8 @@ struct os {
 	struct inflight		slot[SLOTS];
 	int			enter_id[2], exit_id[2], probe_id[3];
 	struct tep_format_field	*e_ptr[2], *e_flags[2], *e_dfd, *x_ret[2], *u_ptr[3], *u_path[3];
-	int			failed_only, stamps, json, nprobes;
+	int			failed_only, nprobes;
 	const char		*name;
-	pid_t			pid;
 	uint64_t		first_ts, shown, opens, pathless;
 };
 
@@ -65,11 +64,7 @@ static void option(int opt, char *arg, void *ctx)
 
 	switch (opt) {
 	case 'x': o->failed_only = 1; break;
-	case 't': o->stamps = 1; break;
 	case 'n': o->name = arg; break;
-	case 'p': o->pid = tool_pid(arg); break;
-	case 'd': o->l.args->duration = tool_seconds(arg); break;
-	case 'J': o->json = 1; break;
 	}
 }
 
@@ -119,7 +114,7 @@ static void show(struct os *o, const struct tep_record *rec, struct inflight *s,
 	}
 	flags_text(s->flags, flags, sizeof(flags));
 	o->shown++;
-	if (o->json) {
+	if (o->l.opt.json) {
 		printf("{\"time\":%.6f,\"pid\":%d,\"comm\":", (rec->ts - o->first_ts) / 1e9, s->tid);
 		ftk_json_str(stdout, comm, sizeof(comm));
 		printf(",\"fd\":%lld,\"errno\":%lld,\"flags\":%lld,\"path\":", ret < 0 ? -1 : ret,
@@ -127,7 +122,7 @@ static void show(struct os *o, const struct tep_record *rec, struct inflight *s,
 		ftk_json_str(stdout, path, sizeof(path));
 		printf("}\n");
 	} else {
-		if (o->stamps)
+		if (o->l.opt.stamps)
 			printf("%-12.6f ", (rec->ts - o->first_ts) / 1e9);
 		printf("%-7d %-16s %4lld %3lld %-24s %s\n", s->tid, comm, ret < 0 ? -1 : ret,
 		       ret < 0 ? -ret : 0, flags, path);
@@ -188,7 +183,7 @@ static void libc_probes(struct os *o, int made[3])
 	char *libc = NULL, spec[4096], name[32], why[512];
 	size_t i;
 
-	if (ftk_probe_find_library(o->pid > 0 ? o->pid : getpid(), "libc.so.6", &libc)) {
+	if (ftk_probe_find_library(o->l.opt.pid > 0 ? o->l.opt.pid : getpid(), "libc.so.6", &libc)) {
 		tool_warn("no libc found: paths from /proc only");
 		return;
 	}
@@ -225,14 +220,12 @@ static void libc_probes_find(struct os *o, const int made[3])
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "failed", no_argument, NULL, 'x' },	{ "timestamp", no_argument, NULL, 't' },
-		{ "name", required_argument, NULL, 'n' }, { "pid", required_argument, NULL, 'p' },
-		{ "json", no_argument, NULL, 'J' },	{ }
+		{ "failed", no_argument, NULL, 'x' },	{ "name", required_argument, NULL, 'n' },
+		{ }
 	};
-	static const struct tool_def def = {
-		.name = "ftopensnoop", .usage = usage, .opts = "xtn:p:d:",
-		.longopts = longopts, .option = option,
-		.common = TOOL_OPT_INSTANCE | TOOL_OPT_DURATION | TOOL_OPT_COMMAND,
+	static const struct lat_def def = {
+		.name = "ftopensnoop", .usage = usage, .opts = "xn:", .longopts = longopts,
+		.option = option, .shared = LAT_OPT_TIMESTAMP | LAT_OPT_PID | LAT_OPT_JSON,
 	};
 	static const char *const sc[2] = { "openat", "open" };
 	struct tool_args args;
@@ -241,9 +234,8 @@ int main(int argc, char **argv)
 	char event[64];
 	int code, i, made[3] = { 0 };
 
-	o.l.args = &args;
-	tool_parse(&def, argc, argv, &args, &o);
-	lat_open(&o.l, &args, o.pid);
+	lat_parse(&o.l, &def, argc, argv, &args, &o);
+	lat_open(&o.l, &args, o.l.opt.pid);
 	for (i = 0; i < 2; i++) {
 		snprintf(event, sizeof(event), "syscalls:sys_enter_%s", sc[i]);
 		lat_event(&o.l, event, NULL);
@@ -265,11 +257,11 @@ int main(int argc, char **argv)
 	}
 	lat_path(&o.l, "stream: syscalls:sys_enter/exit_open(at) paired by thread, paths from %d "
 		 "libc uprobes matched by pointer", o.nprobes);
-	if (!o.json)
-		printf("%s%-7s %-16s %4s %3s %-24s %s\n", o.stamps ? "TIME(s)      " : "", "PID",
+	if (!o.l.opt.json)
+		printf("%s%-7s %-16s %4s %3s %-24s %s\n", o.l.opt.stamps ? "TIME(s)      " : "", "PID",
 		       "COMM", "FD", "ERR", "FLAGS", "PATH");
 	code = lat_run(&o.l, on_record, &o, NULL, 0);
-	if (!o.json)
+	if (!o.l.opt.json)
 		lat_lost_print(&o.l, stdout);
 	lat_path(&o.l, "%llu opens, %llu shown, %llu without a libc path",
 		 (unsigned long long)o.opens, (unsigned long long)o.shown,

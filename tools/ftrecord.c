@@ -29,6 +29,15 @@ struct evspec {
 	char	*filter;
 };
 
+/* An instance recorded beside the top buffer (-B repeated), with its own events. */
+struct xbuf {
+	const char		*name;
+	struct evspec		*events;
+	int			nr_events;
+	struct ftk_tracefs	*t;
+	struct ftk_capture	*cap;
+};
+
 /* The command line. */
 static struct {
 	struct evspec	*events;
@@ -40,6 +49,10 @@ static struct {
 	int		flight, repeat;
 	double		before, after;
 	const char	*on_event, *on_filter, *on_mark, *on_latency;
+	const char	*instance;	/* -B: the one instance recorded as the top buffer */
+	struct xbuf	*xb;		/* -B NAME -e ...: instances beside the top buffer */
+	int		nr_xb, date, procmap, ts_offset_set, to_stdout;
+	long long	ts_offset;
 } o = { .output = "trace.dat", .version = 7, .rt = 1 };
 
 static struct ftk_capture *cap;
@@ -51,8 +64,10 @@ static volatile sig_atomic_t usr1;
 
 static const char usage[] =
 "usage: ftrecord [-cFqTv] [-e event [-f filter]]... [-p tracer] [-l func] [-n func]\n"
-"                [-g func] [-P pid] [-C clock] [-b kb] [-B instance] [-o file]\n"
+"                [-g func] [-P pid] [-C clock] [-b kb] [-o file|-]\n"
+"                [-B instance [-e event [-f filter]]...]...\n"
 "                [-s usecs] [-r prio] [-m kb] [-O option] [-D seconds]\n"
+"                [--date | --ts-offset NS] [--proc-map]\n"
 "                [--file-version 6|7] [--compression none|zstd|zlib]\n"
 "                [--flight [--before S] [--after S] [--repeat N]\n"
 "                 [--on-event SYS:EV [--on-filter F] | --on-mark GLOB |\n"
@@ -73,8 +88,10 @@ static const char usage[] =
 "  -F, --follow        only events of the command\n"
 "  -C, --clock CLK     trace clock (local, global, mono, boot, ...)\n"
 "  -b, --buffer KB     per-CPU buffer size in KiB\n"
-"  -B, --instance NAME record in this instance (created if missing)\n"
-"  -o, --output FILE   the file to write (default trace.dat)\n"
+"  -B, --instance NAME record in this instance (created if missing); given more\n"
+"                      than once, or with -e before and after it, each -B\n"
+"                      records its own -e's as a buffer of that name in the file\n"
+"  -o, --output FILE   the file to write (default trace.dat); - for stdout\n"
 "  -s, --sleep USECS   wake at least this often (default: when half full)\n"
 "  -r, --rt PRIO       readers' SCHED_FIFO priority (default 1; 0: normal)\n"
 "  -m, --max KB        keep about the last KB KiB per CPU\n"
@@ -86,6 +103,10 @@ static const char usage[] =
 "      --buffer-percent N  wake the reader at N% full (default 50)\n"
 "      --trace-self     keep the recorder's own threads in the trace\n"
 "      --no-kallsyms    leave /proc/kallsyms out of the file\n"
+"      --date           store the time of day of the clock (DATE): reports show\n"
+"                       wall-clock times\n"
+"      --ts-offset NS   store NS to add to every time stamp (OFFSET)\n"
+"      --proc-map       store the command's memory map at its exit (PROCMAPS)\n"
 "      --recover FILE   make FILE of what a recorder that died (kill -9, power\n"
 "                       cut) left in FILE.spool/: every whole page it stored\n"
 "      --flight         flight recorder: keep the last -b/-m KiB per CPU in the\n"
@@ -112,6 +133,9 @@ static const char usage[] =
 "  ftrecord -e 'syscalls:sys_enter_open*' -f 'filename != 0' -o open.dat ls\n"
 "  ftrecord -e sched -F -c ./server      # the server and its children only\n"
 "  ftrecord --compression zstd -e irq -D 10\n"
+"  ftrecord -e sched -B irqs -e irq -D 5   # two buffers: top and 'irqs'\n"
+"  ssh box ftrecord -e sched -D 5 -o - > box.dat\n"
+"  ftrecord --date --proc-map -e 'uprobes:*' ./app\n"
 "  ftrecord --recover trace.dat           # after a crash: the pages stored\n"
 "  ftrecord --flight -b 512 --before 2 --after 1 -e sched --on-mark 'slow*'\n"
 "  ftrecord --flight --before 1 -e sched --on-latency 'wakeup>20ms' -F -c ./app\n"
@@ -282,6 +306,17 @@ static int has_option(const char *name)
 	return 0;
 }
 
+/* The captures of the -B buffers: their fds close before their instances go. */
+static void free_extra(void)
+{
+	int i;
+
+	for (i = 0; i < o.nr_xb; i++) {
+		ftk_capture_free(o.xb[i].cap);
+		o.xb[i].cap = NULL;
+	}
+}
+
 /* After the capture started: its fds must close before the instance can go. */
 #define fatal(...) do {					\
 		tool_cmd_kill(&cmd);			\
@@ -291,11 +326,35 @@ static int has_option(const char *name)
 		fl = NULL;				\
 		ftk_capture_free(cap);			\
 		cap = NULL;				\
+		free_extra();				\
 		tool_die(__VA_ARGS__);			\
 	} while (0)
 
 /* Set when the output's file system failed: the recording stopped, what was stored is kept. */
 static int full;
+
+/* The output in messages: the file, or standard output for -o -. */
+static const char *out_name(void)
+{
+	return o.to_stdout ? "standard output" : o.output;
+}
+
+/*
+ * Where spools go: beside the output, so that it is on the output's file
+ * system; with -o -, $TMPDIR or /tmp. *@copy is the caller's to free.
+ */
+static const char *out_dir(char **copy)
+{
+	const char *dir = getenv("TMPDIR");
+
+	*copy = NULL;
+	if (o.to_stdout)
+		return dir && *dir ? dir : "/tmp";
+	*copy = strdup(o.output);
+	if (!*copy)
+		tool_die("out of memory");
+	return dirname(*copy);
+}
 
 static int disk_full(int err)
 {
@@ -308,13 +367,43 @@ static void capture_failed(void *arg, int err)
 	kill(getpid(), SIGTERM);
 }
 
+/*
+ * --date, --ts-offset and --proc-map. A date that cannot be measured or a
+ * map that was not taken is said and left out; the recording is kept.
+ */
+static int time_and_maps(struct ftk_tracewrite *w)
+{
+	int ret = 0;
+
+	if (o.date && ftk_tracewrite_date(w, NULL))
+		tool_warn("--date: no date stored: %s", ftk_tracewrite_errmsg(w));
+	if (o.ts_offset_set)
+		ret = ftk_tracewrite_ts_offset(w, o.ts_offset);
+	if (!o.procmap || ret)
+		return ret;
+	/* still running (--flight fired): its maps as they are now */
+	if (!tool_cmd_done(&cmd))
+		tool_cmd_maps(&cmd);
+	if (!cmd.maps) {
+		tool_warn("--proc-map: no map of '%s' stored: it was not seen exiting",
+			  cmd.argv[0]);
+		return 0;
+	}
+	ret = ftk_tracewrite_procmaps(w, cmd.pid, cmd.exe ? cmd.exe : cmd.argv[0], cmd.maps);
+	if (ret == -EINVAL) {
+		tool_warn("--proc-map: '%s' had no mapping with a path at its exit", cmd.argv[0]);
+		ret = 0;
+	}
+	return ret;
+}
+
 /* The file, with the command's name for its pid (saved_cmdlines may lack it). */
 static int save(struct ftk_tracefs *t, const char *output, const struct ftk_tracewrite_opts *wopts,
 		const char *comm, pid_t pid)
 {
 	struct ftk_tracewrite *w;
 	char buf[128];
-	int ret;
+	int ret, i;
 
 	ret = ftk_tracewrite_new(t, wopts, &w);
 	if (ret) {
@@ -322,9 +411,18 @@ static int save(struct ftk_tracefs *t, const char *output, const struct ftk_trac
 		return ret;
 	}
 	ret = ftk_capture_add_to(cap, w);
+	for (i = 0; !ret && i < o.nr_xb; i++) {
+		ret = ftk_tracewrite_buffer(w, o.xb[i].name, o.xb[i].t);
+		if (ret > 0)
+			ret = ftk_capture_add_to(o.xb[i].cap, w);
+	}
 	if (!ret && comm && pid > 0)
 		ret = ftk_tracewrite_comm(w, pid, strrchr(comm, '/') ? strrchr(comm, '/') + 1 : comm);
 	if (!ret)
+		ret = time_and_maps(w);
+	if (!ret && o.to_stdout)
+		ret = ftk_tracewrite_save_fd(w, STDOUT_FILENO, out_name());
+	else if (!ret)
 		ret = ftk_tracewrite_save(w, output);
 	if (ret && full && disk_full(ret))
 		;	/* said once by the caller, which tries again with less */
@@ -338,22 +436,58 @@ static int save(struct ftk_tracefs *t, const char *output, const struct ftk_trac
 
 enum { OPT_FILE_VERSION = 256, OPT_COMPRESSION, OPT_BP, OPT_SELF, OPT_NOKSYMS, OPT_FLIGHT,
        OPT_BEFORE, OPT_AFTER, OPT_REPEAT, OPT_ON_EVENT, OPT_ON_FILTER, OPT_ON_MARK,
-       OPT_ON_LATENCY, OPT_RECOVER };
+       OPT_ON_LATENCY, OPT_RECOVER, OPT_DATE, OPT_TS_OFFSET, OPT_PROC_MAP };
+
+/* -e and -f go to the buffer of the last -B, or to the top one before any. */
+static void add_event(struct evspec **ev, int *nr, char *spec)
+{
+	*ev = realloc(*ev, (*nr + 1) * sizeof(**ev));
+	if (!*ev)
+		tool_die("out of memory");
+	(*ev)[(*nr)++] = (struct evspec){ spec, NULL };
+}
+
+static void add_filter(struct evspec *ev, int nr, char *filter)
+{
+	if (!nr)
+		tool_usage_error("-f must follow the -e it filters");
+	ev[nr - 1].filter = filter;
+}
 
 static void option(int opt, char *arg, void *ctx)
 {
+	struct xbuf *x = o.nr_xb ? &o.xb[o.nr_xb - 1] : NULL;
+	int i;
+
 	switch (opt) {
 	case 'e':
-		o.events = realloc(o.events, (o.nr_events + 1) * sizeof(*o.events));
-		if (!o.events)
-			tool_die("out of memory");
-		o.events[o.nr_events++] = (struct evspec){ arg, NULL };
+		if (x)
+			add_event(&x->events, &x->nr_events, arg);
+		else
+			add_event(&o.events, &o.nr_events, arg);
 		break;
 	case 'f':
-		if (!o.nr_events)
-			tool_usage_error("-f must follow the -e it filters");
-		o.events[o.nr_events - 1].filter = arg;
+		if (x)
+			add_filter(x->events, x->nr_events, arg);
+		else
+			add_filter(o.events, o.nr_events, arg);
 		break;
+	case 'B':
+		tool_instance_name(arg);
+		for (i = 0; i < o.nr_xb; i++)
+			if (!strcmp(o.xb[i].name, arg))
+				tool_usage_error("-B %s given twice", arg);
+		o.xb = realloc(o.xb, (o.nr_xb + 1) * sizeof(*o.xb));
+		if (!o.xb)
+			tool_die("out of memory");
+		o.xb[o.nr_xb++] = (struct xbuf){ .name = arg };
+		break;
+	case OPT_DATE: o.date = 1; break;
+	case OPT_TS_OFFSET:
+		o.ts_offset = tool_num(arg, "time stamp offset", LLONG_MIN, LLONG_MAX);
+		o.ts_offset_set = 1;
+		break;
+	case OPT_PROC_MAP: o.procmap = 1; break;
 	case 'p': o.tracer = arg; break;
 	case 'l': add_list(&o.func_filter, arg); break;
 	case 'n': add_list(&o.func_notrace, arg); break;
@@ -423,17 +557,56 @@ static const struct option longopts[] = {
 	{ "on-mark",		required_argument,	NULL, OPT_ON_MARK },
 	{ "on-latency",		required_argument,	NULL, OPT_ON_LATENCY },
 	{ "recover",		required_argument,	NULL, OPT_RECOVER },
+	{ "instance",		required_argument,	NULL, 'B' },
+	{ "date",		no_argument,		NULL, OPT_DATE },
+	{ "ts-offset",		required_argument,	NULL, OPT_TS_OFFSET },
+	{ "proc-map",		no_argument,		NULL, OPT_PROC_MAP },
 	{ }
 };
 
+/* -B is the tool's own: where it stands among the -e's matters. */
 static const struct tool_def def = {
-	.name = "ftrecord", .usage = usage, .opts = "e:f:p:l:n:g:P:cFC:b:o:s:r:m:TO:",
+	.name = "ftrecord", .usage = usage, .opts = "e:f:p:l:n:g:P:cFC:b:o:s:r:m:TO:B:",
 	.longopts = longopts, .option = option,
-	.common = TOOL_OPT_INSTANCE | TOOL_OPT_DURATION | TOOL_OPT_COMMAND,
+	.common = TOOL_OPT_DURATION | TOOL_OPT_COMMAND,
 };
+
+/*
+ * One -B with the events all on one side of it is the instance ftrecord
+ * records in, stored as the file's top buffer (as before several -B were
+ * taken). Otherwise each -B is a buffer of its own beside the top one.
+ */
+static void instances(void)
+{
+	struct xbuf *x = o.xb;
+
+	if (o.nr_xb != 1 || (o.nr_events && x->nr_events))
+		return;
+	o.instance = x->name;
+	if (x->nr_events) {
+		o.events = x->events;
+		o.nr_events = x->nr_events;
+	}
+	free(o.xb);
+	o.xb = NULL;
+	o.nr_xb = 0;
+}
 
 static void check_usage(const struct tool_args *a)
 {
+	instances();
+	o.to_stdout = !strcmp(o.output, "-");
+	if (o.date && o.ts_offset_set)
+		tool_usage_error("--date and --ts-offset: one or the other");
+	if (o.procmap && !a->argv)
+		tool_usage_error("--proc-map needs a command");
+	if (o.nr_xb && (o.flight || o.max_kb))
+		tool_usage_error("several -B buffers: not with --flight or -m");
+	if (o.to_stdout && o.repeat)
+		tool_usage_error("--repeat writes several files: not with -o -");
+	if (o.to_stdout && isatty(STDOUT_FILENO))
+		tool_usage_error("-o -: standard output is a terminal; redirect it to a file or "
+				 "a pipe");
 	if (o.compression && !ftk_tracewrite_compression_ok(o.compression))
 		tool_usage_error("unknown compression '%s' (none, zstd or zlib)", o.compression);
 	if (o.compression && strcmp(o.compression, "none") && o.version < 7)
@@ -459,7 +632,8 @@ static void check_usage(const struct tool_args *a)
 	if (o.on_mark && (!*o.on_mark || strpbrk(o.on_mark, "\"\n")))
 		tool_usage_error("bad --on-mark pattern '%s': empty, or a quote or newline in it",
 				 o.on_mark);
-	if (o.recover && (a->argv || o.nr_events || o.tracer || o.flight || a->instance))
+	if (o.recover && (a->argv || o.nr_events || o.tracer || o.flight || o.instance ||
+			  o.nr_xb))
 		tool_usage_error("--recover FILE takes no command, events, instance or --flight");
 	if (o.recover && !*o.recover)
 		tool_usage_error("empty file name for --recover");
@@ -629,19 +803,19 @@ static int recover(void)
 }
 
 /* The capture, spooling beside the output, leaving the recorder out unless --trace-self. */
-static void capture_new(struct ftk_tracefs *t, int *mainpid)
+static struct ftk_capture *capture_new(struct ftk_tracefs *t, int *mainpid, int top)
 {
 	FTK_OPTS(ftk_capture_opts, copts);
-	char *outcopy = strdup(o.output), *outdir;
+	struct ftk_capture *c;
+	char *outcopy;
+	const char *outdir = out_dir(&outcopy);
 	int ret;
 
-	if (!outcopy)
-		tool_die("out of memory");
-	outdir = dirname(outcopy);
 	if (access(outdir, W_OK) < 0)
-		tool_die("cannot write '%s': %s", o.output, strerror(errno));
+		tool_die("cannot write '%s': %s", o.to_stdout ? outdir : o.output, strerror(errno));
 	copts.spool_dir = outdir;
-	if (!o.max_kb) {
+	/* kept for --recover: the top buffer's spools, in FILE.spool/ */
+	if (!o.max_kb && top && !o.to_stdout) {
 		spool_make(outdir);
 		copts.spool_dir = spool_dir;
 		copts.flags |= FTK_CAPTURE_NAMED_SPOOLS;
@@ -655,11 +829,12 @@ static void capture_new(struct ftk_tracefs *t, int *mainpid)
 	copts.notrace_pids = mainpid;
 	copts.nr_notrace_pids = 1;
 	/* Tracing goes off first (journaled), then everything is set up. */
-	ret = ftk_capture_new(t, &copts, &cap);
+	ret = ftk_capture_new(t, &copts, &c);
 	free(outcopy);
 	if (ret)
 		tool_die("cannot set up the capture: %s", ftk_tracefs_errmsg(t)[0] ?
 			 ftk_tracefs_errmsg(t) : strerror(-ret));
+	return c;
 }
 
 static void set_list(struct ftk_tracefs *t, const char *file, char **list)
@@ -674,7 +849,11 @@ static void set_list(struct ftk_tracefs *t, const char *file, char **list)
 }
 
 /* Buffer, clock, options, function lists, tracer, events: what to record. */
-static void setup(struct ftk_tracefs *t)
+/*
+ * Buffer, clock and options in every buffer; the tracer and its function
+ * lists in the top one (@top); then the buffer's own events @ev.
+ */
+static void setup(struct ftk_tracefs *t, const struct evspec *ev, int nr, int top)
 {
 	char kb[32];
 	int i;
@@ -689,18 +868,20 @@ static void setup(struct ftk_tracefs *t)
 		set_option(t, o.ftopts[i]);
 	if (o.stack)
 		set_option(t, "stacktrace");
-	set_list(t, "set_ftrace_filter", o.func_filter);
-	set_list(t, "set_ftrace_notrace", o.func_notrace);
-	set_list(t, "set_graph_function", o.graph_funcs);
-	if (o.tracer && ftk_tracefs_set(t, "current_tracer", o.tracer))
-		tool_die("cannot use tracer '%s': %s", o.tracer, ftk_tracefs_errmsg(t));
-	for (i = 0; i < o.nr_events; i++)
-		if (!enable_spec(t, &o.events[i]))
+	if (top) {
+		set_list(t, "set_ftrace_filter", o.func_filter);
+		set_list(t, "set_ftrace_notrace", o.func_notrace);
+		set_list(t, "set_graph_function", o.graph_funcs);
+		if (o.tracer && ftk_tracefs_set(t, "current_tracer", o.tracer))
+			tool_die("cannot use tracer '%s': %s", o.tracer, ftk_tracefs_errmsg(t));
+	}
+	for (i = 0; i < nr; i++)
+		if (!enable_spec(t, &ev[i]))
 			tool_usage_error("no event matches '%s' (see %s/available_events)",
-					 o.events[i].spec, ftk_tracefs_root(t));
+					 ev[i].spec, ftk_tracefs_root(t));
 	if (o.children) {
 		set_or_die(t, "options/event-fork", "1");
-		if (o.tracer && ftk_tracefs_exists(t, "options/function-fork"))
+		if (top && o.tracer && ftk_tracefs_exists(t, "options/function-fork"))
 			set_or_die(t, "options/function-fork", "1");
 	}
 }
@@ -740,19 +921,64 @@ static int copy_marker_on(struct ftk_tracefs *t)
 	return 1;
 }
 
+/* Set when a -B buffer's recording failed: the others are kept, the exit is 2. */
+static int extra_failed;
+
+/*
+ * Each capture leaves its own threads out of its instance; with several
+ * buffers, every instance leaves out every capture's threads too, or each
+ * would record the others' wake-ups. The captures put set_event_notrace_pid
+ * back as they found it.
+ */
+static void notrace_each_other(struct ftk_tracefs *t)
+{
+	char *all = NULL, *s, *p;
+	size_t len = 0;
+	FILE *m;
+	int i;
+
+	if (o.self || !o.nr_xb || !ftk_tracefs_exists(t, "set_event_notrace_pid"))
+		return;
+	m = open_memstream(&all, &len);
+	if (!m)
+		tool_die("out of memory");
+	for (i = -1; i < o.nr_xb; i++) {
+		if (ftk_tracefs_read(i < 0 ? t : o.xb[i].t, "set_event_notrace_pid", &s))
+			continue;
+		for (p = s; *p; p++)
+			if (*p == '\n')
+				*p = ' ';
+		fprintf(m, "%s ", s);
+		free(s);
+	}
+	fclose(m);
+	for (i = -1; i < o.nr_xb; i++)
+		if (ftk_tracefs_append(i < 0 ? t : o.xb[i].t, "set_event_notrace_pid", all))
+			tool_warn("'%s': cannot leave the other buffers' readers out: %s",
+				  i < 0 ? "top buffer" : o.xb[i].name,
+				  ftk_tracefs_errmsg(i < 0 ? t : o.xb[i].t));
+	free(all);
+}
+
 static int record(struct ftk_tracefs *t, const struct tool_args *a)
 {
-	int ret, copy_marker;
+	int ret, copy_marker, i;
 
 	ret = ftk_capture_start(cap);
 	if (ret)
 		fatal("cannot start recording: %s", ftk_capture_errmsg(cap));
+	for (i = 0; i < o.nr_xb; i++)
+		if (ftk_capture_start(o.xb[i].cap))
+			fatal("cannot start recording in '%s': %s", o.xb[i].name,
+			      ftk_capture_errmsg(o.xb[i].cap));
+	notrace_each_other(t);
 	copy_marker = copy_marker_on(t);
-	if (!quiet && !o.nr_events && !o.tracer)
+	if (!quiet && !o.nr_events && !o.tracer && !o.nr_xb)
 		tool_warn("no event enabled: recording trace_marker writes only");
 	if (a->argv) {
 		if (tool_cmd_start(&cmd)) {
 			ftk_capture_free(cap);
+			free_extra();
 			tool_exit(tool_cmd_code(&cmd));
 		}
 		if (!tool_cmd_wait(&cmd, a->duration)) {
@@ -762,15 +988,21 @@ static int record(struct ftk_tracefs *t, const struct tool_args *a)
 	} else {
 		if (!quiet)
 			fprintf(stderr, "ftrecord: recording into '%s'... Ctrl-C to end.\n",
-				o.output);
+				out_name());
 		tool_sleep(a->duration);
 	}
 	if (copy_marker)
 		ftk_tracefs_write(t, "options/copy_trace_marker", "0");
+	for (i = 0; i < o.nr_xb; i++)
+		if (ftk_capture_stop(o.xb[i].cap)) {
+			tool_err("recording in '%s' failed: %s", o.xb[i].name,
+				 ftk_capture_errmsg(o.xb[i].cap));
+			extra_failed = 1;
+		}
 	ret = ftk_capture_stop(cap);
 	full = disk_full(ftk_capture_failed(cap));
 	if (ret && full)
-		tool_err("cannot write '%s': %s: recording stopped (%s)", o.output, strerror(-ret),
+		tool_err("cannot write '%s': %s: recording stopped (%s)", out_name(), strerror(-ret),
 			 ftk_capture_errmsg(cap));
 	else if (ret == -ECANCELED)	/* taken from under us: say so, keep what came before */
 		tool_err("%s", ftk_capture_errmsg(cap));
@@ -780,37 +1012,53 @@ static int record(struct ftk_tracefs *t, const struct tool_args *a)
 }
 
 /* Per CPU: what was stored, and what was lost with the buffer size that would lose none. */
-static uint64_t summary(void)
+static uint64_t summary_of(struct ftk_capture *c, const char *who)
 {
 	struct ftk_capture_cpu ci;
 	uint64_t kb, total = 0;
 	int cpu;
 
-	for (cpu = 0; cpu < ftk_capture_cpus(cap); cpu++) {
-		ftk_capture_cpu_info(cap, cpu, &ci);
+	for (cpu = 0; cpu < ftk_capture_cpus(c); cpu++) {
+		ftk_capture_cpu_info(c, cpu, &ci);
 		if (!ci.online)
 			continue;
 		total += ci.bytes;
 		if (!quiet)
-			fprintf(stderr, "ftrecord: cpu%d: %llu pages (%llu KiB) stored, %llu wake-ups, "
-				"%.3f s CPU\n", cpu, (unsigned long long)ci.pages,
+			fprintf(stderr, "ftrecord: %scpu%d: %llu pages (%llu KiB) stored, %llu wake-ups, "
+				"%.3f s CPU\n", who, cpu, (unsigned long long)ci.pages,
 				(unsigned long long)ci.bytes / 1024,
 				(unsigned long long)ci.wakeups, ci.cpu_ns / 1e9);
 		if (ci.unstored)
-			fprintf(stderr, "ftrecord: cpu%d: %llu events recorded are not in the file "
-				"(no room for them)\n", cpu, (unsigned long long)ci.unstored);
+			fprintf(stderr, "ftrecord: %scpu%d: %llu events recorded are not in the file "
+				"(no room for them)\n", who, cpu, (unsigned long long)ci.unstored);
 		if (ci.lost && full)	/* the ring's own loss; a bigger buffer is not the cure */
-			fprintf(stderr, "ftrecord: cpu%d: %llu events lost\n", cpu,
+			fprintf(stderr, "ftrecord: %scpu%d: %llu events lost\n", who, cpu,
 				(unsigned long long)ci.lost);
 		if (!ci.lost || full)
 			continue;
-		ftk_capture_suggest_kb(cap, cpu, &kb);
-		fprintf(stderr, "ftrecord: cpu%d: %llu events lost\n", cpu,
+		ftk_capture_suggest_kb(c, cpu, &kb);
+		fprintf(stderr, "ftrecord: %scpu%d: %llu events lost\n", who, cpu,
 			(unsigned long long)ci.lost);
-		fprintf(stderr, "ftrecord: cpu%d: %.1f MB/s stored; to lose none try -b %llu\n",
-			cpu, ftk_capture_duration_ns(cap) ?
-			ci.moved / 1e6 / (ftk_capture_duration_ns(cap) / 1e9) : 0.0,
+		fprintf(stderr, "ftrecord: %scpu%d: %.1f MB/s stored; to lose none try -b %llu\n",
+			who, cpu, ftk_capture_duration_ns(c) ?
+			ci.moved / 1e6 / (ftk_capture_duration_ns(c) / 1e9) : 0.0,
 			(unsigned long long)kb);
+	}
+	return total;
+}
+
+/* Per CPU of every buffer: what was stored, what was lost; the bytes stored in all. */
+static uint64_t summary(void)
+{
+	uint64_t total = summary_of(cap, "");
+	char who[300];
+	int i;
+
+	for (i = 0; i < o.nr_xb; i++) {
+		if (!o.xb[i].cap)
+			continue;
+		snprintf(who, sizeof(who), "%s: ", o.xb[i].name);
+		total += summary_of(o.xb[i].cap, who);
 	}
 	return total;
 }
@@ -841,14 +1089,13 @@ static void flight_new(struct ftk_tracefs *t, int *mainpid)
 {
 	FTK_OPTS(ftk_flight_opts, fo);
 	struct sigaction sa = { .sa_handler = on_usr1 };
-	char *outcopy = strdup(o.output);
+	char *outcopy;
 	int ret;
 
-	if (!outcopy)
-		tool_die("out of memory");
-	fo.spool_dir = dirname(outcopy);
+	fo.spool_dir = out_dir(&outcopy);
 	if (access(fo.spool_dir, W_OK) < 0)
-		tool_die("cannot write '%s': %s", o.output, strerror(errno));
+		tool_die("cannot write '%s': %s", o.to_stdout ? fo.spool_dir : o.output,
+			 strerror(errno));
 	fo.before = o.before;
 	fo.after = o.after;
 	fo.buffer_kb = o.buffer_kb ? o.buffer_kb : o.max_kb;
@@ -934,6 +1181,7 @@ static int fly(struct ftk_tracefs *t, const struct tool_args *a,
 	       const struct ftk_tracewrite_opts *wopts)
 {
 	int n, ret = 0, sret, copy_marker = copy_marker_on(t);
+	const char *name;
 	uint64_t dropped;
 	char *path;
 
@@ -957,7 +1205,7 @@ static int fly(struct ftk_tracefs *t, const struct tool_args *a,
 	}
 	if (!quiet)
 		fprintf(stderr, "ftrecord: armed: writing '%s' at a trigger... Ctrl-C to end.\n",
-			o.output);
+			out_name());
 	for (n = 1; n <= (o.repeat ? o.repeat : 1); n++) {
 		if (n > 1 && ftk_flight_arm(fl))
 			flight_fatal("cannot arm the flight recorder");
@@ -971,6 +1219,7 @@ static int fly(struct ftk_tracefs *t, const struct tool_args *a,
 		path = o.repeat ? numbered(n) : strdup(o.output);
 		if (!path)
 			fatal("out of memory");
+		name = o.to_stdout ? out_name() : path;
 		ret = ftk_flight_collect(fl, flight_check, (void *)a);
 		cap = ftk_flight_capture(fl);
 		/* A full disk: the window as far as it was stored, in what fits. */
@@ -980,19 +1229,21 @@ static int fly(struct ftk_tracefs *t, const struct tool_args *a,
 			flight_fatal("flight recorder");
 		}
 		if (full)
-			tool_err("cannot write '%s': %s: recording stopped (%s)", path,
+			tool_err("cannot write '%s': %s: recording stopped (%s)", name,
 				 strerror(-ftk_capture_failed(cap)), ftk_flight_errmsg(fl));
+		/* Standard output is written once: a second try would follow the first. */
 		while (disk_full(sret = save(t, path, wopts, a->argv ? a->argv[0] : NULL,
-					     cmd.pid)) && full && (dropped = ftk_capture_shrink(cap)) > 0)
+					     cmd.pid)) && full && !o.to_stdout &&
+		       (dropped = ftk_capture_shrink(cap)) > 0)
 			tool_warn("'%s': no room for all of it; dropping the newest %llu KiB "
 				  "(every CPU cut at one time stamp)",
-				  path, (unsigned long long)dropped / 1024);
+				  name, (unsigned long long)dropped / 1024);
 		if (sret && full)
-			tool_err("cannot write '%s': %s", path, strerror(-sret));
+			tool_err("cannot write '%s': %s", name, strerror(-sret));
 		else if (!sret && full)
-			tool_warn("wrote what fit into '%s': the window is cut short", path);
+			tool_warn("wrote what fit into '%s': the window is cut short", name);
 		if (!sret && !quiet)
-			print_written(path, summary());
+			print_written(name, summary());
 		if (!ret)
 			ret = sret;
 		cap = NULL;
@@ -1031,25 +1282,26 @@ static int keep(struct ftk_tracefs *t, struct tool_args *a, struct ftk_tracewrit
 		       full && (dropped = ftk_capture_shrink(cap)) > 0)
 			tool_warn("'%s': no room for all of it; dropping the newest %llu KiB "
 				  "(every CPU cut at one time stamp)",
-				  o.output, (unsigned long long)dropped / 1024);
+				  out_name(), (unsigned long long)dropped / 1024);
 		if (sret && full)
-			tool_err("cannot write '%s': %s", o.output, strerror(-sret));
+			tool_err("cannot write '%s': %s", out_name(), strerror(-sret));
 		else if (!sret && full)
-			tool_warn("wrote what fit into '%s': the recording is cut short", o.output);
+			tool_warn("wrote what fit into '%s': the recording is cut short", out_name());
 		if (!ret)
 			ret = sret;
 	}
 	total = summary();
 	ftk_capture_free(cap);
+	free_extra();
 	if (!sret && (!ret || full || ret == -ECANCELED) && !quiet)
-		print_written(o.output, total);
+		print_written(out_name(), total);
 	return ret;
 }
 
 int main(int argc, char **argv)
 {
 	FTK_OPTS(ftk_tracewrite_opts, wopts);
-	int ret, mainpid = getpid();
+	int ret, i, mainpid = getpid();
 	struct ftk_tracefs *t;
 	struct tool_args a;
 	char name[64];
@@ -1058,22 +1310,36 @@ int main(int argc, char **argv)
 	check_usage(&a);
 	if (o.recover)
 		tool_exit(recover());
+	/* -o -: before anything is opened, which could take a closed stdout's number */
+	if (o.to_stdout && fcntl(STDOUT_FILENO, F_GETFD) < 0)
+		tool_die("cannot write standard output: %s", strerror(errno));
+	if (o.to_stdout)
+		signal(SIGPIPE, SIG_IGN);	/* a reader gone is EPIPE: said, exit 2 */
 	tool_signals();
-	if (!a.instance && ftk_instance_name("rec", name, sizeof(name)))
+	if (!o.instance && ftk_instance_name("rec", name, sizeof(name)))
 		tool_die("cannot name an instance");
 	/* --on-latency's probes and synthetic events: put back after the instances using them */
 	if (o.on_latency)
 		fl_top = tool_tracefs(NULL, 0);
-	t = tool_tracefs(a.instance ? a.instance : name, FTK_TRACEFS_CREATE);
+	t = tool_tracefs(o.instance ? o.instance : name, FTK_TRACEFS_CREATE);
 	if (o.flight)
 		flight_new(t, &mainpid);
 	else
-		capture_new(t, &mainpid);
-	setup(t);
+		cap = capture_new(t, &mainpid, 1);
+	setup(t, o.events, o.nr_events, 1);
+	for (i = 0; i < o.nr_xb; i++) {
+		o.xb[i].t = tool_tracefs(o.xb[i].name, FTK_TRACEFS_CREATE);
+		o.xb[i].cap = capture_new(o.xb[i].t, &mainpid, 0);
+		setup(o.xb[i].t, o.xb[i].events, o.xb[i].nr_events, 0);
+	}
 	/* Marks the command makes with ftmark or ftk_marker_open() land in the instance. */
 	if (a.argv)
-		tool_cmd_fork(&cmd, a.argv, ftk_tracefs_instance(t));
+		tool_cmd_fork_flags(&cmd, a.argv, ftk_tracefs_instance(t),
+				    (o.to_stdout ? TOOL_CMD_STDOUT_TO_STDERR : 0) |
+				    (o.procmap ? TOOL_CMD_MAPS_AT_EXIT : 0));
 	set_pids(t);
+	for (i = 0; i < o.nr_xb; i++)
+		set_pids(o.xb[i].t);
 	wopts.version = o.version;
 	wopts.compression = o.compression;
 	wopts.flags = o.noksyms ? FTK_TRACEWRITE_NO_KALLSYMS : 0;
@@ -1085,7 +1351,7 @@ int main(int argc, char **argv)
 	} else {
 		ret = keep(t, &a, &wopts, record(t, &a));
 	}
-	if (ret)
+	if (ret || extra_failed)
 		tool_exit(EXIT_FAIL);
 	/* The command's status; 0 when a signal to ftrecord ended it, or -D did. */
 	tool_exit(!a.argv || cmd.forwarded || tool_stop || timed_out ? EXIT_OK :

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <traceevent/event-parse.h>
 
@@ -27,6 +28,8 @@ static const char usage[] =
 "\n"
 "  -i, --input FILE     the file to read (default trace.dat); several: their\n"
 "                       events merged by time, each line tagged with its file\n"
+"                       (--stat: a summary a file); a guest's TIME_SHIFT puts\n"
+"                       its stamps on its host's clock, as in trace-cmd\n"
 "      --offset FILE=NS add NS nanoseconds to FILE's time stamps (another\n"
 "                       box's clock)\n"
 "  -N, --no-plugins     do not load libtraceevent's print plugins\n"
@@ -36,7 +39,8 @@ static const char usage[] =
 "  -F, --filter FILTER  event filter, as trace-cmd report -F: 'sched_switch',\n"
 "                       'sched/sched_wakeup: pid > 100' (repeatable)\n"
 "      --stat           counts per event and CPU, lost events, first and last\n"
-"                       time stamps, clock; no event lines\n"
+"                       time stamps, clock, what the file's options say (date,\n"
+"                       offsets, guest and host, process maps); no event lines\n"
 "  -o, --format FMT     text (default), json (one object a line), csv, chrome\n"
 "                       (Chrome trace-event JSON for ui.perfetto.dev)\n"
 "      --output FILE    write to FILE instead of standard output\n"
@@ -50,6 +54,8 @@ TOOL_HELP_COMMON
 "  ftreport -i run.dat --cpu 1 -F sched_switch\n"
 "  ftreport --stat run.dat\n"
 "  ftreport -i host.dat -i box2.dat --offset box2.dat=-1500000\n"
+"  ftreport -o json -i host.dat -i guest.dat      # guest on the host's clock\n"
+"  ftreport --stat host.dat guest.dat\n"
 "  ftreport -o chrome run.dat --output run.json   # open in ui.perfetto.dev\n"
 "  ftreport --live -B mytrace         # drain an instance's buffer, merged\n";
 
@@ -65,18 +71,22 @@ static const char *stream_buffer(struct ftk_tracefile *tf, struct ftk_merge *m, 
 
 /* --stat: the flight recorder's trigger, from its reason mark (ftrecord --flight). */
 static char trigger[512];
+/* The file's ftrace:print event and its buf field, found on the first record (report() resets). */
+static struct tep_event *trigger_print;
+static struct tep_format_field *trigger_buf;
 
 static void note_trigger(struct tep_handle *tep, const struct tep_record *rec, int id)
 {
-	static struct tep_event *print;
-	static struct tep_format_field *buf;
+	struct tep_format_field *buf;
 	size_t n = strlen(FTK_FLIGHT_MARK), len;
 	const char *text;
 
-	if (!print && !(print = tep_find_event_by_name(tep, "ftrace", "print")))
+	if (!trigger_print && !(trigger_print = tep_find_event_by_name(tep, "ftrace", "print")))
 		return;
-	if (id != print->id || (!buf && !(buf = tep_find_field(print, "buf"))))
+	if (id != trigger_print->id ||
+	    (!trigger_buf && !(trigger_buf = tep_find_field(trigger_print, "buf"))))
 		return;
+	buf = trigger_buf;
 	if (rec->size <= buf->offset + (int)n)
 		return;
 	text = (const char *)rec->data + buf->offset;
@@ -87,6 +97,51 @@ static void note_trigger(struct tep_handle *tep, const struct tep_record *rec, i
 		len--;
 	snprintf(trigger, sizeof(trigger), "%.*s at %llu.%09llu", (int)len, text + n,
 		 rec->ts / 1000000000ULL, rec->ts % 1000000000ULL);
+}
+
+/* --stat: what the file's options say about the recording. */
+static void print_options(FILE *out, struct ftk_tracefile *tf)
+{
+	unsigned long long id, tsc_off;
+	unsigned int mult, shift, flags;
+	const struct ftk_time_sample *ts;
+	long long v, lo = 0, hi = 0;
+	const int *cpu_pid;
+	int i, k, n, cpus, vcpus, pid, nr_maps, nsamples = 0;
+	const char *name;
+
+	if (ftk_tracefile_date(tf, &v))
+		fprintf(out, "date:      %+lld us from the trace clock to the time of day (DATE)\n", v);
+	if (ftk_tracefile_clock_offset(tf, &v))
+		fprintf(out, "offset:    %+lld ns added to every stamp (OFFSET)\n", v);
+	if (ftk_tracefile_tsc2nsec(tf, &mult, &shift, &tsc_off))
+		fprintf(out, "tsc2nsec:  ns = tsc * %u >> %u, tsc offset %llu\n", mult, shift, tsc_off);
+	if (ftk_tracefile_trace_id(tf, &id))
+		fprintf(out, "trace id:  0x%llx\n", id);
+	if (ftk_tracefile_time_shift(tf, &id, &flags, &cpus)) {
+		for (i = 0; i < cpus; i++) {
+			ts = ftk_tracefile_time_shift_cpu(tf, i, &n);
+			for (k = 0; k < n; k++) {
+				if (!nsamples++ || ts[k].offset < lo)
+					lo = ts[k].offset;
+				if (nsamples == 1 || ts[k].offset > hi)
+					hi = ts[k].offset;
+			}
+		}
+		fprintf(out, "guest of:  host trace id 0x%llx: stamps put on the host's clock (TIME_SHIFT)\n",
+			id);
+		fprintf(out, "timeshift: %d cpus, %d samples, offsets %lld to %lld ns, %s\n", cpus,
+			nsamples, lo, hi,
+			flags & FTK_TIME_SHIFT_INTERPOLATE ? "interpolated" : "stepwise");
+	}
+	for (i = 0; (name = ftk_tracefile_guest(tf, i, &id, &vcpus, &cpu_pid)); i++) {
+		fprintf(out, "guest:     %s trace id 0x%llx, %d vcpus", name, id, vcpus);
+		for (k = 0; k < vcpus && k < 16; k++)
+			fprintf(out, "%s%d:pid %d", k ? ", " : " (vcpu ", k, cpu_pid[k]);
+		fputs(vcpus > 16 ? ", ...)\n" : vcpus ? ")\n" : "\n", out);
+	}
+	for (i = 0; (name = ftk_tracefile_procmap(tf, i, &pid, &nr_maps)); i++)
+		fprintf(out, "procmaps:  pid %d %s, %d mappings\n", pid, name, nr_maps);
 }
 
 static void print_stat(FILE *out, struct ftk_tracefile *tf, struct ftk_merge *m,
@@ -102,16 +157,29 @@ static void print_stat(FILE *out, struct ftk_tracefile *tf, struct ftk_merge *m,
 	if (ftk_tracefile_version(tf))
 		fprintf(out, "version:   %d (%s)\n", ftk_tracefile_version(tf),
 			ftk_tracefile_compression(tf));
+	if (ftk_tracefile_tracer_version(tf))
+		fprintf(out, "recorder:  %s\n", ftk_tracefile_tracer_version(tf));
 	if (ftk_tracefile_uname(tf))
 		fprintf(out, "uname:     %s\n", ftk_tracefile_uname(tf));
 	fprintf(out, "cpus:      %d\n", ftk_tracefile_cpus(tf));
+	print_options(out, tf);
 	for (b = 0; b < ftk_tracefile_buffers(tf); b++)
 		fprintf(out, "buffer:    %s clock=%s cpus=%d\n",
 			*ftk_tracefile_buffer_name(tf, b) ? ftk_tracefile_buffer_name(tf, b) : "(top)",
 			ftk_tracefile_buffer_clock(tf, b), ftk_tracefile_buffer_cpus(tf, b));
 	fprintf(out, "events:    %llu\n", total);
 	if (total && ftk_tracefile_buffer_in_ns(tf, 0)) {
-		fprintf(out, "first:     %llu.%09llu\n", first / 1000000000ULL, first % 1000000000ULL);
+		fprintf(out, "first:     %llu.%09llu", first / 1000000000ULL, first % 1000000000ULL);
+		if (ftk_tracefile_date(tf, NULL)) {
+			/* DATE puts the stamps on the time of day */
+			time_t t = (time_t)(first / 1000000000ULL);
+			struct tm tm;
+			char when[64];
+
+			if (gmtime_r(&t, &tm) && strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm))
+				fprintf(out, " (%s)", when);
+		}
+		fputc('\n', out);
 		fprintf(out, "last:      %llu.%09llu\n", last / 1000000000ULL, last % 1000000000ULL);
 		fprintf(out, "span:      %llu.%09llu s\n", (last - first) / 1000000000ULL,
 			(last - first) % 1000000000ULL);
@@ -304,6 +372,8 @@ static const struct tool_def def = {
 	.common = TOOL_OPT_INSTANCE, .option = option,
 };
 
+static long long file_offset(const struct opts *o, const char *path);
+
 static void check_usage(struct opts *o, const struct tool_args *a)
 {
 	int i;
@@ -316,10 +386,9 @@ static void check_usage(struct opts *o, const struct tool_args *a)
 	}
 	if (o->ninputs == 1)
 		o->input = o->inputs[0];
-	if (o->ninputs > 1 && (o->live || o->stat || o->format != FTK_PRINT_TEXT))
-		tool_usage_error("several files are merged into text only (no --live, --stat, -o)");
 	if (o->noffsets && o->ninputs < 2)
 		tool_usage_error("--offset needs several files (-i A -i B)");
+	file_offset(o, "");	/* a bad --offset is a usage error before any file is read */
 	if (a->instance && !o->live)
 		tool_usage_error("-B needs --live (a file's instances are all printed)");
 	if (o->live && o->ninputs)
@@ -358,7 +427,7 @@ static int report(struct ftk_tracefile *tf, const struct opts *o,
 {
 	struct tep_handle *tep = ftk_tracefile_tep(tf);
 	unsigned long long *per_event = NULL, total = 0, first = 0, last = 0;
-	int nr_ids = 0, stack_id = -1, nlast = 0, take = 0, b, tag, ret = EXIT_OK;
+	int nr_ids = 0, stack_id = -1, nlast = 0, take = 0, b, i, tag, ret = EXIT_OK, stride = 1;
 	unsigned char *last_printed = NULL;
 	const struct tep_record *rec;
 	FILE *sink = NULL;
@@ -367,7 +436,10 @@ static int report(struct ftk_tracefile *tf, const struct opts *o,
 
 	m = ftk_tracefile_merge(tf, 0, o->cpus);
 	if (!m)
-		tool_die("%s: %s", o->input, strerror(errno));
+		tool_die("%s: %s", ftk_tracefile_path(tf), strerror(errno));
+	trigger[0] = '\0';
+	trigger_print = NULL;
+	trigger_buf = NULL;
 	if (o->stat) {
 		nr_ids = 65536;
 		per_event = calloc(nr_ids, sizeof(*per_event));
@@ -397,17 +469,28 @@ static int report(struct ftk_tracefile *tf, const struct opts *o,
 	/*
 	 * With function_graph events, records are taken before they are
 	 * printed: an entry may take its own return from the merge to print
-	 * a leaf. Otherwise they are printed in place, without a copy.
+	 * a leaf. Otherwise they are printed in place, without a copy. A
+	 * lazily read file has parsed no format yet: whether it holds
+	 * function_graph records is not known, so they are taken.
 	 */
 	take = p && o->format == FTK_PRINT_TEXT && !(o->tflags & FTK_TRACEFILE_NO_PLUGINS) &&
-	       tep_find_event_by_name(tep, "ftrace", "funcgraph_entry");
+	       ((o->tflags & FTK_TRACEFILE_LAZY) ||
+		tep_find_event_by_name(tep, "ftrace", "funcgraph_entry"));
 	if (p && o->format == FTK_PRINT_TEXT && !(o->tflags & FTK_TRACEFILE_NO_PLUGINS))
 		ftk_printer_ftrace_overrides(p, take ? m : NULL);
 	if (filter) {
 		struct tep_event *ev = tep_find_event_by_name(tep, "ftrace", "kernel_stack");
 
 		stack_id = ev ? ev->id : -1;
-		nlast = ftk_tracefile_buffers(tf) * (ftk_tracefile_cpus(tf) + 1);
+		/*
+		 * By the CPU numbers that have data (at most MAX_CPUS), not the
+		 * CPUCOUNT option, which a damaged file may make 2^31.
+		 */
+		for (b = 0; b < ftk_tracefile_buffers(tf); b++)
+			for (i = 0; i < ftk_tracefile_buffer_cpus(tf, b); i++)
+				if (ftk_tracefile_buffer_cpu(tf, b, i) >= stride)
+					stride = ftk_tracefile_buffer_cpu(tf, b, i) + 1;
+		nlast = ftk_tracefile_buffers(tf) * stride;
 		last_printed = calloc(nlast ? nlast : 1, 1);
 		if (!last_printed)
 			tool_die("out of memory");
@@ -417,7 +500,7 @@ static int report(struct ftk_tracefile *tf, const struct opts *o,
 
 		if (filter)
 			keep = filter_keep(tep, filter, rec, tag, stack_id, last_printed,
-					   ftk_tracefile_cpus(tf) + 1, nlast);
+					   stride, nlast);
 		if (keep && o->stat) {
 			int id = tep_data_type(tep, (struct tep_record *)rec);
 
@@ -498,7 +581,8 @@ static long long file_offset(const struct opts *o, const char *path)
 /*
  * Several files (ftreport -i A -i B): one merge of the streams of all of
  * them (tags FILE * 64 + BUFFER), one printer a file for its formats,
- * each line tagged with its file as trace-cmd report -i A -i B does.
+ * each line tagged with its file as trace-cmd report -i A -i B does (JSON
+ * and CSV records name it, chrome gives it a process), and one output.
  */
 static int report_files(const struct opts *o, FILE *out)
 {
@@ -525,14 +609,17 @@ static int report_files(const struct opts *o, FILE *out)
 		filter[i] = make_filter(ftk_tracefile_tep(tf[i]), o->filters, o->nfilters);
 		if (ftk_tracefile_merge_add(tf[i], m, 0, o->cpus, i * 64) < 0)
 			tool_die("%s: %s", o->inputs[i], strerror(errno));
-		p[i] = ftk_printer_new(out, ftk_tracefile_tep(tf[i]), FTK_PRINT_TEXT, o->pflags);
-		if (!p[i] || ftk_printer_set_file(p[i], o->inputs[i], width) < 0)
+		p[i] = ftk_printer_new(out, ftk_tracefile_tep(tf[i]), o->format, o->pflags);
+		if (!p[i] || ftk_printer_set_file(p[i], o->inputs[i], width) < 0 ||
+		    ftk_printer_set_part(p[i], i, n) < 0)
 			tool_die("cannot print: %s", strerror(errno));
+		/* as for one file: text prints the boot clock's stamps as a count */
 		for (b = 0; b < ftk_tracefile_buffers(tf[i]); b++)
 			ftk_printer_add_buffer(p[i], ftk_tracefile_buffer_name(tf[i], b),
 					       ftk_tracefile_buffer_in_ns(tf[i], b) &&
-					       strcmp(ftk_tracefile_buffer_clock(tf[i], b), "boot"));
-		if (!(o->tflags & FTK_TRACEFILE_NO_PLUGINS))
+					       (o->format != FTK_PRINT_TEXT ||
+						strcmp(ftk_tracefile_buffer_clock(tf[i], b), "boot")));
+		if (o->format == FTK_PRINT_TEXT && !(o->tflags & FTK_TRACEFILE_NO_PLUGINS))
 			ftk_printer_ftrace_overrides(p[i], NULL);
 	}
 	for (i = 0; i < n; i++)
@@ -570,37 +657,33 @@ static int report_files(const struct opts *o, FILE *out)
 	return ret;
 }
 
-int main(int argc, char **argv)
+/* Open the output on first use: a file that cannot be read leaves none behind. */
+static FILE *open_output(const struct opts *o, FILE **out)
 {
-	struct opts o = { .format = FTK_PRINT_TEXT };
+	static char obuf[1 << 20];
+
+	if (!*out) {
+		*out = tool_output(o->outpath, 0, stdout);
+		setvbuf(*out, obuf, _IOFBF, sizeof(obuf));
+	}
+	return *out;
+}
+
+/*
+ * One file (or the live buffer) printed or summarised: 0 or EXIT_FAIL.
+ * --stat over several files calls it for each, @shift their --offset.
+ */
+static int report_file(const struct opts *o, const char *path, const char *instance,
+		       long long shift, FILE **out)
+{
 	struct tep_event_filter *filter;
 	int ret, exit_code = EXIT_OK;
-	static char obuf[1 << 20];
 	struct ftk_tracefile *tf;
-	struct tool_args a;
-	FILE *out = stdout;
 
-	tool_parse(&def, argc, argv, &a, &o);
-	check_usage(&o, &a);
-	/* a filter names events before their records are read: it needs every format */
-	if (!o.nfilters)
-		o.tflags |= FTK_TRACEFILE_LAZY;
-	if (o.ninputs > 1) {
-		out = tool_output(o.outpath, 0, stdout);
-		setvbuf(out, obuf, _IOFBF, sizeof(obuf));
-		exit_code = report_files(&o, out);
-		if (tool_output_close(out, 1))
-			exit_code = EXIT_FAIL;
-		free(o.inputs);
-		free(o.offsets);
-		free(o.filters);
-		free(o.cpus);
-		return exit_code;
-	}
-	if (o.live)
-		ret = ftk_tracefile_open_live(getenv("FTK_TRACEFS"), a.instance, o.tflags, &tf);
+	if (o->live)
+		ret = ftk_tracefile_open_live(getenv("FTK_TRACEFS"), instance, o->tflags, &tf);
 	else
-		ret = ftk_tracefile_open(o.input, o.tflags, &tf);
+		ret = ftk_tracefile_open(path, o->tflags, &tf);
 	if (ret < 0) {
 		tool_err("%s", tf ? ftk_tracefile_errmsg(tf) : strerror(-ret));
 		ftk_tracefile_close(tf);
@@ -611,20 +694,50 @@ int main(int argc, char **argv)
 		tool_warn("%s", ftk_tracefile_damage(tf));
 		exit_code = EXIT_FAIL;
 	}
-	out = tool_output(o.outpath, 0, stdout);
-	setvbuf(out, obuf, _IOFBF, sizeof(obuf));
-	filter = make_filter(ftk_tracefile_tep(tf), o.filters, o.nfilters);
-	if (ftk_tracefile_latency_text(tf) && !o.stat)
-		fprintf(out, "cpus=%d\n%s", ftk_tracefile_cpus(tf), ftk_tracefile_latency_text(tf));
-	else if (report(tf, &o, filter, out) != EXIT_OK)
+	ftk_tracefile_shift(tf, shift);
+	open_output(o, out);
+	filter = make_filter(ftk_tracefile_tep(tf), o->filters, o->nfilters);
+	if (ftk_tracefile_latency_text(tf) && !o->stat)
+		fprintf(*out, "cpus=%d\n%s", ftk_tracefile_cpus(tf), ftk_tracefile_latency_text(tf));
+	else if (report(tf, o, filter, *out) != EXIT_OK)
 		exit_code = EXIT_FAIL;
 	if (filter)
 		tep_filter_free(filter);
-	if (tool_output_close(out, 1))
-		exit_code = EXIT_FAIL;
 	ftk_tracefile_close(tf);
+	return exit_code;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .format = FTK_PRINT_TEXT };
+	int i, exit_code = EXIT_OK;
+	struct tool_args a;
+	FILE *out = NULL;
+
+	tool_parse(&def, argc, argv, &a, &o);
+	check_usage(&o, &a);
+	/* a filter names events before their records are read: it needs every format */
+	if (!o.nfilters)
+		o.tflags |= FTK_TRACEFILE_LAZY;
+	if (o.ninputs > 1 && o.stat) {
+		/* a section a file, each headed by its "file:" line */
+		for (i = 0; i < o.ninputs; i++) {
+			if (out)	/* after a section printed */
+				fputc('\n', out);
+			if (report_file(&o, o.inputs[i], NULL, file_offset(&o, o.inputs[i]),
+					&out) != EXIT_OK)
+				exit_code = EXIT_FAIL;
+		}
+	} else if (o.ninputs > 1) {
+		exit_code = report_files(&o, open_output(&o, &out));
+	} else {
+		exit_code = report_file(&o, o.input, a.instance, 0, &out);
+	}
+	if (out && tool_output_close(out, 1))
+		exit_code = EXIT_FAIL;
+	free(o.inputs);
+	free(o.offsets);
 	free(o.filters);
 	free(o.cpus);
-	free(o.inputs);
 	return exit_code;
 }

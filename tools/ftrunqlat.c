@@ -3,6 +3,10 @@
  * ftrunqlat: scheduler run-queue latency, from a task's wake-up (or its
  * preemption) to its switch-in, as a log2 histogram (bcc's runqlat),
  * per CPU or per task, and the worst wake-ups with both tasks named.
+ *
+ * Paired in the kernel where it has hist triggers and synthetic events
+ * and only histograms are asked (-w 0; see kernel_setup()), else from the
+ * live stream.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,14 +32,20 @@ struct rq {
 	struct ftk_worst	*worst;
 	struct tep_format_field	*w_pid, *w_comm, *s_prev_pid, *s_prev_state, *s_next_pid,
 				*s_prev_comm, *s_next_comm;
-	int			wakeup_id, wakeup_new_id, switch_id, fork_id, per, json, unit, nworst;
-	struct tep_format_field	*f_child;
-	pid_t			pid;
-	double			interval;
-	const char		*heatmap;
-	uint64_t		div, wakeups, preempts, first_ts;
+	int			wakeup_id, wakeup_new_id, switch_id, fork_id, per, nworst;
+	struct tep_format_field	*f_child, *f_child_comm, *f_filename;
+	int			exec_id;
+	uint64_t		div, wakeups, preempts, first_ts, dropped;
+	uint64_t		woken;		/* samples of a wake-up (the others: of a preemption) */
 	const char		*uname;
+	int			kernel;		/* the pairing runs in the kernel */
+	int			kernel_woken;	/* kernel_read(): the hist read is of wake-ups */
+	char			synth[3][160];	/* its "synthetic:NAME"s: wake-up, new task, preempted */
+	struct ftk_trigger_latency_opts lo[3];	/* and how they were made */
 };
+
+/* ftk_pair data: the waker's pid, and this bit for a wake-up (not a preemption) */
+#define WOKEN		(1ULL << 32)
 
 static const char usage[] =
 "usage: ftrunqlat [-CP] [-m|-u] [-w N] [-p PID] [-i SECS] [-D SECS] [--json]\n"
@@ -54,7 +64,7 @@ static const char usage[] =
 "  -i, --interval S      print and reset every S seconds\n"
 LAT_HELP_D
 "      --json            one JSON object (per interval)\n"
-LAT_HELP_HEATMAP
+LAT_HELP_HEATMAP LAT_HELP_STREAM
 TOOL_HELP_DURATION TOOL_HELP_INSTANCE TOOL_HELP_COMMON
 "\n"
 "examples:\n"
@@ -69,14 +79,7 @@ static void option(int opt, char *arg, void *ctx)
 
 	switch (opt) {
 	case 'C': case 'P': r->per = opt; break;
-	case 'm': case 'u': r->unit = opt; break;
-	case 'n': r->unit = 0; break;
 	case 'w': r->nworst = tool_num(arg, "worst count", 0, 1000); break;
-	case 'p': r->pid = tool_pid(arg); break;
-	case 'i': r->interval = tool_seconds(arg); break;
-	case 'd': r->l.args->duration = tool_seconds(arg); break;
-	case 'J': r->json = 1; break;
-	case 'H': r->heatmap = arg; break;
 	}
 }
 
@@ -139,6 +142,20 @@ static int on_record(void *ctx, const struct tep_record *rec)
 	if (type == r->fork_id) {
 		if (r->ours && ours(r, lat_pid(rec)))
 			ftk_lattab_row(r->ours, lat_num(rec, r->f_child));
+		if (r->f_child_comm)
+			remember(r, rec, r->f_child, r->f_child_comm);
+		return 0;
+	}
+	if (type == r->exec_id) {
+		int len;
+		const char *fn = lat_str(rec, r->f_filename, &len), *base = fn;
+		char buf[16];
+
+		for (; len > 0 && *fn; fn++, len--)
+			if (*fn == '/')
+				base = fn + 1;
+		snprintf(buf, sizeof(buf), "%.*s", (int)(fn - base), base);
+		ftk_lattab_name(r->comms, lat_pid(rec), buf);
 		return 0;
 	}
 	if (type == r->wakeup_id || type == r->wakeup_new_id) {
@@ -146,7 +163,8 @@ static int on_record(void *ctx, const struct tep_record *rec)
 			return 0;
 		remember(r, rec, r->w_pid, r->w_comm);
 		r->wakeups++;
-		ftk_pair_start(r->pair, lat_num(rec, r->w_pid), rec->ts, lat_pid(rec));
+		ftk_pair_start(r->pair, lat_num(rec, r->w_pid), rec->ts,
+			       WOKEN | (uint32_t)lat_pid(rec));
 		return 0;
 	}
 	if (type != r->switch_id)
@@ -162,6 +180,8 @@ static int on_record(void *ctx, const struct tep_record *rec)
 	}
 	if (!ours(r, next) || ftk_pair_end(r->pair, next, rec->ts, &ns, &waker) != 1)
 		return 0;
+	r->woken += !!(waker & WOKEN);
+	waker = (uint32_t)waker;
 	ftk_hist_add(r->hist, ns / r->div);
 	lat_heat(&r->l, rec->ts, ns / r->div);
 	if (r->per)
@@ -189,7 +209,7 @@ static void print_worst(struct rq *r)
 	uint64_t ns;
 
 	for (i = 0; (w = ftk_worst_get(r->worst, i, &ns)); i++) {
-		if (r->json) {
+		if (r->l.opt.json) {
 			printf("%s{\"latency_ns\":%llu,\"cpu\":%d,\"time\":%.6f,\"pid\":%d,\"comm\":",
 			       i ? "," : "", (unsigned long long)ns, w->cpu, w->at, w->wakee);
 			ftk_json_str(stdout, w->wakee_comm, sizeof(w->wakee_comm));
@@ -213,7 +233,7 @@ static void print(void *ctx)
 	struct ftk_lat_row **rows;
 	long n, i;
 
-	if (r->json) {
+	if (r->l.opt.json) {
 		printf("{\"unit\":\"%s\",\"wakeups\":%llu,\"preemptions\":%llu,\"latency\":",
 		       r->uname, (unsigned long long)r->wakeups, (unsigned long long)r->preempts);
 		ftk_hist_json(r->hist, stdout, r->uname);
@@ -245,19 +265,23 @@ static void print(void *ctx)
 	} else {
 		ftk_hist_print(r->hist, stdout, r->uname);
 	}
-	if (!r->json) {
+	if (!r->l.opt.json) {
 		if (r->worst)
 			print_worst(r);
 		lat_lost_print(&r->l, stdout);
+		lat_dropped_print(r->dropped, stdout);
 	}
 	{
 		struct ftk_hist_stats st;
 
 		ftk_hist_stats(r->hist, &st);
-		lat_path(&r->l, "%llu wake-ups, %llu preemptions, %llu samples",
-			 (unsigned long long)r->wakeups, (unsigned long long)r->preempts,
-			 (unsigned long long)st.count);
+		lat_path(&r->l, "%llu wake-ups, %llu preemptions%s; %llu samples: %llu of a wake-up, "
+			 "%llu of a preemption", (unsigned long long)r->wakeups,
+			 (unsigned long long)r->preempts, r->kernel && r->ours ?
+			 " (any task's, in the kernel)" : "", (unsigned long long)st.count,
+			 (unsigned long long)r->woken, (unsigned long long)(st.count - r->woken));
 	}
+	r->woken = 0;
 	ftk_hist_reset(r->hist);
 	ftk_lattab_reset(r->tab);
 	if (r->worst)
@@ -266,29 +290,126 @@ static void print(void *ctx)
 	lat_check_out(&r->l);
 }
 
+/*
+ * The kernel path: three synthetic events, from sched_wakeup,
+ * sched_wakeup_new and a runnable task's sched_switch out to its
+ * sched_switch in (next_pid), each carrying the wait and the pid, and a
+ * hist on each keyed by the wait in the unit (linear buckets of one unit:
+ * the values the stream would bucket), and by pid where only some tasks
+ * count (-p, COMMAND) or each has its histogram (-P). The instance's pid
+ * filter passes a sched_switch if either task is traced, so the kernel
+ * also pairs others' waits: their rows are dropped here, as the stream
+ * drops them, with the tasks of COMMAND known from sched_process_fork.
+ */
+static void kernel_setup(struct rq *r)
+{
+	static const char *const start[3][3] = {
+		{ "sched:sched_wakeup", "pid", NULL },
+		{ "sched:sched_wakeup_new", "pid", NULL },
+		/* still runnable as it leaves the CPU (RUNNABLE_MASK), not the idle task */
+		{ "sched:sched_switch", "prev_pid", "prev_pid != 0 && !(prev_state & 255)" },
+	};
+	static const char *const suffix[3] = { "rqw", "rqn", "rqp" };
+	/* the pid's variable in each end hist: the three are on sched_switch, names must differ */
+	static const char *const pid_name[3] = { "wpid", "npid", "ppid" };
+	char trig[200], lat[40];
+	int i;
+
+	if (r->div > 1)
+		snprintf(lat, sizeof(lat), "lat.buckets=%llu", (unsigned long long)r->div);
+	else
+		snprintf(lat, sizeof(lat), "lat");
+	for (i = 0; i < 3; i++) {
+		FTK_OPTS(ftk_trigger_latency_opts, o, .start = start[i][0],
+			 .end = "sched:sched_switch", .start_keys = start[i][1],
+			 .end_keys = "next_pid", .key_name = pid_name[i],
+			 .start_filter = start[i][2], .size = 16384,
+			 .clock = "mono");
+
+		lat_latency(&r->l, &o, suffix[i], r->synth[i], sizeof(r->synth[i]));
+		r->lo[i] = o;
+		if (r->l.opt.pid || r->l.has_cmd || r->per)
+			snprintf(trig, sizeof(trig), "hist:keys=%s,%s:size=32768", pid_name[i], lat);
+		else
+			snprintf(trig, sizeof(trig), "hist:keys=%s:size=32768", lat);
+		lat_hist(&r->l, r->synth[i], trig);
+	}
+	r->kernel = 1;
+	lat_path(&r->l, "kernel: sched_wakeup, sched_wakeup_new and runnable sched_switch out -> "
+		 "sched_switch in by pid -> %s, %s and %s, a hist on each keyed by %s%s",
+		 r->synth[0] + 10, r->synth[1] + 10, r->synth[2] + 10,
+		 r->l.opt.pid || r->l.has_cmd || r->per ? "pid," : "", lat);
+}
+
+/* A row of a kernel hist: { [pid,] lat: ~ LOW-HIGH } hitcount; @ctx's woken set by the caller. */
+static void on_kernel_row(void *ctx, const uint64_t *key, const uint64_t *val, const char *line)
+{
+	struct rq *r = ctx;
+	int keyed = r->l.opt.pid || r->l.has_cmd || r->per;
+	uint64_t pid = keyed ? key[0] : 0, lat = key[keyed] / r->div;
+	struct ftk_lat_row *row;
+
+	(void)line;
+	if (keyed && !ours(r, pid))
+		return;
+	ftk_hist_add_n(r->hist, lat, val[0]);
+	if (r->kernel_woken)
+		r->woken += val[0];
+	if (r->per != 'P')
+		return;
+	row = ftk_lattab_row(r->tab, pid);
+	if (!row || (!row->hist && !(row->hist = ftk_hist_new())))
+		tool_die("out of memory");
+	row->count += val[0];
+	ftk_hist_add_n(row->hist, lat, val[0]);
+	if (!row->name) {
+		struct ftk_lat_row *c = ftk_lattab_find(r->comms, pid);
+		char comm[32];
+
+		ftk_lattab_name(r->tab, pid, c && c->name ? c->name :
+				lat_comm(&r->l, pid, comm, sizeof(comm)));
+	}
+}
+
+static void kernel_read(struct rq *r)
+{
+	static const char *const keys[3] = { "wpid,lat", "npid,lat", "ppid,lat" };
+	int keyed = r->l.opt.pid || r->l.has_cmd || r->per, i;
+	struct lat_hist_totals tot;
+
+	for (i = 0; i < 3; i++) {
+		r->kernel_woken = i < 2;
+		lat_hist_read(&r->l, r->synth[i], "keys=", keyed ? keys[i] : "lat", "hitcount",
+			      on_kernel_row, r, &tot);
+		r->dropped += tot.dropped + lat_latency_dropped(&r->l, &r->lo[i]);
+	}
+	/* the starts' hists: every task's the kernel's pid filter let through */
+	lat_hist_read(&r->l, "sched:sched_wakeup", "keys=pid", "", "", NULL, NULL, &tot);
+	r->wakeups = tot.hits;
+	lat_hist_read(&r->l, "sched:sched_wakeup_new", "keys=pid", "", "", NULL, NULL, &tot);
+	r->wakeups += tot.hits;
+	lat_hist_read(&r->l, "sched:sched_switch", "keys=prev_pid", "", "", NULL, NULL, &tot);
+	r->preempts = tot.hits;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "cpu", no_argument, NULL, 'C' },	{ "task", no_argument, NULL, 'P' },
-		{ "msecs", no_argument, NULL, 'm' },	{ "usecs", no_argument, NULL, 'u' },
-		{ "nsecs", no_argument, NULL, 'n' },	{ "worst", required_argument, NULL, 'w' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "heatmap", required_argument, NULL, 'H' },	{ }
+		{ "worst", required_argument, NULL, 'w' },	{ }
 	};
-	static const struct tool_def def = {
-		.name = "ftrunqlat", .usage = usage, .opts = "CPmunw:p:i:d:",
-		.longopts = longopts, .option = option,
-		.common = TOOL_OPT_INSTANCE | TOOL_OPT_DURATION | TOOL_OPT_COMMAND,
+	static const struct lat_def def = {
+		.name = "ftrunqlat", .usage = usage, .opts = "CPw:", .longopts = longopts,
+		.option = option, .shared = LAT_OPT_PID | LAT_OPT_INTERVAL | LAT_OPT_JSON |
+		LAT_OPT_HEATMAP | LAT_OPT_STREAM | LAT_OPT_MSECS | LAT_OPT_USECS | LAT_OPT_NSECS,
 	};
 	struct tool_args args;
-	struct rq r = { .l.name = "runqlat", .l.args = &args, .unit = 'u', .nworst = 5 };
-	struct tep_event *ev;
-	int code;
+	struct rq r = { .l.name = "runqlat", .l.opt.unit = 'u', .nworst = 5 };
+	struct tep_event *ev = NULL;
+	int code, kernel;
 
-	tool_parse(&def, argc, argv, &args, &r);
-	r.uname = lat_unit(r.unit, &r.div);
+	lat_parse(&r.l, &def, argc, argv, &args, &r);
+	r.uname = lat_unit(r.l.opt.unit, &r.div);
 	r.hist = ftk_hist_new();
 	r.tab = ftk_lattab_new();
 	r.comms = ftk_lattab_new();
@@ -296,20 +417,38 @@ int main(int argc, char **argv)
 	r.worst = r.nworst ? ftk_worst_new(r.nworst, sizeof(struct worst)) : NULL;
 	if (!r.hist || !r.tab || !r.comms || !r.pair || (r.nworst && !r.worst))
 		tool_die("out of memory");
-	if (r.heatmap)
-		lat_heatmap(&r.l, r.heatmap, r.interval);
-	lat_open(&r.l, &args, r.pid);
-	lat_event(&r.l, "sched:sched_wakeup", NULL);
-	lat_event(&r.l, "sched:sched_wakeup_new", NULL);
-	lat_event(&r.l, "sched:sched_switch", NULL);
+	if (r.l.opt.heatmap)
+		lat_heatmap(&r.l, r.l.opt.heatmap, r.l.opt.interval);
+	lat_open(&r.l, &args, r.l.opt.pid);
 	ours_init(&r);
-	r.fork_id = -1;
-	if (r.l.has_cmd) {
+	r.fork_id = r.exec_id = r.wakeup_id = r.wakeup_new_id = r.switch_id = -1;
+	kernel = lat_kernel_ok(&r.l, "sched:sched_switch", r.nworst ? "-w (the worst waits)" :
+			       r.per == 'C' ? "-C" : r.l.opt.interval ? "-i" :
+			       r.l.opt.heatmap ? "--heatmap" : r.l.opt.json ? "--json" : NULL);
+	if (r.l.has_cmd || (kernel && r.per == 'P')) {
 		lat_event(&r.l, "sched:sched_process_fork", NULL);
 		ev = lat_find(&r.l, "sched", "sched_process_fork");
 		r.fork_id = ev->id;
 		r.f_child = lat_field(&r.l, ev, "child_pid");
 	}
+	/* the kernel path's -P: the names of tasks gone by the end, from their fork and exec */
+	if (kernel && r.per == 'P') {
+		r.f_child_comm = lat_field(&r.l, ev, "child_comm");
+		lat_event(&r.l, "sched:sched_process_exec", NULL);
+		ev = lat_find(&r.l, "sched", "sched_process_exec");
+		r.exec_id = ev->id;
+		r.f_filename = lat_field(&r.l, ev, "filename");
+	}
+	if (kernel) {
+		kernel_setup(&r);
+		code = lat_run(&r.l, on_record, &r, NULL, 0);
+		kernel_read(&r);
+		print(&r);
+		lat_exit(&r.l, code);
+	}
+	lat_event(&r.l, "sched:sched_wakeup", NULL);
+	lat_event(&r.l, "sched:sched_wakeup_new", NULL);
+	lat_event(&r.l, "sched:sched_switch", NULL);
 	ev = lat_find(&r.l, "sched", "sched_wakeup");
 	r.wakeup_id = ev->id;
 	r.w_pid = lat_field(&r.l, ev, "pid");
@@ -324,7 +463,7 @@ int main(int argc, char **argv)
 	r.s_next_comm = lat_field(&r.l, ev, "next_comm");
 	lat_path(&r.l, "stream: sched_wakeup(_new) and runnable sched_switch out, paired with the "
 		 "switch in by pid, from the live buffer");
-	code = lat_run(&r.l, on_record, &r, print, r.interval);
+	code = lat_run(&r.l, on_record, &r, print, r.l.opt.interval);
 	print(&r);
 	lat_heat_write(&r.l, "Run queue latency", r.uname);
 	lat_exit(&r.l, code);

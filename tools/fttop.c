@@ -775,6 +775,33 @@ static void screen_end(void)
 	}
 }
 
+/*
+ * Home and End as terminals send them, where the terminfo entry does not
+ * name them: tmux sends \e[1~ and \e[4~ whatever TERM says, and
+ * xterm-256color's entry knows only \eOH and \eOF; rxvt sends \e[7~ and
+ * \e[8~. Unbound, a sequence would arrive as keys: \e [ 1 ~ is view 1.
+ * Sequences the entry binds already keep their meaning.
+ */
+static void screen_keys(void)
+{
+	static const struct {
+		const char	*seq;
+		int		key;
+	} seqs[] = {
+		{ "\033[1~", KEY_HOME }, { "\033[4~", KEY_END }, { "\033[7~", KEY_HOME },
+		{ "\033[8~", KEY_END }, { "\033[H", KEY_HOME }, { "\033[F", KEY_END },
+		{ "\033OH", KEY_HOME }, { "\033OF", KEY_END },
+		/* arrows and pages in both cursor-key modes, for entries that name one */
+		{ "\033[A", KEY_UP }, { "\033[B", KEY_DOWN }, { "\033OA", KEY_UP },
+		{ "\033OB", KEY_DOWN }, { "\033[5~", KEY_PPAGE }, { "\033[6~", KEY_NPAGE },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(seqs) / sizeof(seqs[0]); i++)
+		if (!key_defined(seqs[i].seq))
+			define_key(seqs[i].seq, seqs[i].key);
+}
+
 static void screen_start(struct top *o)
 {
 	if (!newterm(NULL, stdout, stdin))
@@ -784,6 +811,9 @@ static void screen_start(struct top *o)
 	cbreak();
 	noecho();
 	keypad(stdscr, TRUE);
+	screen_keys();
+	/* Escape cancels a prompt: wait 25 ms, not a second, for the rest of a key's sequence */
+	set_escdelay(25);
 	nodelay(stdscr, TRUE);
 	curs_set(0);
 	o->color = has_colors() && !getenv("NO_COLOR");
@@ -826,9 +856,15 @@ static void draw(struct top *o, struct ftk_tally_row *rows, long n)
 {
 	char buf[512];
 	int y = 0, v, x, h, w;
-	long i;
+	long i, vis;
 
 	getmaxyx(stdscr, h, w);
+	/* four lines above the rows: the header, the views, the status and the titles */
+	vis = h > 4 ? h - 4 : 0;
+	if (o->scroll > n - vis)
+		o->scroll = n - vis;
+	if (o->scroll < 0)
+		o->scroll = 0;
 	erase();
 	header_text(o, buf, sizeof(buf));
 	attr(o, C_HEAD, 1);
@@ -846,9 +882,10 @@ static void draw(struct top *o, struct ftk_tally_row *rows, long n)
 		x += strlen(buf);
 		attroff(A_REVERSE);
 	}
-	snprintf(buf, sizeof(buf), "  refresh %.1fs  sort %s%s%s%s", o->interval,
+	snprintf(buf, sizeof(buf), "  refresh %.1fs  sort %s%s%s%s  rows %ld-%ld/%ld", o->interval,
 		 view_cols[o->view][o->sort[o->view]].title, o->reverse ? " (rev)" : "",
-		 o->filter[0] ? "  filter " : "", o->filter);
+		 o->filter[0] ? "  filter " : "", o->filter, n && vis ? o->scroll + 1 : 0,
+		 o->scroll + (vis < n - o->scroll ? vis : n - o->scroll), n);
 	if (x < w)
 		mvaddnstr(y, x, buf, w - x);
 	y++;
@@ -867,10 +904,6 @@ static void draw(struct top *o, struct ftk_tally_row *rows, long n)
 		addch(' ');
 	attr(o, C_COLS, 0);
 	y++;
-	if (o->scroll > n - (h - y))
-		o->scroll = n - (h - y);
-	if (o->scroll < 0)
-		o->scroll = 0;
 	for (i = o->scroll; i < n && y < h; i++, y++) {
 		row_text(o, &rows[i], buf, sizeof(buf));
 		mvaddnstr(y, 0, buf, w);
@@ -991,8 +1024,14 @@ static int key(struct top *o, int ch, int page)
 	case KEY_DOWN: o->scroll++; return 1;
 	case KEY_PPAGE: o->scroll -= page; return 1;
 	case KEY_NPAGE: o->scroll += page; return 1;
-	case KEY_HOME: o->scroll = 0; return 1;
-	case KEY_END: o->scroll = 1L << 30; return 1;
+	/*
+	 * Home and End: what ncurses makes of them depends on the terminfo
+	 * entry (and screen_keys()): \e[1~ and \e[4~ are khome and kend to
+	 * TERM=screen or tmux but kfnd and kslt (Find, Select) to some xterm
+	 * entries; a keypad sends ka1 and kc1.
+	 */
+	case KEY_HOME: case KEY_FIND: case KEY_A1: o->scroll = 0; return 1;
+	case KEY_END: case KEY_SELECT: case KEY_C1: case KEY_LL: o->scroll = 1L << 30; return 1;
 	case KEY_RESIZE: return 1;
 	}
 	return 0;
@@ -1017,7 +1056,8 @@ static int wait_frame(struct top *o, double s)
 			tool_stop = SIGHUP;	/* the terminal is gone */
 			return 0;
 		}
-		if (r > 0)
+		/* a key; or a signal, SIGWINCH among them: getch() gives KEY_RESIZE now */
+		if (r > 0 || (r < 0 && errno == EINTR && o->curses && !tool_stop))
 			return 1;
 	}
 	return 0;

@@ -4,6 +4,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,10 +15,112 @@
 
 #include "lat.h"
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 /* Per CPU: room for bursts (an exec storm, a syscall loop) between two reads. */
 #define LAT_BUFFER_KB	"8192"
 /* Between reads of the live buffer. */
 #define LAT_PERIOD_NS	50000000L
+
+/* The shared options: letter (0: long only), long name, argument, LAT_OPT_* */
+static const struct {
+	int		val;
+	const char	*name;
+	int		has_arg;
+	unsigned int	bit;
+} shared_opts[] = {
+	{ 'p', "pid", required_argument, LAT_OPT_PID },
+	{ 'i', "interval", required_argument, LAT_OPT_INTERVAL },
+	{ 'J', "json", no_argument, LAT_OPT_JSON },
+	{ 'H', "heatmap", required_argument, LAT_OPT_HEATMAP },
+	{ 'S', "stream", no_argument, LAT_OPT_STREAM },
+	{ 't', "timestamp", no_argument, LAT_OPT_TIMESTAMP },
+	{ 'm', "msecs", no_argument, LAT_OPT_MSECS },
+	{ 'u', "usecs", no_argument, LAT_OPT_USECS },
+	{ 'n', "nsecs", no_argument, LAT_OPT_NSECS },
+};
+
+/* Long-only options: codes no letter takes. */
+static int long_only(int val)
+{
+	return val == 'J' || val == 'H' || val == 'S';
+}
+
+struct lat_parse_ctx {
+	struct lat		*l;
+	const struct lat_def	*d;
+	void			*ctx;
+};
+
+/* A shared option the tool asked for goes into struct lat; the others to the tool. */
+static void lat_option(int opt, char *arg, void *ctx)
+{
+	struct lat_parse_ctx *c = ctx;
+	struct lat_opt *o = &c->l->opt;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(shared_opts); i++)
+		if (shared_opts[i].val == opt && (c->d->shared & shared_opts[i].bit))
+			break;
+	if (i == ARRAY_SIZE(shared_opts) && opt != 'd') {
+		if (c->d->option)
+			c->d->option(opt, arg, c->ctx);
+		return;
+	}
+	switch (opt) {
+	case 'd': c->l->args->duration = tool_seconds(arg); return;
+	case 'p': o->pid = tool_pid(arg); return;
+	case 'i': o->interval = tool_seconds(arg); return;
+	case 'J': o->json = 1; return;
+	case 'H': o->heatmap = arg; return;
+	case 'S': c->l->stream = 1; return;
+	case 't': o->stamps = 1; return;
+	case 'm': case 'u': o->unit = opt; return;
+	case 'n': o->unit = 0; return;
+	}
+}
+
+void lat_parse(struct lat *l, const struct lat_def *d, int argc, char **argv,
+	       struct tool_args *a, void *ctx)
+{
+	struct lat_parse_ctx c = { .l = l, .d = d, .ctx = ctx };
+	size_t nown = 0, n = 0, i;
+	struct tool_def td;
+	struct option *lo;
+	char *so, *p;
+
+	while (d->longopts && d->longopts[nown].name)
+		nown++;
+	lo = calloc(nown + ARRAY_SIZE(shared_opts) + 1, sizeof(*lo));
+	so = malloc(strlen(d->opts ? d->opts : "") + 2 * ARRAY_SIZE(shared_opts) + 3);
+	if (!lo || !so)
+		tool_die("out of memory");
+	for (i = 0; i < nown; i++)
+		lo[n++] = d->longopts[i];
+	p = so + sprintf(so, "%sd:", d->opts ? d->opts : "");
+	for (i = 0; i < ARRAY_SIZE(shared_opts); i++) {
+		if (!(d->shared & shared_opts[i].bit))
+			continue;
+		lo[n].name = shared_opts[i].name;
+		lo[n].has_arg = shared_opts[i].has_arg;
+		lo[n++].val = shared_opts[i].val;
+		if (long_only(shared_opts[i].val))
+			continue;
+		*p++ = shared_opts[i].val;
+		if (shared_opts[i].has_arg)
+			*p++ = ':';
+	}
+	*p = '\0';
+	td = (struct tool_def){
+		.name = d->name, .usage = d->usage, .opts = so, .longopts = lo,
+		.option = lat_option, .common = TOOL_OPT_INSTANCE | TOOL_OPT_DURATION |
+		TOOL_OPT_COMMAND,
+	};
+	l->args = a;
+	tool_parse(&td, argc, argv, a, &c);
+	free(lo);
+	free(so);
+}
 
 static void set_or_die(struct lat *l, const char *file, const char *val)
 {
@@ -256,12 +359,22 @@ void lat_exit(struct lat *l, int code)
 	tool_exit(code);
 }
 
+/* The kernel path's reader: its records (none, or an exec) matter to no one. */
+static int no_record(void *ctx, const struct tep_record *rec)
+{
+	(void)ctx;
+	(void)rec;
+	return 0;
+}
+
 int lat_run(struct lat *l, ftk_live_fn fn, void *ctx, void (*tick)(void *ctx), double interval)
 {
 	struct timespec ts = { 0, LAT_PERIOD_NS };
 	double start, next, now;
 	struct ftk_live_stats st;
 
+	if (!fn)
+		fn = no_record;
 	lat_tep(l);
 	ftk_live_stats(l->live, &st);
 	if (!st.ordered)
@@ -477,4 +590,157 @@ int lat_func_of(const struct lat_func *f, int n, int type, int *is_ret)
 		}
 	}
 	return -1;
+}
+
+int lat_kernel_ok(struct lat *l, const char *event, const char *blocker)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "events/%.*s/%s/hist", (int)strcspn(event, ":"), event,
+		 event + strcspn(event, ":") + (event[strcspn(event, ":")] ? 1 : 0));
+	if (l->stream)
+		lat_path(l, "no kernel path: --stream");
+	else if (blocker)
+		lat_path(l, "no kernel path: %s needs the stream", blocker);
+	else if (!ftk_tracefs_exists(l->t, path))
+		lat_path(l, "no kernel path: no hist triggers here (%s is absent)", path);
+	else if (!ftk_tracefs_exists(l->top, "synthetic_events"))
+		lat_path(l, "no kernel path: no synthetic events here (synthetic_events is absent)");
+	else
+		return 1;
+	return 0;
+}
+
+void lat_latency(struct lat *l, struct ftk_trigger_latency_opts *o, const char *suffix,
+		 char *event, size_t len)
+{
+	char name[128];
+
+	if (ftk_probe_owner_group(name, sizeof(name) - 32))
+		tool_die("cannot name a synthetic event");
+	snprintf(name + strlen(name), 32, "_%s", suffix);
+	o->name = name;
+	if (ftk_trigger_latency_add(l->t, o)) {
+		tool_err("cannot make synthetic event %s (%s -> %s): %s", name, o->start, o->end,
+			 ftk_tracefs_errmsg(l->t));
+		lat_exit(l, EXIT_FAIL);
+	}
+	snprintf(event, len, "synthetic:%s", name);
+	o->name = NULL;
+}
+
+uint64_t lat_latency_dropped(struct lat *l, const struct ftk_trigger_latency_opts *o)
+{
+	struct lat_hist_totals tot;
+	char match[160];
+	uint64_t n;
+
+	snprintf(match, sizeof(match), "keys=%s:", o->start_keys);
+	lat_hist_read(l, o->start, match, "", "", NULL, NULL, &tot);
+	n = tot.dropped;
+	snprintf(match, sizeof(match), "onmatch(%.*s.%s)", (int)strcspn(o->start, ":"), o->start,
+		 o->start + strcspn(o->start, ":") + 1);
+	lat_hist_read(l, o->end, match, "", "", NULL, NULL, &tot);
+	return n + tot.dropped;
+}
+
+void lat_hist(struct lat *l, const char *event, const char *trigger)
+{
+	if (ftk_trigger_add(l->t, event, trigger)) {
+		tool_err("%s: cannot add '%s': %s", event, trigger, ftk_tracefs_errmsg(l->t));
+		lat_exit(l, EXIT_FAIL);
+	}
+}
+
+/*
+ * The number after "NAME:" in @s..@end (a word of its own), a bucket's
+ * "~ LOW-HIGH" too; NAME is the first @n bytes of @list ("pid,lat").
+ */
+static uint64_t hist_field(const char *s, const char *end, const char *list, size_t n)
+{
+	char name[64];
+	const char *p;
+
+	snprintf(name, sizeof(name), "%.*s", (int)n, list);
+	n = strlen(name);
+	for (p = s; (p = strstr(p, name)) && p < end; p += n) {
+		if (p[n] != ':' || (p > s && p[-1] != ' ' && p[-1] != '{' && p[-1] != ','))
+			continue;
+		p += n + 1;
+		while (*p == ' ' || *p == '~')
+			p++;
+		/* .execname and .syscall keys: "NAME [ PID]" */
+		if ((*p < '0' || *p > '9') && (p = strchr(p, '[')) && p < end)
+			p++;
+		return p ? strtoull(p, NULL, 10) : 0;
+	}
+	return 0;
+}
+
+void lat_hist_read(struct lat *l, const char *event, const char *match, const char *keys,
+		   const char *vals, lat_hist_fn fn, void *ctx, struct lat_hist_totals *tot)
+{
+	char *text, *line, *save = NULL, *brace;
+	uint64_t key[8], val[8];
+	const char *k;
+	int in = 0, i;
+	size_t n;
+
+	if (tot)
+		memset(tot, 0, sizeof(*tot));
+	if (ftk_trigger_hist(l->t, event, &text)) {
+		tool_err("%s: cannot read its hist: %s", event, ftk_tracefs_errmsg(l->t));
+		lat_exit(l, EXIT_FAIL);
+	}
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "# trigger info:", 15)) {
+			in = strstr(line, match) != NULL;
+			continue;
+		}
+		if (!in)
+			continue;
+		if (tot && sscanf(line, " Hits: %" SCNu64, &tot->hits) == 1)
+			continue;
+		if (tot && sscanf(line, " Entries: %" SCNu64, &tot->entries) == 1)
+			continue;
+		if (tot && sscanf(line, " Dropped: %" SCNu64, &tot->dropped) == 1)
+			continue;
+		brace = strchr(line, '}');
+		if (line[0] != '{' || !brace)
+			continue;
+		for (i = 0, k = keys; *k && i < 8; i++, k += n + (k[n] == ',')) {
+			n = strcspn(k, ",");
+			key[i] = hist_field(line, brace, k, n);
+		}
+		for (i = 0, k = vals; *k && i < 8; i++, k += n + (k[n] == ',')) {
+			n = strcspn(k, ",");
+			val[i] = hist_field(brace, brace + strlen(brace), k, n);
+		}
+		if (fn)
+			fn(ctx, key, val, line);
+	}
+	free(text);
+}
+
+void lat_dropped_print(uint64_t dropped, FILE *f)
+{
+	if (dropped)
+		fprintf(f, "Dropped %llu samples: the kernel's hist table was full (the counts "
+			"above are short)\n", (unsigned long long)dropped);
+}
+
+const char *lat_hist_execname(const char *line, char *buf, size_t len)
+{
+	const char *p = strchr(line, ':'), *q = p ? strchr(p, '[') : NULL;
+
+	snprintf(buf, len, "?");
+	if (!q)
+		return buf;
+	for (p++; *p == ' '; p++)
+		;
+	while (q > p && q[-1] == ' ')
+		q--;
+	if (q > p)
+		snprintf(buf, len, "%.*s", (int)(q - p), p);
+	return buf;
 }

@@ -38,9 +38,21 @@
 #include <ftkit/heatmap.h>
 #include <ftkit/latency.h>
 #include <ftkit/live.h>
+#include <ftkit/trigger.h>
+
+/* What lat_parse() takes for the tools: the options they share. */
+struct lat_opt {
+	const char		*heatmap;	/* --heatmap FILE */
+	double			interval;	/* -i, --interval SECS */
+	pid_t			pid;		/* -p, --pid PID */
+	int			json;		/* --json */
+	int			stamps;		/* -t, --timestamp */
+	int			unit;		/* -m, -u: 'm', 'u'; -n: 0 (the tool's default before) */
+};
 
 struct lat {
 	const char		*name;		/* the tool, for the instance name */
+	struct lat_opt		opt;		/* lat_parse()'s */
 	struct tool_args	*args;
 	struct ftk_tracefs	*t;		/* the private instance */
 	struct ftk_tracefs	*top;		/* the top level, for uprobes; NULL until needed */
@@ -51,10 +63,43 @@ struct lat {
 	pid_t			pid;		/* -p, or COMMAND's */
 	int			verbose;	/* -v given */
 	int			all_tasks;
+	int			stream;		/* --stream: pair in user space even where the kernel can */
 	struct ftk_heatmap	*heat;		/* --heatmap, or NULL */
 	FILE			*heat_out;	/* every task's events, also with COMMAND (set before lat_open) */
 	char			instance[128];
 };
+
+/* The options a latency tool shares with the others, as struct lat_def.shared asks. */
+enum lat_opt_shared {
+	LAT_OPT_PID		= 1 << 0,	/* -p, --pid PID */
+	LAT_OPT_INTERVAL	= 1 << 1,	/* -i, --interval SECS */
+	LAT_OPT_JSON		= 1 << 2,	/* --json */
+	LAT_OPT_HEATMAP		= 1 << 3,	/* --heatmap FILE.svg */
+	LAT_OPT_STREAM		= 1 << 4,	/* --stream (struct lat's stream) */
+	LAT_OPT_TIMESTAMP	= 1 << 5,	/* -t, --timestamp */
+	LAT_OPT_MSECS		= 1 << 6,	/* -m, --msecs */
+	LAT_OPT_USECS		= 1 << 7,	/* -u, --usecs */
+	LAT_OPT_NSECS		= 1 << 8,	/* -n, --nsecs */
+};
+
+/* A latency tool for lat_parse(): its own options, and the shared ones it takes. */
+struct lat_def {
+	const char		*name;
+	const char		*usage;
+	const char		*opts;		/* its own short options, getopt syntax */
+	const struct option	*longopts;	/* its own long options ({ } ends them), or NULL */
+	void			(*option)(int opt, char *arg, void *ctx);	/* its own */
+	unsigned int		shared;		/* LAT_OPT_* */
+};
+
+/*
+ * Parse the command line the way every latency tool does: the options of
+ * @d->shared into @l->opt (and --stream into @l->stream), -d SECS as -D,
+ * -B, -D and a COMMAND after the options (tool_parse()), the tool's own
+ * through @d->option(opt, arg, @ctx). @l->args = @a.
+ */
+void lat_parse(struct lat *l, const struct lat_def *d, int argc, char **argv,
+	       struct tool_args *a, void *ctx);
 
 /*
  * Make the private instance (or -B's), mono clock, buffers; fork COMMAND;
@@ -117,8 +162,9 @@ int lat_pid(const struct tep_record *rec);
 /*
  * Start tracing (and COMMAND), hand records to @fn in time order until
  * COMMAND ends, -D passes or a signal, calling @tick every @interval
- * seconds (0: never); read what is left. Returns COMMAND's exit code as a
- * shell reports it (0 without one).
+ * seconds (0: never); read what is left. @fn NULL: records are read and
+ * dropped (the kernel path, whose result is read after). Returns
+ * COMMAND's exit code as a shell reports it (0 without one).
  */
 int lat_run(struct lat *l, ftk_live_fn fn, void *ctx, void (*tick)(void *ctx), double interval);
 /*
@@ -136,6 +182,53 @@ static inline void lat_heat(struct lat *l, uint64_t ts, uint64_t value)
 void lat_heat_write(struct lat *l, const char *title, const char *unit);
 #define LAT_HELP_HEATMAP \
 "      --heatmap FILE    an SVG heat map of the latencies over time (whole run)\n"
+
+/*
+ * The kernel path: where the kernel has hist triggers (on @event) and
+ * synthetic events, the pairing and the histogram run there and the tool
+ * reads the result at the end. 1 to take it; 0 (and -v says why) with
+ * --stream, when @blocker (an option the kernel cannot do, "-w") is not
+ * NULL, or when the kernel lacks them.
+ */
+int lat_kernel_ok(struct lat *l, const char *event, const char *blocker);
+/*
+ * A synthetic latency event "OWNER_@suffix" between @o->start and @o->end
+ * (ftk_trigger_latency_add(), @o->name filled in), its "synthetic:NAME"
+ * into @event; dies with the kernel's reason.
+ */
+void lat_latency(struct lat *l, struct ftk_trigger_latency_opts *o, const char *suffix,
+		 char *event, size_t len);
+/*
+ * What the two hists of lat_latency()'s @o had no room for (their Dropped:
+ * starts or ends not paired), to be said with the results.
+ */
+uint64_t lat_latency_dropped(struct lat *l, const struct ftk_trigger_latency_opts *o);
+/* Add hist trigger @trigger on @event, journaled; dies with the reason. */
+void lat_hist(struct lat *l, const char *event, const char *trigger);
+/* What a hist file says at its end. */
+struct lat_hist_totals {
+	uint64_t		hits, entries, dropped;
+};
+/*
+ * Read back the hist of @event whose trigger has @match in its text: for
+ * each row, the keys listed in @keys ("pid,lat"; a bucket's low end, the
+ * PID of an .execname key) and the values in @vals ("hitcount,lat"), in
+ * order, and the row's text, to @fn. The totals into @tot if not NULL.
+ * Dies if the hist cannot be read.
+ */
+typedef void (*lat_hist_fn)(void *ctx, const uint64_t *key, const uint64_t *val,
+			    const char *line);
+void lat_hist_read(struct lat *l, const char *event, const char *match, const char *keys,
+		   const char *vals, lat_hist_fn fn, void *ctx, struct lat_hist_totals *tot);
+/* The NAME of an .execname key "{ common_pid: NAME [ PID] }" into @buf ("?" if none). */
+const char *lat_hist_execname(const char *line, char *buf, size_t len);
+/*
+ * "Dropped N samples: the kernel's hist table was full" on @f if @dropped
+ * (the kernel path's loss, said with the results as lost events are).
+ */
+void lat_dropped_print(uint64_t dropped, FILE *f);
+#define LAT_HELP_STREAM \
+"      --stream          pair in user space even where the kernel could (see -v)\n"
 
 /* Lost events and records, for the results: 0 if none. */
 uint64_t lat_lost(struct lat *l);

@@ -11,7 +11,9 @@
  * buffer or the sub-buffer their stream read last, because a CPU read
  * later in the round may still be writing earlier stamps. This needs a trace clock the reader can read
  * too ("mono", "mono_raw" or "boot": set the instance's trace_clock
- * first); with another clock each round is handed over whole.
+ * first); with another clock each round is handed over whole. Enable the
+ * events first, too: only the enabled events' formats are read at open,
+ * the others' on their first record.
  *
  *	ftk_live_open(NULL, "ftkit-x-123", &l);
  *	while (!stop) {

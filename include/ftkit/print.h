@@ -47,6 +47,14 @@ FTK_API void ftk_printer_free(struct ftk_printer *p);
 FTK_API int ftk_printer_add_buffer(struct ftk_printer *p, const char *name, int in_ns);
 /* Several files printed together: text lines start "FILE: ", the name right-aligned to @width. */
 FTK_API int ftk_printer_set_file(struct ftk_printer *p, const char *name, int width);
+/*
+ * Several printers writing one output (one a file, ftreport -i A -i B -o
+ * FMT): this one is the @index-th of @count. The first writes the header
+ * (CSV's column line, chrome's opening), the last the closing; with
+ * ftk_printer_set_file(), JSON and CSV records carry the file's name and
+ * chrome puts each file's threads in a process named after the file.
+ */
+FTK_API int ftk_printer_set_part(struct ftk_printer *p, int index, int count);
 /* Start the output: "cpus=N" for text, the opening of the JSON array for chrome. */
 FTK_API int ftk_printer_begin(struct ftk_printer *p, int cpus);
 /* Print one record of buffer @buf. */

@@ -60,6 +60,46 @@ FTK_API unsigned int ftk_tracefile_page_size(const struct ftk_tracefile *tf);
 FTK_API const char *ftk_tracefile_uname(const struct ftk_tracefile *tf);
 FTK_API const char *ftk_tracefile_tracer_version(const struct ftk_tracefile *tf);
 FTK_API long long ftk_tracefile_ts_offset(const struct ftk_tracefile *tf);
+/* DATE (microseconds, trace-cmd record --date) and OFFSET (ns) options: 1 and the value, or 0. */
+FTK_API int ftk_tracefile_date(const struct ftk_tracefile *tf, long long *usecs);
+FTK_API int ftk_tracefile_clock_offset(const struct ftk_tracefile *tf, long long *ns);
+/* TSC2NSEC option (x86-tsc stamps to ns): 1 and its fields, or 0. */
+FTK_API int ftk_tracefile_tsc2nsec(const struct ftk_tracefile *tf, unsigned int *mult,
+				   unsigned int *shift, unsigned long long *offset);
+/* TRACEID option (the id of this recording, which a guest's TIME_SHIFT names): 1, or 0. */
+FTK_API int ftk_tracefile_trace_id(const struct ftk_tracefile *tf, unsigned long long *id);
+
+/*
+ * TIME_SHIFT (a guest's recording, trace-cmd record -A or its agent): per
+ * CPU, samples of the offset (and scaling) from the guest's clock to its
+ * host's, which every stamp of the top buffer is corrected by, as trace-cmd
+ * report does. ftk_tracefile_time_shift() gives the host's trace id, the
+ * protocol flags (FTK_TIME_SHIFT_INTERPOLATE) and the CPU count: 1, or 0 if
+ * the file has none.
+ */
+#define FTK_TIME_SHIFT_INTERPOLATE	0x1
+struct ftk_time_sample {
+	long long	time;		/* guest stamp the sample was taken at */
+	long long	offset;		/* guest to host, ns */
+	long long	scaling;	/* stamp = (stamp * scaling) >> fraction, then + offset */
+	long long	fraction;
+};
+FTK_API int ftk_tracefile_time_shift(const struct ftk_tracefile *tf, unsigned long long *peer_id,
+				     unsigned int *flags, int *cpus);
+/* The samples of guest CPU @cpu, sorted by time, owned by @tf; *n of them (NULL, 0 if none). */
+FTK_API const struct ftk_time_sample *ftk_tracefile_time_shift_cpu(const struct ftk_tracefile *tf,
+								   int cpu, int *n);
+/*
+ * GUEST options (a host's recording of its guests): the @i-th guest's name
+ * (NULL past the last), its trace id, and per virtual CPU the host pid that
+ * runs it (*cpu_pid[vcpu], owned by @tf).
+ */
+FTK_API const char *ftk_tracefile_guest(const struct ftk_tracefile *tf, int i,
+					unsigned long long *trace_id, int *vcpus,
+					const int **cpu_pid);
+/* PROCMAPS options: the @i-th process's comm (NULL past the last), pid and mapping count. */
+FTK_API const char *ftk_tracefile_procmap(const struct ftk_tracefile *tf, int i, int *pid,
+					  int *nr_maps);
 /* The per-CPU buffer statistics saved in the file (CPUSTAT options), or NULL. */
 FTK_API char **ftk_tracefile_cpustats(const struct ftk_tracefile *tf);
 /* Text of the file's latency (BUFFER_TEXT) data, or NULL for flyrecord files. */

@@ -14,7 +14,9 @@
  *	ftk_tracewrite_new(t, &opts, &w);
  *	ftk_tracewrite_add(w, cpu, fd, offset, length);	  any number, in order
  *	ftk_tracewrite_cpustat(w, cpu, text);
- *	ftk_tracewrite_save(w, "trace.dat");
+ *	ftk_tracewrite_buffer(w, "foo", t2);	  then _add()s of instance foo, if any
+ *	ftk_tracewrite_date(w, NULL);		  options: DATE or _ts_offset(), _procmaps()
+ *	ftk_tracewrite_save(w, "trace.dat");	  or _save_fd(w, 1, "standard output")
  *	ftk_tracewrite_free(w);
  */
 #ifndef FTKIT_TRACEWRITE_H
@@ -64,7 +66,14 @@ FTK_API int ftk_tracewrite_add(struct ftk_tracewrite *w, int cpu, int fd, uint64
 FTK_API int ftk_tracewrite_cpustat(struct ftk_tracewrite *w, int cpu, const char *text);
 FTK_API int ftk_tracewrite_comm(struct ftk_tracewrite *w, int pid, const char *comm);
 FTK_API int ftk_tracewrite_system(struct ftk_tracewrite *w, const char *system);
+FTK_API int ftk_tracewrite_buffer(struct ftk_tracewrite *w, const char *name,
+				  struct ftk_tracefs *t);
+FTK_API int ftk_tracewrite_ts_offset(struct ftk_tracewrite *w, long long ns);
+FTK_API int ftk_tracewrite_date(struct ftk_tracewrite *w, long long *usecs);
+FTK_API int ftk_tracewrite_procmaps(struct ftk_tracewrite *w, int pid, const char *exe,
+				    const char *maps);
 FTK_API int ftk_tracewrite_save(struct ftk_tracewrite *w, const char *path);
+FTK_API int ftk_tracewrite_save_fd(struct ftk_tracewrite *w, int fd, const char *name);
 FTK_API const char *ftk_tracewrite_errmsg(const struct ftk_tracewrite *w);
 FTK_API int ftk_tracewrite_compression_ok(const char *name);
 FTK_API int ftk_tracewrite_save_template(struct ftk_tracewrite *w, const char *path);

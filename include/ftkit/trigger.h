@@ -42,6 +42,29 @@ FTK_API int ftk_trigger_hist(struct ftk_tracefs *t, const char *event, char **ou
 FTK_API int ftk_trigger_func_add(struct ftk_tracefs *t, const char *func, const char *command);
 FTK_API int ftk_trigger_synth_add(struct ftk_tracefs *t, const char *definition);
 
+/*
+ * A latency synthetic event made with libtracefs's tracefs_synth: START
+ * and END matched on their keys, "lat" the END's time stamp minus the
+ * START's in nanoseconds, and the listed END fields carried along.
+ */
+struct ftk_trigger_latency_opts {
+	size_t		sz;
+	const char	*name;		/* the synthetic event */
+	const char	*start;		/* "system:event" */
+	const char	*end;
+	const char	*start_keys;	/* "pid", or "dev,sector": matched in order with end_keys */
+	const char	*end_keys;
+	const char	*key_name;	/* keep the first key in the event under this name, or NULL */
+	const char	*end_fields;	/* "id,ret": END fields carried, or NULL */
+	const char	*start_filter;	/* the kernel's filter syntax, or NULL */
+	const char	*end_filter;
+	unsigned int	size;		/* entries of the two hists (one a key ever seen), 0: the kernel's */
+	const char	*clock;		/* their clock= (the kernel sets the instance's to it), or NULL */
+};
+
+FTK_API int ftk_trigger_latency_add(struct ftk_tracefs *t,
+				    const struct ftk_trigger_latency_opts *opts);
+
 #ifdef __cplusplus
 }
 #endif

@@ -18,8 +18,8 @@
 # getrusage through the shell's `times`), the share of one core, the events
 # it saw and the events the kernel lost, and the ratios against fttop.
 # fttop is also measured in its steady state: its /proc/PID/stat between
-# the first and the last frame, without the start (reading every event
-# format of the system) and the end.
+# the first and the last frame, without the start (making the instance,
+# reading the enabled events' formats) and the end.
 #
 # The machine these run on is shared: CPU time is what is reported, and
 # the rate the load generator reached is printed beside it (a busy machine

@@ -5,6 +5,8 @@
 #   ftsyscount      vs perf-tools' syscount -c (perf stat over syscalls:sys_enter_*)
 #                   on a getppid loop and a pipe ping-pong
 #   ftrunqlat       vs perf sched record + perf sched latency, on the same two
+# ftsyscount -L and ftrunqlat -w 0 take the kernel path where the kernel has hist
+# triggers and synthetic events; their --stream rows are the user-space path.
 # For each: the workload's wall and CPU time under the tool against bare
 # (the slowdown), the tool's own CPU time (everything the run used minus the
 # workload's own), and lost events as each tool reports them. Rounds are
@@ -65,6 +67,7 @@ run() {
 	wc=$(echo "$u $s" | awk '{ print $1 + $2 }')
 	lost=$(cat "$tmp/out" "$tmp/err" | awk '
 		/^Lost [0-9]+ events/ { l += $2 }
+		/^Dropped [0-9]+ samples/ { l += $2 }
 		/"lost":[0-9]+/ { match($0, /"lost":[0-9]+/); l += substr($0, RSTART + 7, RLENGTH - 7) }
 		/lost [0-9]+ chunks/ { for (i = 1; i < NF; i++) if ($i == "lost") l += $(i + 1) }
 		/LOST [0-9]+ events/ { for (i = 1; i < NF; i++) if ($i == "LOST") l += $(i + 1) }
@@ -88,21 +91,24 @@ for ((r = 1; r <= rounds; r++)); do
 		run "$k bare" workload "$@"
 		run "$k ftsyscount" "$bin/ftsyscount" -- "$tmp/timed" "$@"
 		run "$k ftsyscount -L" "$bin/ftsyscount" -L -- "$tmp/timed" "$@"
+		run "$k ftsyscount -L --stream" "$bin/ftsyscount" -L --stream -- "$tmp/timed" "$@"
 		run "$k syscount -c" "$syscount" -c "$tmp/timed" "$@"
-		run "$k ftrunqlat" "$bin/ftrunqlat" -w 0 --json -- "$tmp/timed" "$@"
+		run "$k ftrunqlat" "$bin/ftrunqlat" -w 0 -- "$tmp/timed" "$@"
+		run "$k ftrunqlat --stream" "$bin/ftrunqlat" -w 0 --stream -- "$tmp/timed" "$@"
 		run "$k perf sched" sched_perf "$@"
 	done
 done
 
 echo "# lat-bench: $rounds rounds, getppid N=$N, pingpong M=$M round trips; $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# means per run; tool CPU = user+sys of the whole run minus the workload's own"
-printf '%-24s %10s %10s %9s %9s %10s %8s\n' CASE "WALL(s)" "WORK-CPU" SLOWDOWN CPU-X "TOOL-CPU" LOST
+printf '%-32s %10s %10s %9s %9s %10s %8s\n' CASE "WALL(s)" "WORK-CPU" SLOWDOWN CPU-X "TOOL-CPU" LOST
 for wl in getppid pingpong; do
-	for t in bare ftsyscount "ftsyscount -L" "syscount -c" ftrunqlat "perf sched"; do
+	for t in bare ftsyscount "ftsyscount -L" "ftsyscount -L --stream" "syscount -c" ftrunqlat \
+		"ftrunqlat --stream" "perf sched"; do
 		k="$wl $t"
 		b="$wl bare"
 		echo "${s_ww[$k]} ${s_wc[$k]} ${s_tc[$k]} ${s_n[$k]} ${s_ww[$b]} ${s_wc[$b]} ${s_lost[$k]}" |
-		awk -v k="$k" '{ n = $4; printf "%-24s %10.3f %10.3f %8.2fx %8.2fx %10.3f %8d\n",
+		awk -v k="$k" '{ n = $4; printf "%-32s %10.3f %10.3f %8.2fx %8.2fx %10.3f %8d\n",
 			k, $1 / n, $2 / n, ($5 ? $1 / $5 : 0), ($6 ? $2 / $6 : 0),
 			(k ~ / bare$/ ? 0 : $3 / n), $7 / n }'
 	done

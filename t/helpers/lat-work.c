@@ -12,7 +12,10 @@
  *					down to 1: N * DEPTH calls, DEPTH nested at most;
  *					each level sleeps 1 ms after its inner call returns
  *	lat-work stall N AT MS		N wake-ups of a child ("victim PID" on stdout), each
- *					run at once but wake-up AT, held off MS milliseconds
+ *					run at once but wake-up AT, held off MS milliseconds;
+ *					at the end "switches N": the child's context switches
+ *					(voluntary + involuntary, getrusage), which is how many
+ *					times it was switched in (its first run, not its exit)
  *	lat-work slowcall N AT MS	N calls of lat_sleep_fn(0), but call AT sleeps MS ms
  *					(SCHED_FIFO on CPU 0)
  */
@@ -24,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -124,6 +128,7 @@ static int pin_fifo(int prio)
 static int do_stall(long n, long at, long ms)
 {
 	struct timespec t0, now;
+	struct rusage ru;
 	int p[2], status;
 	char c = 'x';
 	long i;
@@ -161,6 +166,8 @@ static int do_stall(long n, long at, long ms)
 	if (write(p[1], "q", 1) != 1)
 		return 1;
 	waitpid(pid, &status, 0);
+	if (!getrusage(RUSAGE_CHILDREN, &ru))
+		printf("switches %ld\n", ru.ru_nvcsw + ru.ru_nivcsw);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 

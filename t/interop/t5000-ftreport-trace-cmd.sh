@@ -4,7 +4,8 @@
 # endian with 4-byte longs, 8 KiB sub-buffers, instances, each trace clock)
 # and their version 7 conversions by trace-cmd (uncompressed and zstd), in
 # the default mode and with -t, -R, -N, --cpu and -F; ftrace function,
-# function_graph (leaves and nesting) and kernel_stack events included. Files recorded by
+# function_graph (leaves and nesting) and kernel_stack events included; guest
+# files with TIME_SHIFT, alone and merged with their host. Files recorded by
 # trace-cmd itself in the VM lane (t/fixtures/trace-cmd-vm) are compared too.
 . "$top_srcdir/t/tap.sh"
 lane interop
@@ -86,6 +87,37 @@ same "OFFSET option shifts the stamps" "$tmp/o.dat"
 
 "$mkdat" -n 500 -k x86-tsc -T 1398101,22 -o "$tmp/t.dat"
 same "TSC2NSEC option converts x86-tsc stamps" "$tmp/t.dat"
+
+# A guest's TIME_SHIFT (trace-cmd record -A): one sample, two, several,
+# interpolated or stepwise, trace-cmd 2.9's layout (no fraction arrays) and
+# 3.x's (scaling and fraction), v6 and v7, with -t; the instance buffer of a
+# guest stays on its own clock, as in trace-cmd.
+for z in 1,1 1,2 1,5 0,5 1,6,3,1 0,4,5,2 1,12,1,0; do
+	"$mkdat" -n 1500 -m -S 41 -Z $z -o "$tmp/z.dat"
+	same "TIME_SHIFT [$z] -t" "$tmp/z.dat" -t
+	trace-cmd convert --compression zstd -i "$tmp/z.dat" -o "$tmp/z7.dat" >/dev/null 2>&1
+	same "TIME_SHIFT [$z] v7 zstd -t" "$tmp/z7.dat" -t
+done
+"$mkdat" -n 1500 -c 4 -t -x -S 43 -Z 1,7,3,1 -o "$tmp/zi.dat"
+same "TIME_SHIFT with an instance, 4 CPUs, time extends" "$tmp/zi.dat" -t
+"$mkdat" -n 1500 -k x86-tsc -T 1398101,22 -Z 1,5 -D 0x3e8 -O 777 -S 3 -o "$tmp/zt.dat"
+same "TIME_SHIFT, then TSC2NSEC, then DATE and OFFSET" "$tmp/zt.dat" -t
+# host and guest merged (the host's events fall among the guest's)
+"$mkdat" -n 1200 -S 45 -Z 1,5,3,1 -I 1a2b3c4d -o "$tmp/guest.dat"
+"$mkdat" -n 800 -S 47 -I feedf00d12345678 -G guest1,1a2b3c4d,2 -O 1000 -o "$tmp/host.dat"
+(cd "$tmp" && trace-cmd report -t -i host.dat -i guest.dat) > "$tmp/want" 2>/dev/null
+(cd "$tmp" && ftreport -t -i host.dat -i guest.dat) > "$tmp/got" 2>"$tmp/err"
+ok "host and guest merged, -t: trace-cmd report -i HOST -i GUEST's text" cmp -s "$tmp/want" "$tmp/got"
+ok "  and they interleave" test "$(awk '{ print $1 }' "$tmp/got" | uniq | wc -l)" -gt 20
+# --stat against trace-cmd dump --options
+ftreport --stat "$tmp/guest.dat" > "$tmp/stat"
+peer=$(trace-cmd dump --options "$tmp/guest.dat" 2>/dev/null | awk '/peer.s trace id/ { print tolower($1) }')
+ok "--stat: the host's trace id is trace-cmd dump's ($peer)" \
+	grep -q "^guest of:  host trace id $peer:" "$tmp/stat"
+n=$(trace-cmd dump --options "$tmp/guest.dat" 2>/dev/null | awk '/samples count for CPU/ { s += $1 } END { print s }')
+# trace-cmd dump lists the samples as written; ftreport counts them once per time
+ok "--stat: the sample count is trace-cmd dump's less CPU 0's repeated time ($n - 1)" \
+	grep -q "^timeshift: 2 cpus, $((n - 1)) samples" "$tmp/stat"
 
 # Files trace-cmd recorded in the VM lane (t/fixtures/trace-cmd-vm), against
 # this host's trace-cmd report, with -t too.

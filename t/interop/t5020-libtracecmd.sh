@@ -1,6 +1,7 @@
 #!/bin/bash
 # Every shape of file ftrecord writes (version 7 and 6, zstd, zlib and no
-# compression, a named instance, marks from the command) is read by a second,
+# compression, a named instance, marks from the command, an instance's buffer
+# beside the top one) is read by a second,
 # independent reader: libtracecmd, trace-cmd's own library, through
 # t/helpers/tracecmd-read. Its per-CPU and merged reads must agree with each
 # other, and its records per CPU and per event, first and last time stamps,
@@ -123,5 +124,25 @@ for v in "default" "--file-version 6" "--compression zstd" "--compression none" 
 		continue
 	fi
 	check_file "ftrecord $v" "$f" "$([ "$v" = marks ] && echo marks)"
+done
+
+# Two buffers (events before and after -B), v7 and v6: libtracecmd finds the
+# instance and counts in it the events trace-cmd report prints under its name.
+for fv in 7 6; do
+	f=$tmp/b.dat
+	if ! ftrecord -q --file-version $fv -e sched:sched_process_exec -B "$inst" \
+		-e sched:sched_process_exit -o "$f" -- sh -c "$work" > "$tmp/rec.log" 2>&1; then
+		_tap_result 1 "ftrecord v$fv, two buffers"
+		sed 's/^/# /' "$tmp/rec.log"
+		continue
+	fi
+	"$reader" "$f" > "$tmp/tc" 2> "$tmp/tc.err"
+	is "$?" 0 "v$fv, two buffers: libtracecmd reads both, per-CPU and merged reads agree"
+	is "$(sed -n 's/^instances //p' "$tmp/tc")" 1 "v$fv, two buffers: libtracecmd finds one instance"
+	n=$(awk -v b="$inst" '$1 == "buffer" { cur = $2 }
+		cur == b && $1 == "event" && $2 == "sched:sched_process_exit" { print $3 }' "$tmp/tc")
+	want=$(trace-cmd report "$f" 2>/dev/null | grep -c "^ *$inst: .*sched_process_exit:")
+	ok "v$fv, two buffers: libtracecmd counts ${n:-no} exits in $inst, as trace-cmd report ($want)" \
+		test "${n:-0}" = "$want" -a "$want" -gt 0
 done
 done_testing

@@ -49,3 +49,17 @@ sys.exit(root.tag != "{http://www.w3.org/2000/svg}svg")' "$svg"
 		"$(grep -c '<rect class="cell"' "$svg")"
 	ok "$what: a legend" grep -q 'count per cell:' "$svg"
 }
+
+# The latency tools' kernel path (synthetic events and hists on them):
+#   synth_left ROOT        how many of their synthetic events are left in ROOT
+#   kernel_path_skip N ERR N skips with the reason the tool gave (-v) in ERR
+synth_left() {
+	grep -Ec '^ftkit_[^ ]*_(sys|io|rq[wnp]) ' "$1/synthetic_events" 2>/dev/null
+}
+kernel_path_skip() {
+	local n=$1 why i
+	why=$(grep -o 'no kernel path: .*' "$2" | head -1)
+	for i in $(seq 1 "$n"); do
+		skip "${why:-no kernel path here}"
+	done
+}

@@ -124,6 +124,12 @@ fails 1 ftrecord -P 0 true
 fails 1 ftrecord -D x true
 fails 1 ftrecord -e ftk_no_such_system:ftk_no_such_event true
 fails 1 ftrecord -O ftk_no_such_option true
+fails 1 ftrecord --date --ts-offset 10 true
+fails 1 ftrecord --ts-offset 1x true
+fails 1 ftrecord --proc-map -e sched
+fails 1 ftrecord -B ftk-a -e sched -B ftk-a -e irq true
+fails 1 ftrecord -e sched -B ftk-a -e irq -m 64 true
+fails 1 ftrecord --flight --repeat 2 -o - true
 fails 2 ftrecord -o /nonexistent/dir/out.dat true
 fails 127 ftrecord -q -o out.dat ftk-no-such-command-$$
 fails 126 ftrecord -q -o out.dat ./noexec
@@ -131,7 +137,7 @@ fails 126 ftrecord -q -o out.dat ./noexec
 # ftreport
 fails 1 ftreport --bogus-option
 fails 1 ftreport -B x
-fails 1 ftreport --stat a.dat b.dat
+fails 1 ftreport --stat a.dat b.dat --offset c.dat=5
 fails 1 ftreport -o yaml x.dat
 fails 1 ftreport --cpu abc x.dat
 fails 1 ftreport --live x.dat

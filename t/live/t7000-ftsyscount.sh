@@ -79,6 +79,31 @@ is "$?" 1 "-p with a COMMAND is a usage error"
 ftsyscount -- /nonexistent/cmd 2>"$tmp/err"
 is "$?" 127 "a missing COMMAND exits 127, as a shell"
 
+# 6: the kernel path (a synthetic event from sys_enter to sys_exit, hists
+# on it and on sys_exit) and --stream agree on N getppid calls: both count
+# exactly N, by syscall and by process, and pair all N with their entry
+ftsyscount -L -v -e getppid -- "$LAT_WORK" getppid $N >"$tmp/k" 2>"$tmp/kerr"
+if grep -q '^ftsyscount: kernel: .*synthetic' "$tmp/kerr"; then
+	ftsyscount -L -v --stream -e getppid -- "$LAT_WORK" getppid $N >"$tmp/s" 2>"$tmp/serr"
+	ok "--stream: the stream path" grep -q '^ftsyscount: stream: ' "$tmp/serr"
+	kc=$(awk '$1 == "getppid" { print $2 }' "$tmp/k")
+	sc=$(awk '$1 == "getppid" { print $2 }' "$tmp/s")
+	is "$kc" $N "kernel path: -L counts getppid exactly $N times"
+	is "$sc" $N "stream path: -L counts getppid exactly $N times"
+	ok "kernel path: all $N paired with their entry" \
+		grep -q "^ftsyscount: $N syscalls, $N paired" "$tmp/kerr"
+	ok "stream path: all $N paired with their entry" \
+		grep -q "^ftsyscount: $N syscalls, $N paired" "$tmp/serr"
+	kt=$(awk '$1 == "getppid" { print $3 }' "$tmp/k")
+	ok "kernel path: a total time in getppid ($kt us)" test "${kt:-0}" -gt 0
+	ftsyscount -LP -v -e getppid -- "$LAT_WORK" getppid $N >"$tmp/kp" 2>"$tmp/kerr"
+	is "$(awk '$2 == "lat-work" { print $3 }' "$tmp/kp")" $N \
+		"kernel path -LP: $N calls of the process, named lat-work"
+	is "$(synth_left "$root")" 0 "no synthetic event left behind"
+else
+	kernel_path_skip 8 "$tmp/kerr"
+fi
+
 snap_is "$(tracefs_snap "$root")" "$before" "tracefs as before"
 is "$(instances_snap 'ftkit-syscount-')" "" "no instance left behind"
 done_testing

@@ -81,6 +81,81 @@ ftrunqlat --heatmap "$tmp/no/such/dir.svg" -D 1 >/dev/null 2>"$tmp/err"
 is "$?" 2 "--heatmap in a missing directory: exit 2"
 ok "... naming the file" grep -q "$tmp/no/such/dir.svg" "$tmp/err"
 
+# The in-kernel path (synthetic events from the wake-ups and preemptions to
+# the switch in, hists on them) and --stream on workloads whose switch-ins
+# are known:
+# - lat-work stall N -1 0: a SCHED_FIFO child sleeps in read() for its
+#   parent's N writes; the parent says at the end how many times the child
+#   was switched in (its context switches, getrusage). Each switch-in ends
+#   one wait: --stream's -P row of the child holds exactly that many; the
+#   kernel's at least that many (a task woken while preempted, before it
+#   slept, has two starts pending there and gives two samples);
+# - a ping-pong of K round trips on one CPU: at least the 2 x K switch-ins,
+#   and each path's histogram holds all its samples.
+K=1000
+rows_sum() { awk '$2 == "->" { s += $5 } END { print s + 0 }' "$1"; }
+# "S samples: W of a wake-up, P of a preemption" of -v
+samples() { sed -n 's/.*; \([0-9]*\) samples: .*/\1/p' "$1"; }
+# the rows of "pid = PID ..." in a -P output
+pid_rows() {
+	awk -v p="$2" '/^pid = / { on = ($3 == p) } on && $2 == "->" { s += $5 } END { print s + 0 }' "$1"
+}
+# --stream, on every kernel
+ftrunqlat -w 0 -v -P --stream -- "$LAT_WORK" stall $K -1 0 >"$tmp/s" 2>"$tmp/serr"
+scode=$?
+if [ "$scode" = 77 ]; then
+	skip "lat-work cannot be SCHED_FIFO here"
+	skip "lat-work cannot be SCHED_FIFO here"
+else
+	ok "--stream: the stream path" grep -q '^ftrunqlat: stream: ' "$tmp/serr"
+	v=$(awk '$1 == "victim" { print $2 }' "$tmp/s")
+	sw=$(awk '$1 == "switches" { print $2 }' "$tmp/s")
+	is "$(pid_rows "$tmp/s" "$v")" "${sw:-?}" \
+		"stream path -P: one sample for each of the child's ${sw:-?} switch-ins"
+fi
+# the kernel path, where there is one
+ftrunqlat -w 0 -v -P -- "$LAT_WORK" stall $K -1 0 >"$tmp/k" 2>"$tmp/kerr"
+kcode=$?
+if [ "$kcode" = 77 ]; then
+	for i in $(seq 1 10); do skip "lat-work cannot be SCHED_FIFO here"; done
+elif grep -q '^ftrunqlat: kernel: ' "$tmp/kerr"; then
+	is "$kcode" 0 "kernel path: exits with the workload's status (0)"
+	v=$(awk '$1 == "victim" { print $2 }' "$tmp/k")
+	sw=$(awk '$1 == "switches" { print $2 }' "$tmp/k")
+	kc=$(pid_rows "$tmp/k" "$v")
+	ok "kernel path -P: a sample for each of the child's ${sw:-?} switch-ins ($kc)" \
+		test "$kc" -ge "${sw:-1}" -a "${sw:-0}" -gt 0
+	pin=
+	command -v taskset >/dev/null && taskset -c 0 true 2>/dev/null && pin="taskset -c 0"
+	ftrunqlat -w 0 -v -- $pin "$LAT_WORK" pingpong $K >"$tmp/k" 2>"$tmp/kerr"
+	ftrunqlat -w 0 -v --stream -- $pin "$LAT_WORK" pingpong $K >"$tmp/s" 2>"$tmp/serr"
+	kn=$(samples "$tmp/kerr") sn=$(samples "$tmp/serr")
+	ok "kernel path: the ping-pong's 2 x $K switch-ins at least ($kn)" test "${kn:-0}" -ge $((2 * K))
+	ok "stream path: the ping-pong's 2 x $K switch-ins at least ($sn)" test "${sn:-0}" -ge $((2 * K))
+	is "$(rows_sum "$tmp/k")" "$kn" "kernel path: the histogram holds every sample"
+	is "$(rows_sum "$tmp/s")" "$sn" "stream path: the histogram holds every sample"
+	is "$(synth_left "$root")" 0 "no synthetic event left behind"
+	# every way out removes the kernel path's events, hists and instance
+	for sig in TERM INT; do
+		ftrunqlat -w 0 -v -D 60 >"$tmp/sig" 2>"$tmp/sigerr" &
+		p=$!
+		for i in $(seq 1 300); do
+			grep -q '^Tracing' "$tmp/sigerr" && break
+			sleep 0.1
+		done
+		kill -$sig $p
+		wait $p
+		ok "SIG$sig: the histogram so far, then nothing left (synthetic events: $(synth_left "$root"))" \
+			test "$(synth_left "$root")" = 0 -a -z "$(instances_snap 'ftkit-runqlat-')" \
+			-a "$(grep -c ' -> ' "$tmp/sig")" -gt 0
+	done
+	ftrunqlat -w 0 -D 1 2>/dev/null | true
+	ok "a closed pipe: nothing left" test "$(synth_left "$root")" = 0 \
+		-a -z "$(instances_snap 'ftkit-runqlat-')"
+else
+	kernel_path_skip 10 "$tmp/kerr"
+fi
+
 snap_is "$(tracefs_snap "$root")" "$before" "tracefs as before"
 is "$(instances_snap 'ftkit-runqlat-')" "" "no instance left behind"
 done_testing

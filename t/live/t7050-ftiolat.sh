@@ -116,7 +116,35 @@ is "$?" 0 "ftiolat --heatmap exits 0"
 is "$(awk '$2 == "->" { s += $5 } END { print s + 0 }' "$tmp/h")" $N "--heatmap run: $N requests"
 heatmap_check "$tmp/io.svg" $N ftiolat
 
-# 6: bad input
+# 6: the kernel path (a synthetic event from block_rq_issue to
+# block_rq_complete by dev,sector, a hist on it) and --stream: both count
+# the N reads of the disk, per disk too, in the same rows as the disk counts
+r0=$(reads)
+ftiolat -v --disk "$name" -- dd if="$dev" of=/dev/null bs=4096 count=$N iflag=direct \
+	status=none >"$tmp/k" 2>"$tmp/kerr"
+kr=$(( $(reads) - r0 ))
+if grep -q '^ftiolat: kernel: ' "$tmp/kerr"; then
+	is "$kr" $N "kernel path run: the disk counts $N reads"
+	is "$(awk '$2 == "->" { s += $5 } END { print s + 0 }' "$tmp/k")" $N \
+		"kernel path: $N requests in the histogram"
+	ok "kernel path: -v counts $N paired" grep -q "^ftiolat: $N issued, $N completed" "$tmp/kerr"
+	r0=$(reads)
+	ftiolat -v --stream --disk "$name" -- dd if="$dev" of=/dev/null bs=4096 count=$N \
+		iflag=direct status=none >"$tmp/s" 2>"$tmp/serr"
+	ok "--stream: the stream path" grep -q '^ftiolat: stream: ' "$tmp/serr"
+	is "$(awk '$2 == "->" { s += $5 } END { print s + 0 }' "$tmp/s")" $(( $(reads) - r0 )) \
+		"stream path: as many requests as the disk counts ($N)"
+	ftiolat -k --disk "$name" -- dd if="$dev" of=/dev/null bs=4096 count=$N iflag=direct \
+		status=none >"$tmp/kk" 2>"$tmp/kerr"
+	ok "kernel path -k: a 'disk = $name' histogram" grep -q "^disk = $name\$" "$tmp/kk"
+	is "$(awk '$2 == "->" { s += $5 } END { print s + 0 }' "$tmp/kk")" $N \
+		"kernel path -k: $N requests"
+	is "$(synth_left "$root")" 0 "no synthetic event left behind"
+else
+	kernel_path_skip 8 "$tmp/kerr"
+fi
+
+# 7: bad input
 ftiolat --disk no-such-disk -D 1 >/dev/null 2>"$tmp/err"
 is "$?" 2 "--disk of no disk: exit 2"
 ok "... naming it" grep -q "no disk 'no-such-disk'" "$tmp/err"

@@ -136,6 +136,65 @@ static int copy_part(const char *from, const char *to, long len, long poke_at,
 	return 0;
 }
 
+/* The option getters on the guest and host fixtures (values from t/fixtures/README.synth). */
+static void check_options(const char *dir)
+{
+	const struct ftk_time_sample *ts;
+	unsigned long long id = 0;
+	unsigned int flags = 0;
+	const int *cpu_pid = NULL;
+	struct ftk_tracefile *tf;
+	char path[4200];
+	int cpus = 0, n = 0, i, sorted, vcpus = 0, pid = 0, maps = 0;
+	long long v = 0;
+	const char *name;
+
+	snprintf(path, sizeof(path), "%s/synth-v6-tshift.dat", dir);
+	if (ftk_tracefile_open(path, 0, &tf) < 0) {
+		ok(0, "synth-v6-tshift: opens");
+		ftk_tracefile_close(tf);
+		return;
+	}
+	i = ftk_tracefile_time_shift(tf, &id, &flags, &cpus);
+	ok(i == 1 && id == 0xfeedf00d12345678ULL && flags == FTK_TIME_SHIFT_INTERPOLATE && cpus == 2,
+	   "TIME_SHIFT: peer 0x%llx, flags %u, %d cpus", id, flags, cpus);
+	ts = ftk_tracefile_time_shift_cpu(tf, 0, &n);
+	ok(ts && n == 4 && ts[1].time == 1000500000LL && ts[1].offset == -499984446LL &&
+	   ts[0].scaling == 3 && ts[0].fraction == 1,
+	   "cpu 0: the time given twice kept once, its first sample (n %d)", n);
+	ts = ftk_tracefile_time_shift_cpu(tf, 1, &n);
+	for (i = 1, sorted = ts != NULL; ts && i < n; i++)
+		sorted &= ts[i - 1].time < ts[i].time;
+	ok(n == 5 && sorted, "cpu 1: the reversed samples sorted by time (n %d)", n);
+	ok(!ftk_tracefile_time_shift_cpu(tf, 2, &n) && n == 0, "cpu 2: none");
+	i = ftk_tracefile_trace_id(tf, &id);
+	ok(i == 1 && id == 0x1a2b3c4d, "TRACEID 0x%llx", id);
+	name = ftk_tracefile_procmap(tf, 1, &pid, &maps);
+	ok(name && !strcmp(name, "make") && pid == 4321 && maps == 2 &&
+	   !ftk_tracefile_procmap(tf, 2, NULL, NULL), "PROCMAPS: the second is make, pid 4321, 2 maps");
+	ok(!ftk_tracefile_date(tf, NULL) && !ftk_tracefile_guest(tf, 0, NULL, NULL, NULL),
+	   "no DATE, no GUEST");
+	ftk_tracefile_close(tf);
+
+	snprintf(path, sizeof(path), "%s/synth-v6-host.dat", dir);
+	if (ftk_tracefile_open(path, 0, &tf) < 0) {
+		ok(0, "synth-v6-host: opens");
+		ftk_tracefile_close(tf);
+		return;
+	}
+	name = ftk_tracefile_guest(tf, 0, &id, &vcpus, &cpu_pid);
+	ok(name && !strcmp(name, "guest1") && id == 0x1a2b3c4d && vcpus == 2 && cpu_pid &&
+	   cpu_pid[0] == 3000 && cpu_pid[1] == 3001, "GUEST: guest1, its trace id, vcpu pids");
+	i = ftk_tracefile_date(tf, &v);
+	ok(i == 1 && v == 1000, "DATE %lld us", v);
+	i = ftk_tracefile_clock_offset(tf, &v);
+	ok(i == 1 && v == 1000, "OFFSET %lld ns", v);
+	ok(ftk_tracefile_ts_offset(tf) == 1001000, "DATE and OFFSET shift stamps by 1001000 ns");
+	ok(!ftk_tracefile_time_shift(tf, NULL, NULL, NULL) && !ftk_tracefile_tsc2nsec(tf, NULL, NULL, NULL),
+	   "no TIME_SHIFT, no TSC2NSEC");
+	ftk_tracefile_close(tf);
+}
+
 int main(void)
 {
 	const char *src = getenv("top_srcdir");
@@ -154,6 +213,8 @@ int main(void)
 	check_fixture(dir, "synth-v6-graph", 6, "none", 1);
 	check_fixture(dir, "synth-v7-zstd-inst", 7, "zstd", 2);
 	check_fixture(dir, "synth-v7-zlib", 7, "zlib", 1);
+	check_fixture(dir, "synth-v6-tshift", 6, "none", 1);
+	check_options(dir);
 
 	fd = mkstemp(tmp);
 	close(fd);

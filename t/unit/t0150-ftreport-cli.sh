@@ -168,8 +168,11 @@ ok "--offset FILE=1000 s moves that file's events after the other's ($last_v6 < 
 	test "$last_v6" -lt "$first_opts"
 ftreport -i "$fx/synth-v6.dat" -i "$fx/synth-v6.dat" --offset nosuch.dat=5 > /dev/null 2> "$tmp/err"; rc=$?
 is "$rc" 1 "--offset naming no input file is a usage error"
-ftreport -i "$fx/synth-v6.dat" -i "$fx/synth-v6.dat" --stat > /dev/null 2> "$tmp/err"; rc=$?
-is "$rc" 1 "--stat with several files is a usage error (text only)"
+ftreport -i "$fx/synth-v6.dat" -i "$fx/synth-v6-opts.dat" --stat > "$tmp/stat2" 2> "$tmp/err"; rc=$?
+is "$rc" 0 "--stat with several files exits 0 (t0157 checks the sections)"
+is "$(grep -c '^file: ' "$tmp/stat2")" 2 "  with a section a file"
+ftreport -i "$fx/synth-v6.dat" -i "$fx/synth-v6.dat" --live > /dev/null 2> "$tmp/err"; rc=$?
+is "$rc" 1 "--live with files is a usage error"
 
 # Damage: cut the file inside the event data.
 size=$(stat -c %s "$fx/synth-v6.dat")

@@ -203,6 +203,68 @@ static void test_triggers(struct ftk_tracefs *t)
 	       "no newline in a trigger");
 }
 
+#define COMMON_FIELDS \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+
+/* ftk_trigger_latency_add(): tracefs_synth's three texts, journaled, undone newest first. */
+static void test_latency(struct ftk_tracefs *t)
+{
+	FTK_OPTS(ftk_trigger_latency_opts, o, .name = "ftkit_t_sys",
+		 .start = "raw_syscalls:sys_enter", .end = "raw_syscalls:sys_exit",
+		 .start_keys = "common_pid", .end_keys = "common_pid", .key_name = "pid",
+		 .end_fields = "id", .end_filter = "ret < 0");
+	FTK_OPTS(ftk_trigger_latency_opts, bad, .name = "x", .start = "raw_syscalls",
+		 .end = "raw_syscalls:sys_exit", .start_keys = "common_pid",
+		 .end_keys = "common_pid");
+	const char *enter, *exit_, *synth;
+	char *p;
+
+	put("events/raw_syscalls/sys_enter/format", "name: sys_enter\nID: 21\nformat:\n"
+	    COMMON_FIELDS "\tfield:long id;\toffset:8;\tsize:8;\tsigned:1;\n"
+	    "\tfield:unsigned long args[6];\toffset:16;\tsize:48;\tsigned:0;\n\n"
+	    "print fmt: \"NR %ld\", REC->id\n");
+	put("events/raw_syscalls/sys_exit/format", "name: sys_exit\nID: 20\nformat:\n"
+	    COMMON_FIELDS "\tfield:long id;\toffset:8;\tsize:8;\tsigned:1;\n"
+	    "\tfield:long ret;\toffset:16;\tsize:8;\tsigned:1;\n\n"
+	    "print fmt: \"NR %ld = %ld\", REC->id, REC->ret\n");
+	put("events/header_page", "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+	    "\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+	    "\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+	    "\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n");
+	put("events/raw_syscalls/enable", "0");	/* libtracefs takes a system by it */
+	put("events/raw_syscalls/sys_enter/trigger", "");
+	put("events/raw_syscalls/sys_exit/trigger", "");
+	put("synthetic_events", "");
+	is_int(ftk_trigger_latency_add(t, &bad), -EINVAL, "a start without its event: -EINVAL");
+	if (!is_int(ftk_trigger_latency_add(t, &o), 0, "a latency synthetic event made"))
+		diag("%s", ftk_tracefs_errmsg(t));
+	synth = get("synthetic_events");
+	ok(!strncmp(synth, "ftkit_t_sys ", 12) && strstr(synth, "u64 lat") &&
+	   strstr(synth, " pid;") && strstr(synth, " id") && synth[strlen(synth) - 1] == 'd',
+	   "synthetic_events: NAME with lat, pid and id (%s)", synth);
+	enter = get("events/raw_syscalls/sys_enter/trigger");
+	ok(!strncmp(enter, "hist:keys=common_pid:", 21) && strstr(enter, "=common_timestamp") &&
+	   !strstr(enter, " if "), "sys_enter: a hist keeping the time stamp per pid (%s)", enter);
+	exit_ = get("events/raw_syscalls/sys_exit/trigger");
+	/* .trace(NAME,...) where the kernel's README shows it, else the older .NAME(...) */
+	ok(!strncmp(exit_, "hist:keys=common_pid:", 21) &&
+	   (strstr(exit_, "onmatch(raw_syscalls.sys_enter).trace(ftkit_t_sys,") ||
+	    strstr(exit_, "onmatch(raw_syscalls.sys_enter).ftkit_t_sys(")) &&
+	   (p = strstr(exit_, " if ret < 0")) && !p[11],
+	   "sys_exit: onmatch() makes the event, with the filter (%s)", exit_);
+	ftk_tracefs_restore(t);
+	ok(strstr(get("events/raw_syscalls/sys_exit/trigger"), "!hist:keys=common_pid:") &&
+	   strstr(get("events/raw_syscalls/sys_exit/trigger"), " if ret < 0"),
+	   "restore removes the end's hist, filter and all");
+	ok(strstr(get("events/raw_syscalls/sys_enter/trigger"), "!hist:keys=common_pid:") != NULL,
+	   "restore removes the start's hist");
+	ok(strstr(get("synthetic_events"), "!ftkit_t_sys") != NULL,
+	   "restore removes the synthetic event");
+}
+
 static char *slurp(const char *path)
 {
 	static char buf[4096];
@@ -334,6 +396,7 @@ int main(void)
 	test_match();
 	test_events(t);
 	test_triggers(t);
+	test_latency(t);
 	test_instances(t);
 	test_reset(t);
 	ftk_tracefs_close(t);

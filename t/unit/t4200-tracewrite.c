@@ -3,7 +3,10 @@
  * The trace.dat writer on synthetic ring-buffer pages and a small tracefs
  * tree (t/fixtures/tracefs-mini): every version and compression is parsed
  * back here and its CPU data compared byte for byte with the pages given;
- * where trace-cmd is installed, its report must show every event.
+ * where trace-cmd is installed, its report must show every event. Then a
+ * file with an instance's buffer beside the top one, OFFSET and PROCMAPS,
+ * v7 and v6, read by ftkit's reader and trace-cmd, and the same file
+ * written through a pipe by ftk_tracewrite_save_fd().
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -191,6 +194,118 @@ static int cpu_data(const char *file, size_t flen, int cpu, char **data, size_t 
 	return -1;
 }
 
+/* Lines of a command's output that contain @needle. */
+static int count_lines(const char *cmd, const char *needle)
+{
+	char line[512];
+	int n = 0;
+	FILE *f = popen(cmd, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, needle) != NULL;
+	pclose(f);
+	return n;
+}
+
+/* The same file written to a pipe: it may differ from @path only in its 8 TRACEID bytes. */
+static int same_through_pipe(struct ftk_tracewrite *w, const char *path, const char *piped)
+{
+	char cmd[4400], *a, *b;
+	size_t la, lb, i, first = 0, diff = 0;
+	FILE *f;
+	int ret;
+
+	snprintf(cmd, sizeof(cmd), "cat > '%s'", piped);
+	f = popen(cmd, "w");
+	if (!f)
+		return -1;
+	ret = ftk_tracewrite_save_fd(w, fileno(f), "a pipe");
+	if (pclose(f) || ret)
+		return -1;
+	a = slurp(path, &la);
+	b = slurp(piped, &lb);
+	for (i = 0; a && b && la == lb && i < la; i++)
+		if (a[i] != b[i] && !diff++)
+			first = i;
+		else if (a[i] != b[i] && i - first >= 8)
+			diff = 100;
+	ret = a && b && la == lb && diff <= 8 ? 0 : -1;
+	free(a);
+	free(b);
+	return ret;
+}
+
+/*
+ * The top buffer holds cpu0's pages, instance "inst1" cpu1's; OFFSET and
+ * PROCMAPS go along; the file read back by ftkit's reader and trace-cmd.
+ */
+static void buffers_and_options(struct ftk_tracefs *t, int fd, struct cpu_pages *cpus,
+				const char *dir, int version, int have_tc)
+{
+	FTK_OPTS(ftk_tracewrite_opts, o, .version = version, .flags = FTK_TRACEWRITE_NO_KALLSYMS);
+	static const char maps[] =
+		"55d0c3a00000-55d0c3a01000 r--p 00000000 08:01 123 /usr/bin/app\n"
+		"7f0000000000-7f0000001000 rw-p 00000000 00:00 0 \n"
+		"7ffd10000000-7ffd10021000 rw-p 00000000 00:00 0                  [stack]\n";
+	char out[4200], piped[4200], cmd[9000];
+	struct ftk_tracefile *tf;
+	struct ftk_tracewrite *w;
+	int ret;
+
+	snprintf(out, sizeof(out), "%s/buffers-v%d.dat", dir, version);
+	snprintf(piped, sizeof(piped), "%s/piped-v%d.dat", dir, version);
+	if (ftk_tracewrite_new(t, &o, &w))
+		bail_out("cannot make a writer");
+	ftk_tracewrite_add(w, 0, fd, 0, cpus[0].len);
+	is_int(ftk_tracewrite_buffer(w, "inst1", t), 1, "second buffer is number 1");
+	is_int(ftk_tracewrite_buffer(w, "inst1", t), -EINVAL, "a name used twice is refused");
+	ftk_tracewrite_add(w, 1, fd, cpus[0].len, cpus[1].len);
+	ftk_tracewrite_cpustat(w, 1, "entries: 50\n");
+	ftk_tracewrite_ts_offset(w, 5000000000LL);
+	is_int(ftk_tracewrite_procmaps(w, 1234, "/usr/bin/app", maps), 0, "procmaps taken");
+	is_int(ftk_tracewrite_procmaps(w, 1, "/x", "no maps here\n"), -EINVAL,
+	       "procmaps without a mapping refused");
+	ret = ftk_tracewrite_save(w, out);
+	ok(!ret, "v%d buffers: saved (%s)", version, ret ? ftk_tracewrite_errmsg(w) : "ok");
+	ok(!same_through_pipe(w, out, piped),
+	   "v%d buffers: the file through a pipe is the same but for its TRACEID", version);
+	ftk_tracewrite_free(w);
+
+	ret = ftk_tracefile_open(out, 0, &tf);
+	ok(!ret, "v%d buffers: ftkit's reader opens it", version);
+	if (!ret) {
+		is_int(ftk_tracefile_buffers(tf), 2, "two buffers");
+		is_str(ftk_tracefile_buffer_name(tf, 1), "inst1", "the second is inst1");
+		ok(ftk_tracefile_ts_offset(tf) == 5000000000LL, "OFFSET read back (%lld)",
+		   ftk_tracefile_ts_offset(tf));
+		ftk_tracefile_close(tf);
+	}
+	if (!have_tc) {
+		skip("v%d buffers: trace-cmd is not installed", version);
+		goto out;
+	}
+	snprintf(cmd, sizeof(cmd), "trace-cmd report -i '%s' 2>/dev/null", out);
+	is_int(count_lines(cmd, "inst1: "), cpus[1].events,
+	       "trace-cmd report: inst1's events under its name");
+	is_int(count_lines(cmd, "unit cpu0 line"), cpus[0].events,
+	       "trace-cmd report: the top buffer's events");
+	/* the first event is at 1 s; OFFSET moves it to 6 s */
+	is_int(count_lines(cmd, " 6.000000: print:"), 1, "trace-cmd report: OFFSET's 5 s added");
+	snprintf(cmd, sizeof(cmd), "trace-cmd report --raw-ts -i '%s' 2>/dev/null", out);
+	is_int(count_lines(cmd, " 1000000000: print:"), 1,
+	       "trace-cmd report --raw-ts: the stamp without OFFSET");
+	snprintf(cmd, sizeof(cmd), "trace-cmd dump --options -i '%s' 2>/dev/null", out);
+	is_int(count_lines(cmd, "4d2 2 /usr/bin/app"), 1, "PROCMAPS: pid, count and program");
+	is_int(count_lines(cmd, "55d0c3a00000 55d0c3a01000 /usr/bin/app"), 1,
+	       "PROCMAPS: the program's mapping");
+	is_int(count_lines(cmd, "7ffd10000000 7ffd10021000 [stack]"), 1, "PROCMAPS: the stack");
+out:
+	unlink(out);
+	unlink(piped);
+}
+
 static int count_report(const char *path, int *first_ok)
 {
 	char cmd[4400], line[512];
@@ -294,6 +409,8 @@ int main(void)
 		free(file);
 		unlink(out);
 	}
+	buffers_and_options(t, fd, cpus, dir, 7, have_tc);
+	buffers_and_options(t, fd, cpus, dir, 6, have_tc);
 	ok(ftk_tracewrite_compression_ok("zstd") && !ftk_tracewrite_compression_ok("lz4"),
 	   "compression names checked");
 	{

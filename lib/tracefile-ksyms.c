@@ -1,0 +1,605 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * tracefile-ksyms: the kallsyms of a trace file, indexed where the text
+ * lies, and the large blocks the reader loads them into.
+ *
+ * libtraceevent's tep_parse_kallsyms() runs sscanf(3) over each of the
+ * 100k or so lines and mallocs each name: a report printing one %ps
+ * spent most of its start-up there. Here the text is read once, in
+ * place: each line gives an address and the offset of the line, and a
+ * name is cut out of its line (a NUL written after it) only when it is
+ * first looked up. The order and the look-up are libtraceevent's own
+ * (tep_register_function() for each line, then func_map_init()'s sort,
+ * then __find_func()'s bsearch()), so that every name and offset printed
+ * stays the same; libtraceevent calls it through
+ * tep_set_function_resolver().
+ *
+ * The 4 MB of text, and the index, are large enough that faulting their
+ * pages in one 4 KiB page at a time cost as much as reading them: they
+ * go in blocks of their own (tf_big_alloc()), backed by huge pages where
+ * the kernel gives them, or stay in the page cache (tf_map_file()).
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+#include <unistd.h>
+
+#include "internal.h"
+#include "tracefile-read-local.h"
+
+/* ---------------------------------------------------------------- large blocks */
+
+#define HUGE_SIZE	(2UL << 20)
+#define BIG_MIN		(1UL << 20)	/* smaller blocks come from malloc() */
+#define BLOCK_HEAD	16
+
+/*
+ * Every block starts BLOCK_HEAD bytes into what was allocated: there
+ * lies the mapping's length (0: malloc'd), for tf_big_free().
+ */
+static void *map_aligned(size_t len, size_t *maplen)
+{
+	size_t want = (len + HUGE_SIZE - 1) & ~(HUGE_SIZE - 1), lead, tail;
+	char *m = mmap(NULL, want + HUGE_SIZE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	char *a;
+
+	if (m == MAP_FAILED)
+		return NULL;
+	a = (char *)(((uintptr_t)m + HUGE_SIZE - 1) & ~(uintptr_t)(HUGE_SIZE - 1));
+	lead = a - m;
+	tail = HUGE_SIZE - lead;
+	if (lead)
+		munmap(m, lead);
+	if (tail)
+		munmap(a + want, tail);
+#ifdef MADV_HUGEPAGE
+	madvise(a, want, MADV_HUGEPAGE);	/* a hint: without it, 4 KiB pages */
+#endif
+	*maplen = want;
+	return a;
+}
+
+/**
+ * tf_big_alloc() - a block of @n bytes for a large section
+ * @n: bytes wanted
+ *
+ * Return: the block (free with tf_big_free()), or NULL with errno set.
+ */
+void *tf_big_alloc(size_t n)
+{
+	size_t maplen = 0;
+	char *m;
+
+	if (n > SIZE_MAX - HUGE_SIZE - BLOCK_HEAD)
+		return errno = ENOMEM, NULL;
+	if (n + BLOCK_HEAD < BIG_MIN)
+		m = malloc(n + BLOCK_HEAD);
+	else
+		m = map_aligned(n + BLOCK_HEAD, &maplen);
+	if (!m)
+		return errno = ENOMEM, NULL;
+	memcpy(m, &maplen, sizeof(maplen));
+	return m + BLOCK_HEAD;
+}
+
+/* Release a block of tf_big_alloc(); NULL is fine. */
+void tf_big_free(void *p)
+{
+	char *m = p ? (char *)p - BLOCK_HEAD : NULL;
+	size_t maplen;
+
+	if (!m)
+		return;
+	memcpy(&maplen, m, sizeof(maplen));
+	if (maplen)
+		munmap(m, maplen);
+	else
+		free(m);
+}
+
+/* ---------------------------------------------------------------- the index */
+
+/*
+ * One kept line: its address and where it is. @pos is the offset of the
+ * line in the text until its name is first looked up, then the offset of
+ * the name (cut by a NUL), with @state saying which.
+ */
+struct tf_ksym {
+	unsigned long long	addr;
+	unsigned int		pos;
+	unsigned int		state;
+};
+
+enum { KS_LINE, KS_NAME, KS_NAME_MOD };
+
+struct tf_ksyms {
+	char			*text;
+	size_t			len;
+	int			how;		/* TF_TEXT_* */
+	void			*map;		/* TF_TEXT_BIG: the block; _MAP: the mapping */
+	size_t			maplen;
+	struct tf_ksym		*syms;		/* n + 1: a 0 entry at the end */
+	size_t			n;
+	size_t			syms_len;	/* bytes mapped for syms */
+};
+
+static void text_release(char *text, int how, void *map, size_t maplen)
+{
+	switch (how) {
+	case TF_TEXT_MALLOC:
+		free(text);
+		break;
+	case TF_TEXT_BIG:
+		tf_big_free(map);
+		break;
+	case TF_TEXT_MAP:
+		if (map)
+			munmap(map, maplen);
+		break;
+	}
+}
+
+/**
+ * tf_map_file() - a private, writable mapping of a file's bytes
+ * @fd: the file
+ * @off: where the bytes start
+ * @len: how many
+ * @map: receives the mapping, for tf_ksyms_index()
+ * @maplen: receives its length
+ *
+ * The bytes stay in the page cache: a page is copied only if written. One
+ * byte past @len is mapped too (a name at the very end gets its NUL
+ * there), so the file must hold it.
+ *
+ * Return: the bytes, or NULL with errno set.
+ */
+char *tf_map_file(int fd, unsigned long long off, size_t len, void **map, size_t *maplen)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	unsigned long long start = off & ~(unsigned long long)(pg - 1);
+	size_t n = (size_t)(off - start) + len + 1;
+	char *m;
+
+	m = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, (off_t)start);
+	if (m == MAP_FAILED)
+		return NULL;
+	*map = m;
+	*maplen = n;
+	return m + (off - start);
+}
+
+/**
+ * tf_map_ro() - a read-only mapping of a file's bytes, for a large compressed block
+ * @fd: the file
+ * @off: where the bytes start
+ * @len: how many (the file must hold them)
+ * @map: receives the mapping, to munmap() with @maplen
+ * @maplen: receives its length
+ *
+ * Return: the bytes, or NULL with errno set.
+ */
+const unsigned char *tf_map_ro(int fd, unsigned long long off, size_t len, void **map,
+			       size_t *maplen)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	unsigned long long start = off & ~(unsigned long long)(pg - 1);
+	size_t n = (size_t)(off - start) + len;
+	unsigned char *m;
+
+	m = mmap(NULL, n, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, (off_t)start);
+	if (m == MAP_FAILED)
+		return NULL;
+	*map = m;
+	*maplen = n;
+	return m + (off - start);
+}
+
+/* isspace() of the C locale */
+static inline int ks_space(unsigned char ch)
+{
+	return ch == ' ' || (ch >= '\t' && ch <= '\r');
+}
+
+/* The value of a hex digit, or -1. */
+static inline int hexv(unsigned char ch)
+{
+	unsigned int d = ch - '0', l = (ch | 0x20) - 'a';
+
+	return d < 10 ? (int)d : l < 6 ? (int)l + 10 : -1;
+}
+
+/*
+ * One line, NUL-terminated at its end, as tep_parse_kallsyms() reads it:
+ * 1 keep, 0 skip, -1 stop; *@fstart, *@fend the name, *@mend the end of
+ * the module ("...\t[mod]": it starts at *@fend + 2, and its last
+ * character is the ']'), 0 when there is none. The usual "ffffffff81000000
+ * T name" and "... t name\t[module]" are read here; anything else exactly
+ * as libtraceevent 1.7.1 reads it, with sscanf(3).
+ */
+static int ks_line(const char *p, unsigned long long *addr, int *fstart, int *fend, int *mend)
+{
+	int func_start, func_end = 0, mod_start = 0, mod_end = 0, n, i, h;
+	unsigned long long a = 0;
+	char ch;
+
+	for (i = 0; i < 16 && (h = hexv(p[i])) >= 0; i++)
+		a = a << 4 | h;
+	if (i && p[i] == ' ' && p[i + 1] && !ks_space(p[i + 1]) && p[i + 2] == ' ' &&
+	    p[i + 3] && !ks_space(p[i + 3])) {
+		ch = p[i + 1];
+		func_start = i + 3;
+		for (func_end = func_start; p[func_end] && !ks_space(p[func_end]); func_end++)
+			;
+		if (p[func_end] == '\t' && p[func_end + 1] == '[' && p[func_end + 2] &&
+		    !ks_space(p[func_end + 2])) {
+			mod_start = func_end + 2;
+			for (mod_end = mod_start; p[mod_end] && !ks_space(p[mod_end]); mod_end++)
+				;
+		} else if (p[func_end] && p[func_end] != ' ' && p[func_end] != '\t') {
+			goto slow;
+		}
+		*addr = a;
+		goto found;
+	}
+slow:
+	func_end = mod_start = mod_end = 0;
+	n = sscanf(p, "%16llx %c %n%*s%n%*1[\t][%n%*s%n",
+		   addr, &ch, &func_start, &func_end, &mod_start, &mod_end);
+	if (n != 2 || !func_end)
+		return -1;
+found:
+	if (p[func_start] == '$' || ch == 'A' || ch == 'a')
+		return 0;
+	*fstart = func_start;
+	*fend = func_end;
+	*mend = mod_end;
+	return 1;
+}
+
+/*
+ * ks_line() of the line [@p, @p + @n) (without its '\n'), which is not
+ * NUL-terminated: on a copy.
+ */
+static int ks_line_copy(const char *p, size_t n, unsigned long long *addr, int *fstart,
+			int *fend, int *mend)
+{
+	char buf[512], *b = n < sizeof(buf) ? buf : malloc(n + 1);
+	int r;
+
+	if (!b)
+		return -1;
+	memcpy(b, p, n);
+	b[n] = 0;
+	r = ks_line(b, addr, fstart, fend, mend);
+	if (b != buf)
+		free(b);
+	return r;
+}
+
+/* libtraceevent lists them newest first, then sorts stably by address. */
+static int ksym_cmp(const void *a, const void *b)
+{
+	const struct tf_ksym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->pos < y->pos ? 1 : x->pos > y->pos ? -1 : 0;
+}
+
+/* Stable merge of the sorted @a[0..na) and @b[0..nb) into @out (ksym_cmp order). */
+static void ksym_merge(struct tf_ksym *out, const struct tf_ksym *a, size_t na,
+		       const struct tf_ksym *b, size_t nb)
+{
+	size_t i = 0, j = 0;
+
+	while (i < na && j < nb)
+		*out++ = ksym_cmp(&b[j], &a[i]) < 0 ? b[j++] : a[i++];
+	memcpy(out, a + i, (na - i) * sizeof(*out));
+	memcpy(out + (na - i), b + j, (nb - j) * sizeof(*out));
+}
+
+#define ONES	0x0101010101010101ULL
+#define HIGHS	0x8080808080808080ULL
+
+/*
+ * Eight hex digits at @p, eight bytes at a time: -1 if one is not a hex
+ * digit, else 0 with their value in *@v. Bytes are read little-endian:
+ * the first digit is the lowest byte.
+ */
+static inline __attribute__((unused)) int hex8(const unsigned char *p, uint32_t *v)
+{
+	uint64_t x, lo, digit, letter, n;
+
+	memcpy(&x, p, 8);
+	if (x & HIGHS)
+		return -1;
+	/* bit 7 of each byte: 0x30 <= b <= 0x39, or 0x61 <= (b | 0x20) <= 0x66 */
+	lo = x | 0x20 * ONES;
+	digit = ((x | HIGHS) - 0x30 * ONES) & (0xb9 * ONES - x) & HIGHS;
+	letter = ((lo | HIGHS) - 0x61 * ONES) & (0xe6 * ONES - lo) & HIGHS;
+	if ((digit | letter) != HIGHS)
+		return -1;
+	/* each byte's value: its low nibble, + 9 for a letter (bit 6) */
+	n = (x & 0x0f * ONES) + ((x >> 6) & ONES) * 9;
+	/* pack the nibbles, first digit most significant */
+	n = ((n << 4) | (n >> 8)) & 0x00ff00ff00ff00ffULL;
+	n = ((n << 8) | (n >> 16)) & 0x0000ffff0000ffffULL;
+	*v = (uint32_t)((n << 16) | (n >> 32));
+	return 0;
+}
+
+/* Sixteen hex digits at @p: -1 if one is not a hex digit, else 0 with their value in *@v. */
+static inline int hex16(const unsigned char *p, unsigned long long *v)
+{
+#ifdef __SSE2__
+	const __m128i c0 = _mm_set1_epi8('0'), ca = _mm_set1_epi8('a'), c20 = _mm_set1_epi8(0x20);
+	const __m128i c9 = _mm_set1_epi8(9), c5 = _mm_set1_epi8(5), c10 = _mm_set1_epi8(10);
+	__m128i x = _mm_loadu_si128((const __m128i *)p), d, l, isd, isl, val, t;
+
+	d = _mm_sub_epi8(x, c0);
+	l = _mm_sub_epi8(_mm_or_si128(x, c20), ca);
+	isd = _mm_cmpeq_epi8(_mm_min_epu8(d, c9), d);		/* d <= 9, unsigned */
+	isl = _mm_cmpeq_epi8(_mm_min_epu8(l, c5), l);		/* l <= 5 */
+	if (_mm_movemask_epi8(_mm_or_si128(isd, isl)) != 0xffff)
+		return -1;
+	val = _mm_or_si128(_mm_and_si128(isd, d), _mm_and_si128(isl, _mm_add_epi8(l, c10)));
+	/* 16-bit lanes of (first digit, second digit): first * 16 + second */
+	t = _mm_or_si128(_mm_slli_epi16(_mm_and_si128(val, _mm_set1_epi16(0xff)), 4),
+			 _mm_srli_epi16(val, 8));
+	t = _mm_packus_epi16(t, t);
+	*v = __builtin_bswap64((unsigned long long)_mm_cvtsi128_si64(t));
+	return 0;
+#else
+	uint32_t hi, lo;
+
+	if (hex8(p, &hi) || hex8(p + 8, &lo))
+		return -1;
+	*v = (unsigned long long)hi << 32 | lo;
+	return 0;
+#endif
+}
+
+/* The first '\n' or NUL in [@p, @end), or @end. */
+static inline const unsigned char *line_end(const unsigned char *p, const unsigned char *end)
+{
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+	__m128i v;
+	int m;
+
+	for (; end - p >= 16; p += 16) {
+		v = _mm_loadu_si128((const __m128i *)p);
+		m = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, nl), _mm_cmpeq_epi8(v, zero)));
+		if (m)
+			return p + __builtin_ctz(m);
+	}
+#else
+	uint64_t v, x, m;
+
+	for (; end - p >= 8; p += 8) {
+		memcpy(&v, p, 8);
+		x = v ^ ('\n' * ONES);
+		m = ((v - ONES) & ~v & HIGHS) | ((x - ONES) & ~x & HIGHS);
+		if (m)
+			return p + (__builtin_ctzll(m) >> 3);
+	}
+#endif
+	while (p < end && *p != '\n' && *p)
+		p++;
+	return p;
+}
+
+/*
+ * Read the lines of @text into @syms (room for all), up to the end, a NUL
+ * or a line libtraceevent stops at: the count.
+ */
+static size_t ks_scan(const char *text, size_t len, struct tf_ksym *syms)
+{
+	const unsigned char *p = (const unsigned char *)text, *end = p + len, *nl;
+	unsigned long long a;
+	size_t n = 0;
+	int r, fs, fe, me, stop;
+
+	while (p < end) {
+		if (*p == '\n') {
+			p++;
+			continue;
+		}
+		if (!*p)
+			break;		/* libtraceevent's text ends at a NUL */
+		/*
+		 * The usual line, "ffffffff81000000 T name...": 16 hex digits,
+		 * a type, a name. Whatever follows the name (a module, or
+		 * something odd) matters only to the name, cut on look-up.
+		 */
+		if (end - p >= 20 && p[16] == ' ' && p[18] == ' ' && p[17] && !ks_space(p[17]) &&
+		    p[19] && !ks_space(p[19]) && !hex16(p, &a)) {
+			nl = line_end(p + 20, end);
+			if (nl == end || *nl) {
+				if (p[19] != '$' && p[17] != 'A' && p[17] != 'a')
+					syms[n++] = (struct tf_ksym){
+						.addr = a,
+						.pos = (const char *)p - text };
+				p = nl + 1;
+				continue;
+			}
+		} else {
+			nl = line_end(p, end);
+		}
+		stop = nl < end && !*nl;
+		r = ks_line_copy((const char *)p, nl - p, &a, &fs, &fe, &me);
+		if (r < 0)
+			break;
+		if (r)
+			syms[n++] = (struct tf_ksym){ .addr = a, .pos = (const char *)p - text };
+		if (stop)
+			break;
+		p = nl + 1;
+	}
+	return n;
+}
+
+void tf_ksyms_free(struct tf_ksyms *k)
+{
+	if (!k)
+		return;
+	text_release(k->text, k->how, k->map, k->maplen);
+	if (k->syms)
+		munmap(k->syms, k->syms_len);
+	free(k);
+}
+
+/**
+ * tf_ksyms_index() - index a kallsyms text for ksym look-ups
+ * @tf: the trace file; its former index is dropped
+ * @text: the text (libtraceevent's reads up to a NUL, this up to @len)
+ * @len: its length
+ * @how: how @text is released: TF_TEXT_MALLOC (free(@text)), TF_TEXT_BIG
+ *	(tf_big_free(@map), the block @text lies in), TF_TEXT_MAP (munmap(@map,
+ *	@maplen), of tf_map_file())
+ * @map: the block or the mapping
+ * @maplen: the mapping's length
+ *
+ * /proc/kallsyms lists the kernel's own symbols by address and the
+ * modules' after them: the sorted head is kept as it is (its runs of
+ * equal addresses turned newest first), the rest sorted, and the two
+ * merged. @text is taken over, also on failure; it is written to (a NUL
+ * after each name looked up).
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int tf_ksyms_index(struct ftk_tracefile *tf, char *text, size_t len, int how, void *map,
+		   size_t maplen)
+{
+	struct tf_ksyms *k = calloc(1, sizeof(*k));
+	struct tf_ksym *syms, *tail;
+	size_t n, head, i, j, bytes;
+
+	if (!k || len >= UINT32_MAX) {
+		free(k);
+		text_release(text, how, map, maplen);
+		return -ENOMEM;
+	}
+	k->text = text;
+	k->len = len;
+	k->how = how;
+	k->map = map;
+	k->maplen = maplen;
+	/* a kept line has at least "0 t x\n": room for all, touched only as filled */
+	bytes = (len / 6 + 2) * sizeof(*syms);
+	syms = map_aligned(bytes, &k->syms_len);
+	if (!syms) {
+		tf_ksyms_free(k);
+		return -ENOMEM;
+	}
+	k->syms = syms;
+	n = ks_scan(text, len, syms);
+	for (head = 1; head < n && syms[head].addr >= syms[head - 1].addr; head++)
+		;
+	head = n ? head : 0;
+	for (i = 0; i < head; i = j) {	/* equal addresses: newest first */
+		for (j = i + 1; j < head && syms[j].addr == syms[i].addr; j++)
+			;
+		if (j - i > 1) {
+			size_t a = i, b = j - 1;
+
+			for (; a < b; a++, b--) {
+				struct tf_ksym t = syms[a];
+
+				syms[a] = syms[b];
+				syms[b] = t;
+			}
+		}
+	}
+	if (head < n) {
+		tail = malloc((n - head) * sizeof(*tail));
+		if (!tail) {
+			tf_ksyms_free(k);
+			return -ENOMEM;
+		}
+		memcpy(tail, syms + head, (n - head) * sizeof(*tail));
+		qsort(tail, n - head, sizeof(*tail), ksym_cmp);
+		/* merge from the back would overlap: move the head to the end first */
+		memmove(syms + (n - head), syms, head * sizeof(*syms));
+		ksym_merge(syms, syms + (n - head), head, tail, n - head);
+		free(tail);
+	}
+	syms[n] = (struct tf_ksym){ 0 };
+	k->n = n;
+	tf_ksyms_free(tf->ksyms);
+	tf->ksyms = k;
+	return 0;
+}
+
+/* Cut the name (and module) of @s out of its line, on its first look-up. */
+static void ks_cut(struct tf_ksyms *k, struct tf_ksym *s)
+{
+	char *p = k->text + s->pos, *nl;
+	unsigned long long a;
+	int fs, fe, me, r;
+
+	nl = memchr(p, '\n', k->len - s->pos);
+	if (!nl)
+		nl = k->text + k->len;	/* a byte past the end is ours (see tf_map_file()) */
+	*nl = 0;
+	r = ks_line(p, &a, &fs, &fe, &me);
+	if (r <= 0) {		/* cannot be: the scan kept it */
+		fs = 0;
+		fe = 0;
+		me = 0;
+	}
+	p[fe] = 0;
+	if (me)
+		p[me - 1] = 0;
+	s->pos += fs;
+	s->state = me ? KS_NAME_MOD : KS_NAME;
+}
+
+/**
+ * tf_ksyms_find() - libtraceevent's __find_func() over the index
+ * @tf: the trace file
+ * @addrp: the address; receives the symbol's
+ * @modp: receives its module, or NULL
+ *
+ * glibc's bsearch() with libtraceevent's func_bcmp(): an address between
+ * two symbols belongs to the lower one, and one past the last symbol to
+ * none.
+ *
+ * Return: the name, owned by @tf, or NULL.
+ */
+char *tf_ksyms_find(struct ftk_tracefile *tf, unsigned long long *addrp, char **modp)
+{
+	struct tf_ksyms *k = tf->ksyms;
+	unsigned long long key = *addrp;
+	struct tf_ksym *f;
+	size_t l = 0, u, i;
+	char *name;
+
+	if (!k)
+		return NULL;
+	u = k->n;
+	while (l < u) {
+		i = (l + u) / 2;
+		f = &k->syms[i];
+		if (key == f->addr || (key > f->addr && key < f[1].addr)) {
+			if (f->state == KS_LINE)
+				ks_cut(k, f);
+			name = k->text + f->pos;
+			*addrp = f->addr;
+			*modp = f->state == KS_NAME_MOD ? name + strlen(name) + 2 : NULL;
+			return name;
+		}
+		if (key < f->addr)
+			u = i;
+		else
+			l = i + 1;
+	}
+	return NULL;
+}

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The kallsyms index of the trace file reader (lib/tracefile-ksyms.c)
+ * against libtraceevent's own: the same text given to
+ * tep_parse_kallsyms() and to tf_ksyms_index() must name every address
+ * the same, and give the same symbol address: on odd lines (types that
+ * are skipped, '$' names, short addresses, blanks, modules, odd white
+ * space, a line that stops the parse, duplicates, an unsorted tail, no
+ * final newline) and on this machine's /proc/kallsyms.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+
+#include "internal.h"
+#include "tap.h"
+#include "tracefile-read-local.h"
+
+static const char odd[] =
+	"0000000000000000 A fixed_percpu_data\n"
+	"ffffffff81000000 T _stext\n"
+	"ffffffff81000000 T startup_64\n"
+	"ffffffff81000010 t $x.1\n"
+	"ffffffff81000020 T dup_a\n"
+	"ffffffff81000020 t dup_b\n"
+	"ffffffff81000020 W dup_c\n"
+	"ffffffff81000040 a abs_sym\n"
+	"\n"
+	"ffffffff81000050 T name_cr\r\n"
+	"ffffffff81000060 T  two_spaces\n"
+	"81000070 T short_addr\n"
+	"ffffffff81000080 T trailing_space \n"
+	"ffffffff81000090 T name\ttab_no_bracket\n"
+	"FFFFFFFF810000A0 T upper_hex\n"
+	"ffffffff810000b0 Tx glued_type\n"
+	"ffffffffc0001000 t mod_fn\t[mymod]\n"
+	"ffffffffc0000800 t mod_low\t[other]\n"
+	"ffffffffc0000800 t mod_low2\t[other]\n"
+	"ffffffff81000100 T tail_unsorted\n"
+	"ffffffffc0002000 t weird\t[mod x]\n"
+	"ffffffffc0002100 t empty_mod\t[]\n"
+	"ffffffffc0003000 t notmod mod2\n"
+	"ffffffffc0004000 T last_no_newline";
+
+static const char stops[] =
+	"ffffffff81000000 T first\n"
+	"ffffffff81000100 T second\n"
+	"this is not a kallsyms line\n"
+	"ffffffff81000200 T after_the_stop\n";
+
+/* Compare the two on @key; 1 if the same. */
+static int same(struct tep_handle *tep, struct ftk_tracefile *tf, unsigned long long key)
+{
+	const char *want = tep_find_function(tep, key);
+	unsigned long long want_addr = want ? tep_find_function_address(tep, key) : 0;
+	unsigned long long addr = key;
+	char *mod = NULL, *got = tf_ksyms_find(tf, &addr, &mod);
+
+	if (!want || !got) {
+		if (!want && !got)
+			return 1;
+		diag("key %llx: libtraceevent %s, the index %s", key, want ? want : "(none)",
+		     got ? got : "(none)");
+		return 0;
+	}
+	if (strcmp(want, got) || want_addr != addr) {
+		diag("key %llx: libtraceevent %s at %llx, the index %s at %llx", key, want,
+		     want_addr, got, addr);
+		return 0;
+	}
+	return 1;
+}
+
+/* Index @text (@len bytes) both ways and compare on every address in it, +-1, and a few more. */
+static void check_text(const char *what, const char *text, size_t len, int step)
+{
+	struct ftk_tracefile tf = { 0 };
+	struct tep_handle *tep = tep_alloc();
+	char *copy = malloc(len + 1), *line;
+	unsigned long long keys[] = { 0, 1, ~0ULL, 0xffffffff80000000ULL, 0xffffffffc0005000ULL };
+	unsigned long long a;
+	size_t i, nkeys = 0, bad = 0;
+
+	if (!tep || !copy)
+		bail_out("out of memory");
+	memcpy(copy, text, len);
+	copy[len] = 0;
+	tep_parse_kallsyms(tep, text);	/* -1 after a line that stops it, with what came before */
+	ok(tf_ksyms_index(&tf, copy, len, TF_TEXT_MALLOC, NULL, 0) == 0, "%s: indexed", what);
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++, nkeys++)
+		bad += !same(tep, &tf, keys[i]);
+	for (line = (char *)text, i = 0; line && *line; i++) {
+		if (i % step == 0 && sscanf(line, "%llx", &a) == 1) {
+			bad += !same(tep, &tf, a);
+			bad += !same(tep, &tf, a + 1);
+			bad += !same(tep, &tf, a - 1);
+			nkeys += 3;
+		}
+		line = strchr(line, '\n');
+		line = line ? line + 1 : NULL;
+	}
+	ok(!bad, "%s: the same name and address as libtraceevent for %zu addresses", what, nkeys);
+	tf_ksyms_free(tf.ksyms);
+	tep_free(tep);
+}
+
+static void check_mod(struct ftk_tracefile *tf, unsigned long long key, const char *name,
+		      const char *mod)
+{
+	unsigned long long addr = key;
+	char *m = NULL, *got = tf_ksyms_find(tf, &addr, &m);
+
+	ok(got && !strcmp(got, name) && (mod ? m && !strcmp(m, mod) : !m),
+	   "%llx is %s [%s] (got %s [%s])", key, name, mod ? mod : "no module",
+	   got ? got : "nothing", m ? m : "no module");
+}
+
+int main(void)
+{
+	struct ftk_tracefile tf = { 0 };
+	char *text = NULL;
+	size_t len = 0;
+
+	check_text("odd lines", odd, strlen(odd), 1);
+	check_text("a line that stops the parse", stops, strlen(stops), 1);
+	if (tf_ksyms_index(&tf, strdup(stops), strlen(stops), TF_TEXT_MALLOC, NULL, 0))
+		bail_out("cannot index");
+	{
+		unsigned long long a = 0xffffffff81000200ULL;
+		char *m, *name = tf_ksyms_find(&tf, &a, &m);
+
+		/* had after_the_stop been read, its own address would name it */
+		ok(!name, "a line after the stop is not read (%s)", name ? name : "nothing");
+	}
+	tf_ksyms_free(tf.ksyms);
+	tf.ksyms = NULL;
+
+	/* modules, as libtraceevent's func_map keeps them (it does not print them) */
+	if (tf_ksyms_index(&tf, strdup(odd), strlen(odd), TF_TEXT_MALLOC, NULL, 0))
+		bail_out("cannot index");
+	check_mod(&tf, 0xffffffffc0001004ULL, "mod_fn", "mymod");
+	check_mod(&tf, 0xffffffffc0000800ULL, "mod_low2", "other");	/* newest first */
+	check_mod(&tf, 0xffffffffc0000900ULL, "mod_low", "other");	/* the last of the run */
+	/* the module is what follows "\t[" up to a space, less its last character (the ']') */
+	check_mod(&tf, 0xffffffffc0002000ULL, "weird", "mo");
+	check_mod(&tf, 0xffffffffc0002100ULL, "empty_mod", "");
+	check_mod(&tf, 0xffffffffc0003000ULL, "notmod", NULL);
+	check_mod(&tf, 0xffffffff81000051ULL, "name_cr", NULL);
+	check_mod(&tf, 0xffffffff81000050ULL, "name_cr", NULL);	/* cut once, found again */
+	tf_ksyms_free(tf.ksyms);
+
+	if (ftk_read_file("/proc/kallsyms", &text, &len) == 0 && len > 0)
+		check_text("/proc/kallsyms", text, len, 7);
+	else
+		skip("/proc/kallsyms is not readable");
+	free(text);
+	return done_testing();
+}
