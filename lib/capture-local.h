@@ -10,6 +10,6 @@ struct ftk_capture;
 
 int ftk_capture_spool(const struct ftk_capture *c, int cpu, int *fd, uint64_t *len,
 		      size_t *page_size);
-int ftk_capture_skip(struct ftk_capture *c, int cpu, uint64_t bytes);
+int ftk_capture_range(struct ftk_capture *c, int cpu, uint64_t from, uint64_t to);
 
 #endif

@@ -1229,18 +1229,29 @@ int ftk_capture_spool(const struct ftk_capture *c, int cpu, int *fd, uint64_t *l
 	return 0;
 }
 
-/* Leave the first @bytes (whole pages) of @cpu's spool out of the file. */
-int ftk_capture_skip(struct ftk_capture *c, int cpu, uint64_t bytes)
+/*
+ * Put only bytes [@from, @to) (whole pages) of @cpu's spool in the file:
+ * the pages before @from are left out, those from @to on are truncated away.
+ */
+int ftk_capture_range(struct ftk_capture *c, int cpu, uint64_t from, uint64_t to)
 {
 	struct cap_cpu *cc;
 
-	if (cpu < 0 || cpu >= c->ncpus || c->o.max_kb || bytes % c->page_size)
+	if (cpu < 0 || cpu >= c->ncpus || c->o.max_kb || from % c->page_size ||
+	    to % c->page_size || from > to)
 		return -EINVAL;
 	cc = &c->cpus[cpu];
-	if (bytes > cc->spool_len[cc->cur])
-		bytes = cc->spool_len[cc->cur];
-	cc->info.bytes -= bytes - cc->skip;
+	if (to > cc->spool_len[cc->cur])
+		to = cc->spool_len[cc->cur];
+	if (from > to)
+		from = to;
+	if (to < cc->spool_len[cc->cur]) {
+		if (ftruncate(cc->spool[cc->cur], to) < 0)
+			return -errno;
+		cc->spool_len[cc->cur] = to;
+	}
+	cc->skip = from;
+	cc->info.bytes = to - from;
 	cc->info.pages = cc->info.bytes / c->page_size;
-	cc->skip = bytes;
 	return 0;
 }

@@ -11,9 +11,9 @@
  * written into the instance's trace_marker: the file keeps it as an
  * ordinary mark (trace-cmd report prints it) and its time stamp, taken by
  * the kernel in the trace clock, is the trigger's time, from which the
- * --before cut is measured. The cut is by whole pages: a page is left out
- * when its last event is older than the window (kbuffer walks the pages,
- * libtraceevent's page reader).
+ * window is measured. The window is cut at one time stamp on every CPU,
+ * the events outside it taken out of the edge pages (see cut(); kbuffer,
+ * libtraceevent's page reader, walks the pages).
  */
 #include <endian.h>
 #include <errno.h>
@@ -337,23 +337,53 @@ FTK_API int ftk_flight_wait(struct ftk_flight *f, ftk_flight_check_fn check, voi
 	return ret ? ftk_err(fl_fail(f, ret)) : 1;
 }
 
-/* Newest reason mark of ours in @cpu's spool: its time stamp into *@ts. */
-static void find_reason(struct ftk_flight *f, struct kbuffer *kb, char *page, int fd,
-			uint64_t len, size_t psz, uint64_t *ts)
+/* A ring page's header: its time stamp, then commit (data size and the missed-events flags). */
+#define PAGE_HDR	(8 + sizeof(long))
+#define MISSED_EVENTS	(1UL << 31)	/* the kernel lost events before this page */
+#define MISSED_STORED	(1UL << 30)	/* ... and stored their count after the data */
+#define COMMIT_MASK	((1UL << 30) - 1)	/* the data size */
+
+static unsigned long page_commit(const char *page)
+{
+	unsigned long commit;
+
+	memcpy(&commit, page + 8, sizeof(commit));
+	return commit;
+}
+
+/*
+ * One pass over @cpu's spool: the newest reason mark of ours (its time
+ * stamp into *@ts), and the time from which the spool is whole, into
+ * *@whole: the first event of the newest page before @trigger (any page
+ * when the trigger is not known yet) that carries the missed-events flag.
+ * The kernel sets it on the first page read after its overwriting ring
+ * lapped the reader: the CPU's events before that page are gone. 0 when
+ * the CPU lost nothing since the recorder was armed. The last event's
+ * time stamp goes into *@last (0 without events).
+ */
+static void scan_spool(struct ftk_flight *f, struct kbuffer *kb, char *page, int fd,
+		       uint64_t len, size_t psz, uint64_t trigger, uint64_t *ts, uint64_t *whole,
+		       uint64_t *last)
 {
 	size_t mlen = strlen(FTK_FLIGHT_MARK);
 	unsigned long long t;
 	uint64_t off;
+	int first;
 	char *d;
 
 	for (off = 0; off + psz <= len; off += psz) {
 		if (pread(fd, page, psz, off) != (ssize_t)psz || kbuffer_load_subbuffer(kb, page))
 			continue;
+		first = 1;
 		for (d = kbuffer_read_event(kb, &t); d; d = kbuffer_next_event(kb, &t)) {
 			int size = kbuffer_event_size(kb);
 
-			if (size < f->buf_off + (int)mlen || *(uint16_t *)d != f->print_id ||
-			    *(int32_t *)(d + 4) != f->self ||
+			if (first && (page_commit(page) & MISSED_EVENTS) && (!trigger || t <= trigger))
+				*whole = t;
+			first = 0;
+			*last = t;
+			if (!ts || f->print_id < 0 || size < f->buf_off + (int)mlen ||
+			    *(uint16_t *)d != f->print_id || *(int32_t *)(d + 4) != f->self ||
 			    memcmp(d + f->buf_off, FTK_FLIGHT_MARK, mlen))
 				continue;
 			if (t > *ts)
@@ -362,63 +392,205 @@ static void find_reason(struct ftk_flight *f, struct kbuffer *kb, char *page, in
 	}
 }
 
-/* Bytes of whole pages at the start of the spool whose last event is before @cut. */
-static uint64_t pages_before(struct kbuffer *kb, char *page, int fd, uint64_t len, size_t psz,
-			     uint64_t cut)
-{
-	unsigned long long t, last;
-	uint64_t off;
-	char *d;
+enum { PAGE_BEFORE, PAGE_IN, PAGE_AFTER, PAGE_EMPTY };
 
-	for (off = 0; off + psz <= len; off += psz) {
-		if (pread(fd, page, psz, off) != (ssize_t)psz || kbuffer_load_subbuffer(kb, page))
+/*
+ * Keep only the events of @page in [@start, @end]. The events before
+ * @start go by moving the rest to the front: the page's time stamp
+ * becomes the first kept event's and that event's delta 0, so the
+ * records after it (deltas, time extends, absolute stamps) stay as they
+ * are; the events after @end go by lowering commit, as the kernel's own
+ * short pages are. With @clear, the missed-events flags go: the loss
+ * they tell of is before the window. Says which of PAGE_* the page was;
+ * *@dirty is set when it was changed.
+ */
+static int trim_page(struct kbuffer *kb, char *page, size_t psz, uint64_t start, uint64_t end,
+		     int clear, int *dirty)
+{
+	const uint32_t delta_mask = __BYTE_ORDER == __LITTLE_ENDIAN ? ~0x1fu : 0x07ffffffu;
+	unsigned long commit = page_commit(page), flags, size, missed = 0;
+	unsigned long long t, t_a = 0;
+	long a = -1, b = -1;
+	uint32_t h;
+	int any = 0;
+	void *d;
+
+	*dirty = 0;
+	if ((commit & COMMIT_MASK) > psz - PAGE_HDR)	/* not a page the kernel wrote */
+		return PAGE_IN;
+	if (kbuffer_load_subbuffer(kb, page))
+		return PAGE_EMPTY;
+	for (d = kbuffer_read_event(kb, &t); d; d = kbuffer_next_event(kb, &t)) {
+		any = 1;
+		if (t < start)
+			continue;
+		if (t > end) {
+			b = kbuffer_curr_index(kb);
 			break;
-		last = 0;
-		for (d = kbuffer_read_event(kb, &t); d; d = kbuffer_next_event(kb, &t))
-			last = t;
-		if (last >= cut)
-			break;
+		}
+		if (a < 0) {
+			a = kbuffer_curr_index(kb);
+			t_a = t;
+		}
 	}
-	return off;
+	if (!any)
+		return PAGE_EMPTY;
+	if (a < 0)
+		return b < 0 ? PAGE_BEFORE : PAGE_AFTER;
+	/* The kernel's flags are int constants: on 64 bits the upper half may be all ones. */
+	flags = commit & (MISSED_EVENTS | MISSED_STORED);
+	size = commit & COMMIT_MASK;
+	if (b < 0)
+		b = size;
+	if (a == 0 && (unsigned long)b == size && !(clear && flags))
+		return PAGE_IN;
+	if ((flags & MISSED_STORED) && PAGE_HDR + size + sizeof(long) <= psz)
+		memcpy(&missed, page + PAGE_HDR + size, sizeof(missed));
+	if (clear)
+		flags = 0;
+	memmove(page + PAGE_HDR, page + PAGE_HDR + a, b - a);
+	memset(page + PAGE_HDR + (b - a), 0, psz - PAGE_HDR - (b - a));
+	if (a > 0) {
+		uint64_t ts = t_a;
+
+		memcpy(page, &ts, sizeof(ts));
+		memcpy(&h, page + PAGE_HDR, sizeof(h));
+		h &= ~delta_mask;	/* type_len stays, the delta goes */
+		memcpy(page + PAGE_HDR, &h, sizeof(h));
+	}
+	if ((flags & MISSED_STORED) && PAGE_HDR + (b - a) + sizeof(long) <= psz)
+		memcpy(page + PAGE_HDR + (b - a), &missed, sizeof(missed));
+	else
+		flags &= ~MISSED_STORED;
+	commit = (unsigned long)(b - a) | flags;
+	memcpy(page + 8, &commit, sizeof(commit));
+	*dirty = 1;
+	return PAGE_IN;
 }
 
-/* Find the trigger's time and leave out the pages older than the window. */
+/* Cut @cpu's spool to [@start, @end]: pages out, the two edge pages trimmed. */
+static int cut_spool(struct ftk_flight *f, struct kbuffer *kb, char *page, int cpu, int fd,
+		     uint64_t len, size_t psz, uint64_t start, uint64_t end)
+{
+	uint64_t off, from = 0, to = 0;
+	int kept = 0, dirty, r;
+
+	for (off = 0; off + psz <= len; off += psz) {
+		unsigned long long first;
+
+		if (pread(fd, page, psz, off) != (ssize_t)psz)
+			return errno ? -errno : -EIO;
+		if (kbuffer_load_subbuffer(kb, page) || !kbuffer_read_event(kb, &first))
+			first = start;
+		r = trim_page(kb, page, psz, start, end, !kept && first <= start, &dirty);
+		if (r == PAGE_AFTER)
+			break;
+		if (r == PAGE_BEFORE || (r == PAGE_EMPTY && !kept))
+			continue;
+		if (dirty && pwrite(fd, page, psz, off) != (ssize_t)psz)
+			return errno ? -errno : -EIO;
+		if (!kept)
+			from = off;
+		kept = 1;
+		to = off + psz;
+	}
+	return ftk_capture_range(f->cap, cpu, from, to);
+}
+
+/*
+ * The window: from @before before the trigger to @after after it, and
+ * never before the time from which every CPU's spool is whole. The
+ * kernel's rings are per CPU and overwrite whole pages: a busy CPU's ring
+ * laps and keeps only its last seconds while a quiet one keeps events
+ * from long before. Cut at the page, a quiet CPU would show events from
+ * a time when the busy one's were already gone; cut at one time stamp,
+ * the file holds everything that happened on every CPU in its window.
+ */
 static int cut(struct ftk_flight *f)
 {
+	uint64_t len, ts = 0, whole = 0, start = 0, end = UINT64_MAX, w, last;
+	struct ftk_capture_cpu ci;
+	int ncpus = ftk_capture_cpus(f->cap), cpu, fd, lapped = -1, short_cpu = -1, ret = 0;
+	uint64_t limit = UINT64_MAX;
 	struct kbuffer *kb;
-	uint64_t len, cutoff, ts = 0;
 	size_t psz = 0;
 	char *page = NULL;
-	int cpu, fd, ret = 0;
 
 	kb = kbuffer_alloc(sizeof(long) == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
 			   __BYTE_ORDER == __LITTLE_ENDIAN ? KBUFFER_ENDIAN_LITTLE :
 			   KBUFFER_ENDIAN_BIG);
 	if (!kb)
 		return -ENOMEM;
-	for (cpu = 0; cpu < ftk_capture_cpus(f->cap); cpu++) {
+	/* The trigger's time first: the losses that count are those before it. */
+	for (cpu = 0; cpu < ncpus; cpu++) {
 		if (ftk_capture_spool(f->cap, cpu, &fd, &len, &psz))
 			continue;
 		if (!page && !(page = malloc(psz))) {
 			ret = -ENOMEM;
 			goto out;
 		}
-		if (f->print_id >= 0)
-			find_reason(f, kb, page, fd, len, psz, &ts);
+		w = last = 0;
+		scan_spool(f, kb, page, fd, len, psz, 0, &ts, &w, &last);
 	}
 	f->t_trigger = ts;
-	if (!ts)
-		pr_warn("the trigger's mark is not in the ring: no --before cut\n");
-	if (!ts || f->o.before <= 0)
+	if (!page)
 		goto out;
-	cutoff = (uint64_t)(f->o.before * 1e9);
-	cutoff = cutoff < ts ? ts - cutoff : 0;
-	for (cpu = 0; cpu < ftk_capture_cpus(f->cap); cpu++) {
+	for (cpu = 0; cpu < ncpus; cpu++) {
 		if (ftk_capture_spool(f->cap, cpu, &fd, &len, &psz))
 			continue;
-		ret = ftk_capture_skip(f->cap, cpu, pages_before(kb, page, fd, len, psz, cutoff));
-		if (ret)
-			break;
+		w = last = 0;
+		scan_spool(f, kb, page, fd, len, psz, ts, NULL, &w, &last);
+		if (w > whole) {
+			whole = w;
+			lapped = cpu;
+		}
+		/*
+		 * A full disk stopped the drain: a CPU that left events unstored
+		 * is whole only up to its last stored event, and so is the window.
+		 * One that stored none left a few (its reader had not woken yet),
+		 * at times no one knows: they are missing, it says so.
+		 */
+		if (!ftk_capture_failed(f->cap) || ftk_capture_cpu_info(f->cap, cpu, &ci) ||
+		    !ci.unstored)
+			continue;
+		if (!last)
+			pr_warn("cpu%d: its %llu events are not stored (the disk is full)\n", cpu,
+				(unsigned long long)ci.unstored);
+		else if (last < limit) {
+			limit = last;
+			short_cpu = cpu;
+		}
+	}
+	if (!ts && ftk_capture_failed(f->cap))
+		pr_warn("the trigger's mark was not stored (the disk is full): the window is what "
+			"was stored\n");
+	else if (!ts)
+		pr_warn("the trigger's mark is not in the ring: the window is all the ring holds\n");
+	if (ts && f->o.before > 0) {
+		w = (uint64_t)(f->o.before * 1e9);
+		start = w < ts ? ts - w : 0;
+	}
+	if (ts)
+		end = ts + (uint64_t)(f->o.after > 0 ? f->o.after * 1e9 : 0);
+	if (limit < end) {
+		pr_warn("cpu%d's events after %.6f s are not stored (the disk is full): the window "
+			"ends there on every CPU\n", short_cpu, limit / 1e9);
+		end = limit;
+	}
+	if (whole > start) {
+		if (ts && f->o.before > 0)
+			pr_warn("cpu%d's ring kept only the last %.3f s before the trigger: the window "
+				"starts there on every CPU (a larger -b keeps more)\n", lapped,
+				whole < ts ? (ts - whole) / 1e9 : 0.0);
+		else
+			pr_info("cpu%d's ring lapped: the window starts at its oldest event on "
+				"every CPU\n", lapped);
+		start = whole;
+	}
+	for (cpu = 0; cpu < ncpus && !ret; cpu++) {
+		if (ftk_capture_spool(f->cap, cpu, &fd, &len, &psz))
+			continue;
+		ret = cut_spool(f, kb, page, cpu, fd, len, psz, start, end);
 	}
 out:
 	free(page);
@@ -436,8 +608,16 @@ out:
  * A capture (tracing_on left to the recorder) moves the ring's pages into
  * spools while the after window runs, so that the window before the
  * trigger is not overwritten; then tracing goes off, the rest is drained
- * and the pages older than the before window are left out.
+ * and every CPU's events are cut to one window: from @before before the
+ * trigger (or the oldest time every CPU's ring still holds, if later) to
+ * @after after it.
  * ftk_flight_capture() then gives the capture to write the file from.
+ *
+ * When the spools' file system fills up (-ENOSPC, -EDQUOT), the drain
+ * stops at once and what was stored is still cut to a window, which ends
+ * where the first CPU that could not store all its events stopped: the
+ * capture can be saved (ftk_capture_shrink() makes it smaller), and the
+ * error is returned.
  *
  * Return: 0 or a negative errno (ftk_flight_errmsg()).
  */
@@ -446,7 +626,7 @@ FTK_API int ftk_flight_collect(struct ftk_flight *f, ftk_flight_check_fn check, 
 	FTK_OPTS(ftk_capture_opts, copts);
 	struct timespec t0, now;
 	const char *why;
-	int ret;
+	int ret, full = 0;
 
 	copts.spool_dir = f->spool_dir;
 	copts.notrace_pids = f->notrace;
@@ -470,15 +650,27 @@ FTK_API int ftk_flight_collect(struct ftk_flight *f, ftk_flight_check_fn check, 
 			break;
 		if (check && check(arg, &why) == FTK_FLIGHT_STOP)
 			break;
+		if (ftk_capture_failed(f->cap))
+			break;
 		nap(f->o.poll_ms);
 	}
 	ret = ftk_tracefs_write(f->t, "tracing_on", "0");
 	if (ret)
 		fl_fail(f, ret);
-	if (ftk_capture_stop(f->cap) && !ret)
-		ret = ftk_errmsg_set(&f->err, 0, NULL, -EIO, "%s", ftk_capture_errmsg(f->cap));
-	if (!ret)
-		ret = cut(f);
+	if (ftk_capture_stop(f->cap) && !ret) {
+		int failed = ftk_capture_failed(f->cap);
+
+		/* A full disk: what was stored is cut to a window all the same. */
+		full = failed == -ENOSPC || failed == -EDQUOT;
+		ret = ftk_errmsg_set(&f->err, 0, NULL, full ? failed : -EIO, "%s",
+				     ftk_capture_errmsg(f->cap));
+	}
+	if (!ret || full) {
+		int cret = cut(f);
+
+		if (cret && !ret)
+			ret = cret;
+	}
 	return ftk_err(ret);
 }
 

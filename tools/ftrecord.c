@@ -172,8 +172,10 @@ static char *join(char **list, const char *sep)
 
 static void set_or_die(struct ftk_tracefs *t, const char *file, const char *val)
 {
-	if (ftk_tracefs_set(t, file, val))
+	if (ftk_tracefs_set(t, file, val)) {
+		tool_cmd_kill(&cmd);	/* forked, not started: it goes before the instance */
 		tool_die("cannot write '%s': %s", file, ftk_tracefs_errmsg(t));
+	}
 }
 
 static int scan_dirs(const char *dir, struct dirent ***out)
@@ -1178,7 +1180,9 @@ static void flight_fatal(const char *what)
 static int fly(struct ftk_tracefs *t, const struct tool_args *a,
 	       const struct ftk_tracewrite_opts *wopts)
 {
-	int n, ret = 0, copy_marker = copy_marker_on(t);
+	int n, ret = 0, sret, copy_marker = copy_marker_on(t);
+	const char *name;
+	uint64_t dropped;
 	char *path;
 
 	if (fl_watch) {
@@ -1212,31 +1216,53 @@ static int fly(struct ftk_tracefs *t, const struct tool_args *a,
 			break;
 		if (!quiet)
 			fprintf(stderr, "ftrecord: trigger: %s\n", ftk_flight_reason(fl));
-		if (ftk_flight_collect(fl, flight_check, (void *)a))
-			flight_fatal("flight recorder");
-		cap = ftk_flight_capture(fl);
 		path = o.repeat ? numbered(n) : strdup(o.output);
 		if (!path)
 			fatal("out of memory");
-		ret = save(t, path, wopts, a->argv ? a->argv[0] : NULL, cmd.pid);
-		if (!ret && !quiet)
-			print_written(o.to_stdout ? out_name() : path, summary());
+		name = o.to_stdout ? out_name() : path;
+		ret = ftk_flight_collect(fl, flight_check, (void *)a);
+		cap = ftk_flight_capture(fl);
+		/* A full disk: the window as far as it was stored, in what fits. */
+		full = ret && cap && disk_full(ftk_capture_failed(cap));
+		if (ret && !full) {
+			free(path);
+			flight_fatal("flight recorder");
+		}
+		if (full)
+			tool_err("cannot write '%s': %s: recording stopped (%s)", name,
+				 strerror(-ftk_capture_failed(cap)), ftk_flight_errmsg(fl));
+		/* Standard output is written once: a second try would follow the first. */
+		while (disk_full(sret = save(t, path, wopts, a->argv ? a->argv[0] : NULL,
+					     cmd.pid)) && full && !o.to_stdout &&
+		       (dropped = ftk_capture_shrink(cap)) > 0)
+			tool_warn("'%s': no room for all of it; dropping the newest %llu KiB "
+				  "(every CPU cut at one time stamp)",
+				  name, (unsigned long long)dropped / 1024);
+		if (sret && full)
+			tool_err("cannot write '%s': %s", name, strerror(-sret));
+		else if (!sret && full)
+			tool_warn("wrote what fit into '%s': the window is cut short", name);
+		if (!sret && !quiet)
+			print_written(name, summary());
+		if (!ret)
+			ret = sret;
 		cap = NULL;
 		free(path);
 		if (ret)
-			return ret;
+			break;
 	}
-	if (n == 1 && !quiet)
+	if (n == 1 && !ret && !quiet)
 		fprintf(stderr, "ftrecord: no trigger fired: nothing written\n");
 	if (copy_marker)
 		ftk_tracefs_write(t, "options/copy_trace_marker", "0");
+	/* Every way out: the command ends, reaped, before the instance goes. */
 	if (a->argv && !tool_cmd_done(&cmd)) {
 		timed_out = 1;	/* ended by us: not its own status */
 		tool_cmd_kill(&cmd);
 	}
 	ftk_flight_free(fl);
 	fl = NULL;
-	return 0;
+	return ret;
 }
 
 /*

@@ -53,7 +53,11 @@ typedef int (*ftk_flight_check_fn)(void *arg, const char **why);
 
 struct ftk_flight_opts {
 	size_t		sz;
-	/* Keep this many seconds before the trigger; 0: all the ring holds. */
+	/*
+	 * Keep this many seconds before the trigger; 0: all the ring holds.
+	 * Never before the oldest event of a CPU whose ring lapped: the
+	 * window starts at one time stamp on every CPU.
+	 */
 	double		before;
 	/* Record this many seconds after the trigger; 0: stop at the trigger. */
 	double		after;

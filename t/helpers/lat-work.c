@@ -144,6 +144,7 @@ static int do_stall(long n, long at, long ms)
 
 		if (sched_setscheduler(0, SCHED_FIFO, &sp))
 			_exit(77);
+		close(p[1]);	/* a parent ended early (a flight trigger) gives EOF */
 		while (read(p[0], &c, 1) == 1 && c != 'q')
 			;
 		_exit(0);

@@ -29,3 +29,23 @@ rec_cleanup() {
 		[ -d "$i" ] && rm_instance "$i"
 	done
 }
+
+# rec_victim FILE: write FILE, a command for ftrecord that checks how it is
+# ended. `FILE OUT [BOOM]` writes its PID to OUT.pid (with BOOM, then writes
+# BOOM into the instance's trace_marker) and waits; on SIGTERM or SIGINT it
+# writes to OUT.seen whether the instance was still there ("present" or
+# "gone") and exits 0.
+rec_victim() {
+	cat > "$1" <<'EOS'
+#!/bin/bash
+echo $$ > "$1.pid"
+seen() {
+	if [ -d "$TRACEFS/instances/$FTK_INSTANCE" ]; then echo present; else echo gone; fi > "$1.seen"
+	exit 0
+}
+trap 'seen "$1"' TERM INT
+[ "${2:-}" = BOOM ] && echo "BOOM" > "$TRACEFS/instances/$FTK_INSTANCE/trace_marker"
+while :; do sleep 0.05; done
+EOS
+	chmod +x "$1"
+}

@@ -9,6 +9,7 @@
 # durations. Every way out leaves no instance behind.
 . "$top_srcdir/t/tap.sh"
 . "$top_srcdir/t/lib/tracefs-snap.sh"
+. "$top_srcdir/t/lib/recorder.sh"
 lane live
 need_root
 need instances raw_buffers events
@@ -113,6 +114,18 @@ is "$(marks_ftreport "$tmp/c-2.dat" | grep '^BOOM' | tr '\n' ' ')" "BOOM at 3000
 	"--repeat 2: the second file holds the second BOOM only"
 is "$(marks_ftreport "$tmp/c-2.dat" | grep -c '^tick [0-9]\{1,3\}$')" 0 \
 	"--repeat 2: the second file has no tick of the first round"
+for n in 1 2; do
+	ftreport --stat "$tmp/c-$n.dat" > "$tmp/c-$n.stat" 2>&1
+	ok "--repeat 2: ftreport --stat names c-$n.dat's trigger" \
+		grep -q "^trigger: *mark matching 'BOOM\*' at [0-9]" "$tmp/c-$n.stat"
+	if [ $have_tc = 1 ]; then
+		is "$(trace-cmd report -i "$tmp/c-$n.dat" 2>/dev/null | \
+		      grep -c "ftkit flight trigger: mark matching 'BOOM\*'")" 1 \
+			"--repeat 2: trace-cmd report shows c-$n.dat's reason mark once"
+	else
+		skip "trace-cmd is not installed"
+	fi
+done
 
 # --- D: SIGUSR1, no command
 ftrecord --flight -b 64 --no-kallsyms -o "$tmp/d.dat" 2> "$tmp/d.err" &
@@ -168,6 +181,42 @@ is "$(grep -c '^tick 5[01]' "$tmp/g.marks")" 100 "--before: the 100 ticks just b
 is "$(grep -cx 'tick 1' "$tmp/g.marks")" 0 "--before: tick 1, from before the pause, is cut"
 n=$(grep -c '^tick [0-9]\{1,4\}$' "$tmp/g.marks")
 ok "--before: at most a page of old ticks per CPU survive ($n)" test "$n" -lt 1000
+
+# --- I: the command ends, and is reaped, before the instance is removed,
+# whichever way the recorder ends: a trigger, SIGINT, SIGTERM, -D, the
+# command's own end. The command notes on its SIGTERM or SIGINT whether
+# the instance is still there.
+rec_victim "$tmp/victim.sh"
+gone_pid() { ! kill -0 "$(cat "$1")" 2>/dev/null; }
+for how in trigger INT TERM D; do
+	v="$tmp/v-$how"
+	case $how in
+	trigger) ftrecord --flight -b 64 --no-kallsyms --on-mark 'BOOM*' -o "$v.dat" \
+			"$tmp/victim.sh" "$v" BOOM 2> "$v.err" ;;
+	D) ftrecord --flight -b 64 --no-kallsyms --on-mark 'never*' -D 1 -o "$v.dat" \
+			"$tmp/victim.sh" "$v" 2> "$v.err" ;;
+	*) ftrecord --flight -b 64 --no-kallsyms --on-mark 'never*' -o "$v.dat" \
+			"$tmp/victim.sh" "$v" 2> "$v.err" &
+	   pid=$!
+	   wait_armed "$v.err" && for i in $(seq 1 50); do [ -s "$v.pid" ] && break; sleep 0.1; done
+	   kill -$how $pid
+	   wait $pid ;;
+	esac
+	is_exit "$?" 0 "command, ended by $how: ftrecord exits 0" "$v.err"
+	is "$(cat "$v.seen" 2>/dev/null)" present \
+		"command, ended by $how: it is stopped while the instance is still there"
+	ok "command, ended by $how: it is gone (reaped) when ftrecord exits" gone_pid "$v.pid"
+	if [ $how = trigger ]; then
+		ok "command, ended by $how: the file is written" test -s "$v.dat"
+	else
+		ok "command, ended by $how: nothing written" test ! -e "$v.dat"
+	fi
+done
+# The command's own end: the recorder ends with it, its status passed on.
+ftrecord --flight -b 64 --no-kallsyms --on-mark 'never*' -o "$tmp/v-exit.dat" \
+	sh -c 'sleep 0.3; exit 3' 2> "$tmp/v-exit.err"
+is_exit "$?" 3 "command that exits 3: ftrecord exits 3" "$tmp/v-exit.err"
+ok "... and writes nothing" test ! -e "$tmp/v-exit.dat"
 
 # --- H: errors say why, exit 1 (usage) or 2 (the kernel refuses), leave nothing
 ftrecord --before 1 -o "$tmp/h.dat" true 2> "$tmp/h1.err"
