@@ -19,7 +19,7 @@ before=$(tracefs_snap "$root")
 ftsyscount -v -e getppid -- "$LAT_WORK" getppid $N >"$tmp/out" 2>"$tmp/err"
 is "$?" 0 "ftsyscount -- COMMAND exits with COMMAND's status (0)"
 is "$(awk '$1 == "getppid" { print $2 }' "$tmp/out")" $N "getppid counted exactly $N times"
-ok "-v says which path made the numbers" grep -Eq '^ftsyscount: (stream|kernel): ' "$tmp/err"
+ok "-v says which path made the numbers" grep -Eq '^ftsyscount: (stream|kernel|counters): ' "$tmp/err"
 ok "no lost events reported" bash -c "! grep -q Lost '$tmp/out'"
 
 ftsyscount -LP --json -e getppid -- "$LAT_WORK" getppid $N >"$tmp/json" 2>"$tmp/err"
@@ -79,7 +79,56 @@ is "$?" 1 "-p with a COMMAND is a usage error"
 ftsyscount -- /nonexistent/cmd 2>"$tmp/err"
 is "$?" 127 "a missing COMMAND exits 127, as a shell"
 
-# 6: the kernel path (a synthetic event from sys_enter to sys_exit, hists
+# 6: counts alone come from perf_event counters on syscalls:sys_exit_*
+# (-v says so), and --stream from the records: both count exactly N getppid
+# calls of a known pid (-p, a process waiting on a fifo, then exec'ing the
+# loop), and give the same table for the same COMMAND
+wait_for() {	# FILE PATTERN: until the tool says it traces (or 30 s)
+	local i
+	for i in $(seq 1 300); do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+count_pid() {	# OUT ERR [ARGS...]: ftsyscount -p of a process doing N getppid
+	local out=$1 err=$2 wpid tpid
+	shift 2
+	rm -f "$tmp/go"
+	mkfifo "$tmp/go"
+	sh -c 'read x <"$0"; exec "$1" getppid "$2"' "$tmp/go" "$LAT_WORK" $N & wpid=$!
+	ftsyscount -v -e getppid -p $wpid "$@" >"$out" 2>"$err" & tpid=$!
+	wait_for "$err" '^Tracing' || echo "no Tracing... line" >>"$err"
+	echo go >"$tmp/go"
+	wait $wpid
+	kill -INT $tpid
+	wait $tpid
+}
+count_pid "$tmp/cp" "$tmp/cperr"
+is "$?" 0 "counter path: -p PID, ended by SIGINT, exits 0"
+ok "counter path: -v names it" \
+	grep -q '^ftsyscount: counters: perf_event on 1 syscalls:sys_exit_\* tracepoints' "$tmp/cperr"
+is "$(awk '$1 == "getppid" { print $2 }' "$tmp/cp")" $N \
+	"counter path: exactly $N getppid calls of the pid"
+count_pid "$tmp/sp" "$tmp/sperr" --stream
+is "$?" 0 "--stream: -p PID, ended by SIGINT, exits 0"
+ok "--stream: -v names the stream path" grep -q '^ftsyscount: stream: ' "$tmp/sperr"
+is "$(awk '$1 == "getppid" { print $2 }' "$tmp/sp")" $N \
+	"stream path: exactly $N getppid calls of the pid"
+ftsyscount -v -- "$LAT_WORK" getppid $N >"$tmp/c" 2>"$tmp/cerr"
+ftsyscount --stream -- "$LAT_WORK" getppid $N >"$tmp/s" 2>"$tmp/serr"
+ok "counter path: every syscall's tracepoint counted" \
+	grep -Eq '^ftsyscount: counters: perf_event on [0-9]{3} syscalls:sys_exit_\* tracepoints, on COMMAND' \
+	"$tmp/cerr"
+is "$(cat "$tmp/c")" "$(cat "$tmp/s")" "COMMAND: the counter path's table is the stream path's"
+ftsyscount -x -- "$LAT_WORK" open /nonexistent/ftkit 50 >"$tmp/c" 2>"$tmp/cerr"
+ftsyscount -x --stream -- "$LAT_WORK" open /nonexistent/ftkit 50 >"$tmp/s" 2>"$tmp/serr"
+is "$(cat "$tmp/c")" "$(cat "$tmp/s")" "-x: the counter path's failures are the stream path's"
+ftsyscount -L -v -e getppid -- true >/dev/null 2>"$tmp/lerr"
+ok "-L: no counter path, -v says why" grep -q '^ftsyscount: no counter path: -L needs the records' \
+	"$tmp/lerr"
+
+# 7: the kernel path (a synthetic event from sys_enter to sys_exit, hists
 # on it and on sys_exit) and --stream agree on N getppid calls: both count
 # exactly N, by syscall and by process, and pair all N with their entry
 ftsyscount -L -v -e getppid -- "$LAT_WORK" getppid $N >"$tmp/k" 2>"$tmp/kerr"
@@ -104,6 +153,13 @@ else
 	kernel_path_skip 8 "$tmp/kerr"
 fi
 
+# The counters are let go by a child left behind (the kernel takes ~50 ms
+# a tracepoint to release them): it ends, and holds nothing after.
+for i in $(seq 1 1200); do
+	pgrep -x ftsyscount-rel >/dev/null || break
+	sleep 0.1
+done
+ok "the counters' releasing child has ended" bash -c '! pgrep -x ftsyscount-rel'
 snap_is "$(tracefs_snap "$root")" "$before" "tracefs as before"
 is "$(instances_snap 'ftkit-syscount-')" "" "no instance left behind"
 done_testing
