@@ -438,9 +438,11 @@ static int counters(struct sc *s, struct tool_args *a)
 	const char *name;
 
 	if (s->l.stream || s->latency || s->by_proc || s->l.opt.interval) {
-		if (!s->l.stream)
+		if (!s->l.stream && s->l.opt.interval && !s->latency && !s->by_proc)
+			lat_path(&s->l, "no counter path: -i takes the other paths");
+		else if (!s->l.stream)
 			lat_path(&s->l, "no counter path: %s needs the records",
-				 s->latency ? "-L" : s->by_proc ? "-P" : "-i");
+				 s->latency ? "-L" : "-P");
 		return 0;
 	}
 	if (s->syscall >= 0)
