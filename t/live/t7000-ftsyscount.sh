@@ -8,6 +8,7 @@ need_root
 need events
 . "$top_srcdir/t/lib/tracefs-snap.sh"
 . "$top_srcdir/t/lib/lat-lib.sh"
+. "$top_srcdir/t/lib/fttop-json.sh"	# wait_for
 
 N=20000
 tmp=$(mktemp -d)
@@ -83,14 +84,6 @@ is "$?" 127 "a missing COMMAND exits 127, as a shell"
 # (-v says so), and --stream from the records: both count exactly N getppid
 # calls of a known pid (-p, a process waiting on a fifo, then exec'ing the
 # loop), and give the same table for the same COMMAND
-wait_for() {	# FILE PATTERN: until the tool says it traces (or 30 s)
-	local i
-	for i in $(seq 1 300); do
-		grep -q "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
 count_pid() {	# OUT ERR [ARGS...]: ftsyscount -p of a process doing N getppid
 	local out=$1 err=$2 wpid tpid
 	shift 2
