@@ -534,8 +534,8 @@ static int counters(struct sc *s, struct tool_args *a)
 		row->count += c.val;
 		row->errors = s->failures ? row->count : 0;
 	}
+	release(p);	/* before print(), which may die on a closed pipe */
 	print(s);
-	release(p);
 	tool_exit(code);
 none:
 	free(cpus);
