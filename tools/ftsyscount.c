@@ -433,7 +433,7 @@ static int counters(struct sc *s, struct tool_args *a)
 	struct ftk_perf *p = NULL;
 	char spec[96], filter[96] = "", why[320];
 	size_t nr, ncpus = 0, ntids = 0, i, open = 0;
-	int *cpus = NULL, code = 0;
+	int *cpus = NULL, code = 0, ret;
 	pid_t *tids = NULL;
 	const char *name;
 
@@ -445,12 +445,23 @@ static int counters(struct sc *s, struct tool_args *a)
 				 s->latency ? "-L" : "-P");
 		return 0;
 	}
-	if (s->syscall >= 0)
-		snprintf(spec, sizeof(spec), "syscalls:sys_exit_%s", ftk_syscall_name(s->syscall));
-	else
+	if (ftk_perf_new(NULL, NULL, &p))
+		return no_counters(s, p, "out of memory");
+	if (s->syscall < 0) {
 		snprintf(spec, sizeof(spec), "syscalls:sys_exit_*");
-	if (ftk_perf_new(NULL, NULL, &p) || ftk_perf_add(p, spec)) {
-		snprintf(why, sizeof(why), "%s", p ? ftk_perf_errmsg(p) : "out of memory");
+		ret = ftk_perf_add(p, spec);
+	} else {
+		/* the kernel's name of the call, as tp_syscall() reads them */
+		static const char *const forms[][2] = { { "", "" }, { "new", "" }, { "", "64" } };
+
+		for (i = 0, ret = -1; ret && i < sizeof(forms) / sizeof(forms[0]); i++) {
+			snprintf(spec, sizeof(spec), "syscalls:sys_exit_%s%s%s", forms[i][0],
+				 ftk_syscall_name(s->syscall), forms[i][1]);
+			ret = ftk_perf_add(p, spec);
+		}
+	}
+	if (ret) {
+		snprintf(why, sizeof(why), "%s", ftk_perf_errmsg(p));
 		return no_counters(s, p, why);
 	}
 	tool_signals();
@@ -494,7 +505,8 @@ static int counters(struct sc *s, struct tool_args *a)
 		snprintf(why, sizeof(why), "the kernel counts none of %s", spec);
 		goto none;
 	}
-	lat_path(&s->l, "counters: perf_event on %zu syscalls:sys_exit_* tracepoints, %s%s%s", open,
+	lat_path(&s->l, "counters: perf_event on %zu tracepoint%s (%s), %s%s%s", open,
+		 open == 1 ? "" : "s", spec,
 		 s->l.has_cmd ? "on COMMAND, inherited by its children" :
 		 s->l.opt.pid ? "on each thread of -p" : "on each CPU", *filter ? ", filter " : "",
 		 filter);
