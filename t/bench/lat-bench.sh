@@ -115,6 +115,7 @@ for wl in getppid pingpong; do
 		"ftrunqlat --stream" "perf sched"; do
 		k="$wl $t"
 		b="$wl bare"
+		[ -n "${s_n[$k]:-}" ] || { printf '%-32s %s\n' "$k" "(did not run: see above)"; continue; }
 		echo "${s_ww[$k]} ${s_wc[$k]} ${s_tc[$k]} ${s_n[$k]} ${s_ww[$b]} ${s_wc[$b]} ${s_lost[$k]}" |
 		awk -v k="$k" '{ n = $4; printf "%-32s %10.3f %10.3f %8.2fx %8.2fx %10.3f %8d\n",
 			k, $1 / n, $2 / n, ($5 ? $1 / $5 : 0), ($6 ? $2 / $6 : 0),
