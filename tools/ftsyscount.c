@@ -14,11 +14,11 @@
  * the kernel adds them up, no record is made, no instance either.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -422,7 +422,8 @@ static int no_counters(struct sc *s, struct ftk_perf *p, const char *why)
  * The counter path: a perf_event counter on each syscalls:sys_exit_*
  * tracepoint (the one of -e), per CPU system-wide (the tool's own calls
  * filtered out), per thread of -p, or on COMMAND inherited by its
- * children; -x filters on ret < 0 in the kernel. The sums become the
+ * children; -x filters on ret < 0 in the kernel (--json counts those
+ * too, for each row's errors, on a second set). The sums become the
  * table print() shows, as the stream path's count of raw_syscalls:sys_exit
  * would. Returns 0 without doing anything when the counters cannot be
  * had here; otherwise counts, prints and exits.
@@ -431,8 +432,8 @@ static int counters(struct sc *s, struct tool_args *a)
 {
 	unsigned int flags = FTK_PERF_DISABLED;
 	struct ftk_perf *p = NULL;
-	char spec[96], filter[96] = "", why[320];
-	size_t nr, ncpus = 0, ntids = 0, i, open = 0;
+	char spec[96], filter[112] = "", efilter[112], why[320];
+	size_t nr, ncpus = 0, ntids = 0, i, open = 0, nev;
 	int *cpus = NULL, code = 0, ret;
 	pid_t *tids = NULL;
 	const char *name;
@@ -460,6 +461,10 @@ static int counters(struct sc *s, struct tool_args *a)
 			ret = ftk_perf_add(p, spec);
 		}
 	}
+	nev = ftk_perf_nr_events(p);
+	/* --json has each row's failures: the same counters again, on ret < 0 */
+	if (!ret && s->l.opt.json && !s->failures)
+		ret = ftk_perf_add(p, spec);
 	if (ret) {
 		snprintf(why, sizeof(why), "%s", ftk_perf_errmsg(p));
 		return no_counters(s, p, why);
@@ -480,9 +485,9 @@ static int counters(struct sc *s, struct tool_args *a)
 			return no_counters(s, p, "cannot read the online CPUs");
 		snprintf(filter, sizeof(filter), "common_pid != %d", (int)getpid());
 	}
+	snprintf(efilter, sizeof(efilter), "%.64s%sret < 0", filter, *filter ? " && " : "");
 	if (s->failures)
-		snprintf(filter + strlen(filter), sizeof(filter) - strlen(filter), "%sret < 0",
-			 *filter ? " && " : "");
+		snprintf(filter, sizeof(filter), "%s", efilter);
 	nr = ftk_perf_nr_events(p) * (ncpus ? ncpus : 1) * (ntids ? ntids : 1);
 	if (!fds_ok(nr)) {
 		snprintf(why, sizeof(why), "%zu counters, more than the open file limit", nr);
@@ -493,13 +498,15 @@ static int counters(struct sc *s, struct tool_args *a)
 		goto none;
 	}
 	for (i = 0; i < ftk_perf_nr_events(p); i++) {
+		const char *f = i < nev ? filter : efilter;
+
 		if (ftk_perf_status(p, i))
 			continue;
-		if (*filter && ftk_perf_set_filter(p, i, filter)) {
+		if (*f && ftk_perf_set_filter(p, i, f)) {
 			snprintf(why, sizeof(why), "%s", ftk_perf_errmsg(p));
 			goto none;
 		}
-		open++;
+		open += i < nev;
 	}
 	if (!open) {
 		snprintf(why, sizeof(why), "the kernel counts none of %s", spec);
@@ -537,14 +544,18 @@ static int counters(struct sc *s, struct tool_args *a)
 			continue;
 		key = tp_syscall(ftk_perf_name(p, i), &name);
 		if (key < 0) {
-			key = SC_KEY_UNNAMED + i;
+			key = SC_KEY_UNNAMED + i % nev;
 			ftk_lattab_name(s->tab, key, name);
 		}
 		row = ftk_lattab_row(s->tab, key);
 		if (!row)
 			tool_die("out of memory");
-		row->count += c.val;
-		row->errors = s->failures ? row->count : 0;
+		if (i >= nev)
+			row->errors += c.val;
+		else
+			row->count += c.val;
+		if (s->failures)
+			row->errors = row->count;
 	}
 	release(p);	/* before print(), which may die on a closed pipe */
 	print(s);

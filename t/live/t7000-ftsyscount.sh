@@ -117,6 +117,9 @@ is "$(cat "$tmp/c")" "$(cat "$tmp/s")" "COMMAND: the counter path's table is the
 ftsyscount -x -- "$LAT_WORK" open /nonexistent/ftkit 50 >"$tmp/c" 2>"$tmp/cerr"
 ftsyscount -x --stream -- "$LAT_WORK" open /nonexistent/ftkit 50 >"$tmp/s" 2>"$tmp/serr"
 is "$(cat "$tmp/c")" "$(cat "$tmp/s")" "-x: the counter path's failures are the stream path's"
+ftsyscount --json -- "$LAT_WORK" open /nonexistent/ftkit 50 >"$tmp/c" 2>"$tmp/cerr"
+ftsyscount --json --stream -- "$LAT_WORK" open /nonexistent/ftkit 50 >"$tmp/s" 2>"$tmp/serr"
+is "$(cat "$tmp/c")" "$(cat "$tmp/s")" "--json: the counter path's rows (counts, errors) are the stream path's"
 # a call whose tracepoint the kernel names otherwise (sys_exit_newuname)
 ftsyscount -e uname -- uname >"$tmp/c" 2>"$tmp/cerr"
 ftsyscount -e uname --stream -- uname >"$tmp/s" 2>"$tmp/serr"
