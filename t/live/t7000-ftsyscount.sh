@@ -120,6 +120,11 @@ is "$(cat "$tmp/c")" "$(cat "$tmp/s")" "-x: the counter path's failures are the 
 ftsyscount --json -- "$LAT_WORK" open /nonexistent/ftkit 50 >"$tmp/c" 2>"$tmp/cerr"
 ftsyscount --json --stream -- "$LAT_WORK" open /nonexistent/ftkit 50 >"$tmp/s" 2>"$tmp/serr"
 is "$(cat "$tmp/c")" "$(cat "$tmp/s")" "--json: the counter path's rows (counts, errors) are the stream path's"
+# too few descriptors for a counter a syscall: -v says so, the stream counts
+(ulimit -n 200; ftsyscount -v -- "$LAT_WORK" getppid $N) >"$tmp/c" 2>"$tmp/cerr"
+ok "no counter path under ulimit -n 200, -v says why" \
+	grep -q '^ftsyscount: no counter path: .* more than the open file limit' "$tmp/cerr"
+is "$(awk '$1 == "getppid" { print $2 }' "$tmp/c")" $N "... and the other path counts $N getppid"
 # a call whose tracepoint the kernel names otherwise (sys_exit_newuname)
 ftsyscount -e uname -- uname >"$tmp/c" 2>"$tmp/cerr"
 ftsyscount -e uname --stream -- uname >"$tmp/s" 2>"$tmp/serr"
