@@ -431,6 +431,33 @@ static int ioctl_all(struct ftk_perf *p, unsigned long req, const char *what)
 	return 0;
 }
 
+/**
+ * ftk_perf_set_filter() - a tracepoint filter on one event, on every slot
+ * @p: the handle, opened
+ * @ev: the event's index (a tracepoint)
+ * @filter: in tracefs' filter syntax over the event's fields ("ret < 0")
+ *
+ * As perf's --filter: the kernel counts only the records it passes.
+ *
+ * Return: 0; -EINVAL for a bad index or an event not open; or the negative
+ * errno of PERF_EVENT_IOC_SET_FILTER (a filter the kernel does not take),
+ * with ftk_perf_errmsg().
+ */
+FTK_API int ftk_perf_set_filter(struct ftk_perf *p, size_t ev, const char *filter)
+{
+	size_t s, nr = p->nr_cpus * p->nr_tids;
+	struct perf_ev *e;
+
+	if (ev >= p->nr_ev || !p->opened || p->ev[ev].status)
+		return ftk_err(perf_fail(p, -EINVAL, "no such open event"));
+	e = &p->ev[ev];
+	for (s = 0; s < nr; s++)
+		if (e->fds[s] >= 0 && ioctl(e->fds[s], PERF_EVENT_IOC_SET_FILTER, filter) < 0)
+			return ftk_err(perf_fail(p, -errno, "%s: filter '%s': %s", e->name, filter,
+						 strerror(errno)));
+	return 0;
+}
+
 /** ftk_perf_enable() - start every group counting; 0 or -errno */
 FTK_API int ftk_perf_enable(struct ftk_perf *p)
 {

@@ -8,11 +8,22 @@
  * synthetic event from sys_enter to sys_exit of a thread, with a hist on
  * it, sums the time; read at the end. With --stream, -i, or without them,
  * sys_enter and sys_exit are paired by thread from the live stream.
+ *
+ * Counts alone (no -L, -P, -i) come first from perf_event counters on the
+ * syscalls:sys_exit_* tracepoints, one a syscall on each CPU (or thread):
+ * the kernel adds them up, no record is made, no instance either.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <ftkit/perfstat.h>
 
 #include "lat.h"
 
@@ -278,6 +289,9 @@ static void print(void *ctx)
 			const char *nm = ftk_syscall_name(rows[i]->key);
 
 			if (!nm)
+				nm = rows[i]->name;	/* the counter path's tracepoint name */
+
+			if (!nm)
 				snprintf(name, sizeof(name), "[%llu]", (unsigned long long)rows[i]->key);
 			printf("%-24s %10llu", nm ? nm : name, (unsigned long long)rows[i]->count);
 		}
@@ -294,6 +308,263 @@ static void print(void *ctx)
 out:
 	ftk_lattab_reset(s->tab);
 	lat_check_out(&s->l);
+}
+
+/* Keys of the counter path's tracepoints that the syscall table does not name. */
+#define SC_KEY_UNNAMED	(1u << 20)
+
+/*
+ * The syscall number of tracepoint "syscalls:sys_exit_NAME": NAME in the
+ * table, or as the kernel names some native calls (newuname, sendfile64);
+ * -1 if the table has none of them.
+ */
+static long tp_syscall(const char *ev, const char **name)
+{
+	const char *n = strstr(ev, "sys_exit_");
+	char buf[64];
+	size_t len;
+	long nr;
+
+	*name = ev;
+	if (!n)
+		return -1;
+	*name = n += strlen("sys_exit_");
+	if ((nr = ftk_syscall_nr(n)) >= 0)
+		return nr;
+	if (!strncmp(n, "new", 3) && (nr = ftk_syscall_nr(n + 3)) >= 0)
+		return nr;
+	len = snprintf(buf, sizeof(buf), "%s", n);
+	if (len > 2 && len < sizeof(buf) && !strcmp(buf + len - 2, "64")) {
+		buf[len - 2] = '\0';
+		return ftk_syscall_nr(buf);
+	}
+	return -1;
+}
+
+/* Room for @need more descriptors: the soft limit raised to the hard one if it helps. */
+static int fds_ok(size_t need)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 0;
+	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < need + 64) {
+		rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > need + 64 ?
+			      need + 64 : rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	return rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= need + 64;
+}
+
+/*
+ * Let the counters go without waiting: the last close of each tracepoint's
+ * perf events waits in the kernel for RCU to let go of it
+ * (tracepoint_synchronize_unregister(), one at a time under event_mutex):
+ * some 50 ms each, 15-20 s for every syscall's. A child left behind
+ * ("ftsyscount-rel", in its own session, stdio on /dev/null) holds them
+ * and closes them once the tool has closed its own copies, which is then
+ * quick; without a child, they are closed here.
+ */
+static void release(struct ftk_perf *p)
+{
+	int go[2], fd;
+	char c;
+
+	fflush(stdout);
+	fflush(stderr);
+	if (pipe2(go, O_CLOEXEC)) {
+		ftk_perf_free(p);
+		return;
+	}
+	switch (fork()) {
+	case -1:
+		close(go[0]);
+		close(go[1]);
+		ftk_perf_free(p);
+		return;
+	case 0:
+		close(go[1]);
+		setsid();
+		prctl(PR_SET_NAME, "ftsyscount-rel");
+		fd = open("/dev/null", O_RDWR);
+		if (fd >= 0) {
+			dup2(fd, 0);
+			dup2(fd, 1);
+			dup2(fd, 2);
+			if (fd > 2)
+				close(fd);
+		}
+		/* EOF once the tool's copies are closed: these are the last */
+		while (read(go[0], &c, 1) < 0 && errno == EINTR)
+			;
+		ftk_perf_free(p);
+		_exit(0);
+	}
+	close(go[0]);
+	ftk_perf_free(p);	/* the child holds them too: no release here */
+	close(go[1]);
+}
+
+/* Nothing counted this way: -v says why, the other paths take over. */
+static int no_counters(struct sc *s, struct ftk_perf *p, const char *why)
+{
+	lat_path(&s->l, "no counter path: %s", why);
+	if (s->l.has_cmd) {
+		tool_cmd_abandon(&s->l.cmd);
+		s->l.has_cmd = 0;
+	}
+	release(p);
+	return 0;
+}
+
+/*
+ * The counter path: a perf_event counter on each syscalls:sys_exit_*
+ * tracepoint (the one of -e), per CPU system-wide (the tool's own calls
+ * filtered out), per thread of -p, or on COMMAND inherited by its
+ * children; -x filters on ret < 0 in the kernel (--json counts those
+ * too, for each row's errors, on a second set). The sums become the
+ * table print() shows, as the stream path's count of raw_syscalls:sys_exit
+ * would. Returns 0 without doing anything when the counters cannot be
+ * had here; otherwise counts, prints and exits.
+ */
+static int counters(struct sc *s, struct tool_args *a)
+{
+	unsigned int flags = FTK_PERF_DISABLED;
+	struct ftk_perf *p = NULL;
+	char spec[96], filter[112] = "", efilter[112], why[320];
+	size_t nr, ncpus = 0, ntids = 0, i, open = 0, nev;
+	int *cpus = NULL, code = 0, ret;
+	pid_t *tids = NULL;
+	const char *name;
+
+	if (s->l.stream || s->latency || s->by_proc || s->l.opt.interval) {
+		if (!s->l.stream && s->l.opt.interval && !s->latency && !s->by_proc)
+			lat_path(&s->l, "no counter path: -i takes the other paths");
+		else if (!s->l.stream)
+			lat_path(&s->l, "no counter path: %s needs the records",
+				 s->latency ? "-L" : "-P");
+		return 0;
+	}
+	if (ftk_perf_new(NULL, NULL, &p))
+		return no_counters(s, p, "out of memory");
+	if (s->syscall < 0) {
+		snprintf(spec, sizeof(spec), "syscalls:sys_exit_*");
+		ret = ftk_perf_add(p, spec);
+	} else {
+		/* the kernel's name of the call, as tp_syscall() reads them */
+		static const char *const forms[][2] = { { "", "" }, { "new", "" }, { "", "64" } };
+
+		for (i = 0, ret = -1; ret && i < sizeof(forms) / sizeof(forms[0]); i++) {
+			snprintf(spec, sizeof(spec), "syscalls:sys_exit_%s%s%s", forms[i][0],
+				 ftk_syscall_name(s->syscall), forms[i][1]);
+			ret = ftk_perf_add(p, spec);
+		}
+	}
+	nev = ftk_perf_nr_events(p);
+	/* --json has each row's failures: the same counters again, on ret < 0 */
+	if (!ret && s->l.opt.json && !s->failures)
+		ret = ftk_perf_add(p, spec);
+	if (ret) {
+		snprintf(why, sizeof(why), "%s", ftk_perf_errmsg(p));
+		return no_counters(s, p, why);
+	}
+	tool_signals();
+	signal(SIGPIPE, SIG_IGN);
+	if (a->argv) {
+		tool_cmd_fork(&s->l.cmd, a->argv, NULL);
+		s->l.has_cmd = 1;
+		tids = &s->l.cmd.pid;
+		ntids = 1;
+		flags |= FTK_PERF_INHERIT;
+	} else if (s->l.opt.pid) {
+		if (ftk_perf_threads(s->l.opt.pid, 0, &tids, &ntids))
+			tool_die("no process %d: %s", (int)s->l.opt.pid, strerror(errno));
+	} else {
+		if (ftk_perf_online_cpus(&cpus, &ncpus))
+			return no_counters(s, p, "cannot read the online CPUs");
+		snprintf(filter, sizeof(filter), "common_pid != %d", (int)getpid());
+	}
+	snprintf(efilter, sizeof(efilter), "%.64s%sret < 0", filter, *filter ? " && " : "");
+	if (s->failures)
+		snprintf(filter, sizeof(filter), "%s", efilter);
+	nr = ftk_perf_nr_events(p) * (ncpus ? ncpus : 1) * (ntids ? ntids : 1);
+	if (!fds_ok(nr)) {
+		snprintf(why, sizeof(why), "%zu counters, more than the open file limit", nr);
+		goto none;
+	}
+	if (ftk_perf_open(p, cpus, ncpus, tids, ntids, flags)) {
+		snprintf(why, sizeof(why), "%s", ftk_perf_errmsg(p));
+		goto none;
+	}
+	for (i = 0; i < ftk_perf_nr_events(p); i++) {
+		const char *f = i < nev ? filter : efilter;
+
+		if (ftk_perf_status(p, i))
+			continue;
+		if (*f && ftk_perf_set_filter(p, i, f)) {
+			snprintf(why, sizeof(why), "%s", ftk_perf_errmsg(p));
+			goto none;
+		}
+		open += i < nev;
+	}
+	if (!open) {
+		snprintf(why, sizeof(why), "the kernel counts none of %s", spec);
+		goto none;
+	}
+	lat_path(&s->l, "counters: perf_event on %zu tracepoint%s (%s), %s%s%s", open,
+		 open == 1 ? "" : "s", spec,
+		 s->l.has_cmd ? "on COMMAND, inherited by its children" :
+		 s->l.opt.pid ? "on each thread of -p" : "on each CPU", *filter ? ", filter " : "",
+		 filter);
+	if (ftk_perf_enable(p))
+		tool_die("%s", ftk_perf_errmsg(p));
+	if (s->l.has_cmd && tool_cmd_start(&s->l.cmd))
+		tool_exit(tool_cmd_code(&s->l.cmd));
+	if (s->l.has_cmd) {
+		if (!tool_cmd_wait(&s->l.cmd, a->duration))
+			tool_cmd_kill(&s->l.cmd);
+		code = tool_cmd_code(&s->l.cmd);
+	} else {
+		double end = a->duration ? tool_now() + a->duration : 0;
+
+		if (ftk_log_level() >= FTK_LOG_WARN)
+			fprintf(stderr, "Tracing... Ctrl-C to end.\n");
+		while (!tool_stop && (!end || tool_now() < end))
+			tool_sleep(end && end - tool_now() < 0.5 ? end - tool_now() : 0.5);
+	}
+	if (ftk_perf_disable(p) || ftk_perf_read(p))
+		tool_die("%s", ftk_perf_errmsg(p));
+	for (i = 0; i < ftk_perf_nr_events(p); i++) {
+		struct ftk_counts c;
+		struct ftk_lat_row *row;
+		long key;
+
+		if (ftk_perf_status(p, i) || ftk_perf_counts(p, i, -1, &c) || !c.val)
+			continue;
+		key = tp_syscall(ftk_perf_name(p, i), &name);
+		if (key < 0) {
+			key = SC_KEY_UNNAMED + i % nev;
+			ftk_lattab_name(s->tab, key, name);
+		}
+		row = ftk_lattab_row(s->tab, key);
+		if (!row)
+			tool_die("out of memory");
+		if (i >= nev)
+			row->errors += c.val;
+		else
+			row->count += c.val;
+		if (s->failures)
+			row->errors = row->count;
+	}
+	release(p);	/* before print(), which may die on a closed pipe */
+	print(s);
+	tool_exit(code);
+none:
+	free(cpus);
+	if (s->l.opt.pid)
+		free(tids);
+	return no_counters(s, p, why);
 }
 
 int main(int argc, char **argv)
@@ -320,6 +591,10 @@ int main(int argc, char **argv)
 	s.execs = ftk_lattab_new();
 	if (!s.tab || !s.pair || !s.execs)
 		tool_die("out of memory");
+	if (s.l.opt.pid && args.argv)
+		tool_usage_error("-p and a COMMAND do not go together");
+	s.l.verbose = ftk_log_level() >= FTK_LOG_INFO;
+	counters(&s, &args);
 	lat_open(&s.l, &args, s.l.opt.pid);
 	if (s.syscall >= 0)
 		snprintf(filter, sizeof(filter), "id == %d", s.syscall);

@@ -66,6 +66,7 @@ FTK_API int ftk_perf_open(struct ftk_perf *p, const int *cpus, size_t nr_cpus,
 			  const pid_t *tids, size_t nr_tids, unsigned int flags);
 FTK_API void ftk_perf_close(struct ftk_perf *p);
 FTK_API int ftk_perf_status(const struct ftk_perf *p, size_t ev);
+FTK_API int ftk_perf_set_filter(struct ftk_perf *p, size_t ev, const char *filter);
 FTK_API int ftk_perf_enable(struct ftk_perf *p);
 FTK_API int ftk_perf_disable(struct ftk_perf *p);
 FTK_API int ftk_perf_read(struct ftk_perf *p);

@@ -5,8 +5,13 @@
 #   ftsyscount      vs perf-tools' syscount -c (perf stat over syscalls:sys_enter_*)
 #                   on a getppid loop and a pipe ping-pong
 #   ftrunqlat       vs perf sched record + perf sched latency, on the same two
-# ftsyscount -L and ftrunqlat -w 0 take the kernel path where the kernel has hist
-# triggers and synthetic events; their --stream rows are the user-space path.
+# ftsyscount (counts alone) counts with perf_event counters on every
+# syscalls:sys_exit_* tracepoint, in the kernel, as syscount -c does; its
+# --stream row is the user-space path. ftsyscount -L and ftrunqlat -w 0 take
+# the kernel path where the kernel has hist triggers and synthetic events;
+# their --stream rows are the user-space path. ftsyscount leaves the
+# counters' release (an RCU wait in the kernel per tracepoint) to a child
+# left behind: the next run starts once it has ended, not counted.
 # For each: the workload's wall and CPU time under the tool against bare
 # (the slowdown), the tool's own CPU time (everything the run used minus the
 # workload's own), and lost events as each tool reports them. Rounds are
@@ -77,6 +82,8 @@ run() {
 	s_tc[$key]=$(echo "${s_tc[$key]:-0} $all $wc" | awk '{ print $1 + $2 + $3 - $4 }')
 	s_lost[$key]=$(( ${s_lost[$key]:-0} + lost ))
 	s_n[$key]=$(( ${s_n[$key]:-0} + 1 ))
+	# ftsyscount's counters released behind it: not on the next run's time
+	while pgrep -x ftsyscount-rel >/dev/null; do sleep 0.2; done
 }
 
 sched_perf() {	# perf sched record, then perf sched latency: both are the anchor's cost
@@ -90,6 +97,7 @@ for ((r = 1; r <= rounds; r++)); do
 		k=$1
 		run "$k bare" workload "$@"
 		run "$k ftsyscount" "$bin/ftsyscount" -- "$tmp/timed" "$@"
+		run "$k ftsyscount --stream" "$bin/ftsyscount" --stream -- "$tmp/timed" "$@"
 		run "$k ftsyscount -L" "$bin/ftsyscount" -L -- "$tmp/timed" "$@"
 		run "$k ftsyscount -L --stream" "$bin/ftsyscount" -L --stream -- "$tmp/timed" "$@"
 		run "$k syscount -c" "$syscount" -c "$tmp/timed" "$@"
@@ -103,10 +111,11 @@ echo "# lat-bench: $rounds rounds, getppid N=$N, pingpong M=$M round trips; $(np
 echo "# means per run; tool CPU = user+sys of the whole run minus the workload's own"
 printf '%-32s %10s %10s %9s %9s %10s %8s\n' CASE "WALL(s)" "WORK-CPU" SLOWDOWN CPU-X "TOOL-CPU" LOST
 for wl in getppid pingpong; do
-	for t in bare ftsyscount "ftsyscount -L" "ftsyscount -L --stream" "syscount -c" ftrunqlat \
+	for t in bare ftsyscount "ftsyscount --stream" "ftsyscount -L" "ftsyscount -L --stream" "syscount -c" ftrunqlat \
 		"ftrunqlat --stream" "perf sched"; do
 		k="$wl $t"
 		b="$wl bare"
+		[ -n "${s_n[$k]:-}" ] || { printf '%-32s %s\n' "$k" "(did not run: see above)"; continue; }
 		echo "${s_ww[$k]} ${s_wc[$k]} ${s_tc[$k]} ${s_n[$k]} ${s_ww[$b]} ${s_wc[$b]} ${s_lost[$k]}" |
 		awk -v k="$k" '{ n = $4; printf "%-32s %10.3f %10.3f %8.2fx %8.2fx %10.3f %8d\n",
 			k, $1 / n, $2 / n, ($5 ? $1 / $5 : 0), ($6 ? $2 / $6 : 0),

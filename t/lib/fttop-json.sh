@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# Helpers of fttop's batch tests (t63xx): waiting on a tool's output, and
-# reading its JSON frames.
+# Helpers of fttop's batch tests (t63xx): waiting on a tool's output (t7000
+# too), and reading its JSON frames.
 #
 #   wait_for FILE PATTERN   until a line of FILE matches (at most a minute;
 #                           no verdict on time: 1 when it never does)

@@ -8,6 +8,7 @@ need_root
 need events
 . "$top_srcdir/t/lib/tracefs-snap.sh"
 . "$top_srcdir/t/lib/lat-lib.sh"
+. "$top_srcdir/t/lib/fttop-json.sh"	# wait_for
 
 N=20000
 tmp=$(mktemp -d)
@@ -19,7 +20,7 @@ before=$(tracefs_snap "$root")
 ftsyscount -v -e getppid -- "$LAT_WORK" getppid $N >"$tmp/out" 2>"$tmp/err"
 is "$?" 0 "ftsyscount -- COMMAND exits with COMMAND's status (0)"
 is "$(awk '$1 == "getppid" { print $2 }' "$tmp/out")" $N "getppid counted exactly $N times"
-ok "-v says which path made the numbers" grep -Eq '^ftsyscount: (stream|kernel): ' "$tmp/err"
+ok "-v says which path made the numbers" grep -Eq '^ftsyscount: (stream|kernel|counters): ' "$tmp/err"
 ok "no lost events reported" bash -c "! grep -q Lost '$tmp/out'"
 
 ftsyscount -LP --json -e getppid -- "$LAT_WORK" getppid $N >"$tmp/json" 2>"$tmp/err"
@@ -79,7 +80,61 @@ is "$?" 1 "-p with a COMMAND is a usage error"
 ftsyscount -- /nonexistent/cmd 2>"$tmp/err"
 is "$?" 127 "a missing COMMAND exits 127, as a shell"
 
-# 6: the kernel path (a synthetic event from sys_enter to sys_exit, hists
+# 6: counts alone come from perf_event counters on syscalls:sys_exit_*
+# (-v says so), and --stream from the records: both count exactly N getppid
+# calls of a known pid (-p, a process waiting on a fifo, then exec'ing the
+# loop), and give the same table for the same COMMAND
+count_pid() {	# OUT ERR [ARGS...]: ftsyscount -p of a process doing N getppid
+	local out=$1 err=$2 wpid tpid
+	shift 2
+	rm -f "$tmp/go"
+	mkfifo "$tmp/go"
+	sh -c 'read x <"$0"; exec "$1" getppid "$2"' "$tmp/go" "$LAT_WORK" $N & wpid=$!
+	ftsyscount -v -e getppid -p $wpid "$@" >"$out" 2>"$err" & tpid=$!
+	wait_for "$err" '^Tracing' || echo "no Tracing... line" >>"$err"
+	echo go >"$tmp/go"
+	wait $wpid
+	kill -INT $tpid
+	wait $tpid
+}
+count_pid "$tmp/cp" "$tmp/cperr"
+is "$?" 0 "counter path: -p PID, ended by SIGINT, exits 0"
+ok "counter path: -v names it" \
+	grep -q '^ftsyscount: counters: perf_event on 1 tracepoint (syscalls:sys_exit_getppid)' "$tmp/cperr"
+is "$(awk '$1 == "getppid" { print $2 }' "$tmp/cp")" $N \
+	"counter path: exactly $N getppid calls of the pid"
+count_pid "$tmp/sp" "$tmp/sperr" --stream
+is "$?" 0 "--stream: -p PID, ended by SIGINT, exits 0"
+ok "--stream: -v names the stream path" grep -q '^ftsyscount: stream: ' "$tmp/sperr"
+is "$(awk '$1 == "getppid" { print $2 }' "$tmp/sp")" $N \
+	"stream path: exactly $N getppid calls of the pid"
+ftsyscount -v -- "$LAT_WORK" getppid $N >"$tmp/c" 2>"$tmp/cerr"
+ftsyscount --stream -- "$LAT_WORK" getppid $N >"$tmp/s" 2>"$tmp/serr"
+ok "counter path: every syscall's tracepoint counted" \
+	grep -Eq '^ftsyscount: counters: perf_event on [0-9]{3} tracepoints \(syscalls:sys_exit_\*\), on COMMAND' \
+	"$tmp/cerr"
+is "$(cat "$tmp/c")" "$(cat "$tmp/s")" "COMMAND: the counter path's table is the stream path's"
+ftsyscount -x -- "$LAT_WORK" open /nonexistent/ftkit 50 >"$tmp/c" 2>"$tmp/cerr"
+ftsyscount -x --stream -- "$LAT_WORK" open /nonexistent/ftkit 50 >"$tmp/s" 2>"$tmp/serr"
+is "$(cat "$tmp/c")" "$(cat "$tmp/s")" "-x: the counter path's failures are the stream path's"
+ftsyscount --json -- "$LAT_WORK" open /nonexistent/ftkit 50 >"$tmp/c" 2>"$tmp/cerr"
+ftsyscount --json --stream -- "$LAT_WORK" open /nonexistent/ftkit 50 >"$tmp/s" 2>"$tmp/serr"
+is "$(cat "$tmp/c")" "$(cat "$tmp/s")" "--json: the counter path's rows (counts, errors) are the stream path's"
+# too few descriptors for a counter a syscall: -v says so, the stream counts
+(ulimit -n 200; ftsyscount -v -- "$LAT_WORK" getppid $N) >"$tmp/c" 2>"$tmp/cerr"
+ok "no counter path under ulimit -n 200, -v says why" \
+	grep -q '^ftsyscount: no counter path: .* more than the open file limit' "$tmp/cerr"
+is "$(awk '$1 == "getppid" { print $2 }' "$tmp/c")" $N "... and the other path counts $N getppid"
+# a call whose tracepoint the kernel names otherwise (sys_exit_newuname)
+ftsyscount -e uname -- uname >"$tmp/c" 2>"$tmp/cerr"
+ftsyscount -e uname --stream -- uname >"$tmp/s" 2>"$tmp/serr"
+is "$(awk '$1 == "uname" { print $2 }' "$tmp/c")" "$(awk '$1 == "uname" { print $2 }' "$tmp/s")" \
+	"-e uname: the counter path counts it as the stream path does"
+ftsyscount -L -v -e getppid -- true >/dev/null 2>"$tmp/lerr"
+ok "-L: no counter path, -v says why" grep -q '^ftsyscount: no counter path: -L needs the records' \
+	"$tmp/lerr"
+
+# 7: the kernel path (a synthetic event from sys_enter to sys_exit, hists
 # on it and on sys_exit) and --stream agree on N getppid calls: both count
 # exactly N, by syscall and by process, and pair all N with their entry
 ftsyscount -L -v -e getppid -- "$LAT_WORK" getppid $N >"$tmp/k" 2>"$tmp/kerr"
@@ -104,6 +159,16 @@ else
 	kernel_path_skip 8 "$tmp/kerr"
 fi
 
+# The counters are let go by a child left behind (the kernel takes ~50 ms
+# a tracepoint to release them): it ends, and holds nothing after.
+rel_left() {	# processes named ftsyscount-rel (no pgrep in the VM lane)
+	grep -lx ftsyscount-rel /proc/[0-9]*/comm 2>/dev/null | wc -l
+}
+for i in $(seq 1 1200); do
+	[ "$(rel_left)" = 0 ] && break
+	sleep 0.1
+done
+is "$(rel_left)" 0 "the counters' releasing child has ended"
 snap_is "$(tracefs_snap "$root")" "$before" "tracefs as before"
 is "$(instances_snap 'ftkit-syscount-')" "" "no instance left behind"
 done_testing
