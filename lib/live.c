@@ -22,6 +22,7 @@
 
 #include "internal.h"
 #include "stream-local.h"
+#include "tracefile-read-local.h"
 #include <ftkit/live.h>
 #include <ftkit/merge.h>
 #include <ftkit/stream.h>
@@ -55,7 +56,8 @@ struct ftk_live {
  * Formats are read lazily (FTK_TRACEFILE_LAZY): those of the events
  * enabled in the instance now and of the ftrace system at once, any other
  * event's before its first record is handed over. Enable the events a
- * caller looks up by name (tep_find_event_by_name()) before the open.
+ * caller looks up by name (tep_find_event_by_name()) before the open,
+ * or look them up with ftk_live_event(), which parses a format on demand.
  *
  * Return: 0, or a negative errno with the reason in ftk_live_errmsg().
  */
@@ -134,6 +136,23 @@ FTK_API const char *ftk_live_errmsg(const struct ftk_live *l)
 FTK_API struct tep_handle *ftk_live_tep(const struct ftk_live *l)
 {
 	return ftk_tracefile_tep(l->tf);
+}
+
+/**
+ * ftk_live_event() - an event of the running system, by name
+ * @l: the handle
+ * @sys: its system ("sched")
+ * @name: its name ("sched_wakeup")
+ *
+ * Unlike tep_find_event_by_name() on ftk_live_tep(), it also finds an event
+ * that was not enabled when the buffer was opened: its format is read from
+ * tracefs now.
+ *
+ * Return: the event, or NULL if the system has no such event.
+ */
+FTK_API struct tep_event *ftk_live_event(struct ftk_live *l, const char *sys, const char *name)
+{
+	return tf_live_event(l->tf, sys, name);
 }
 
 /**

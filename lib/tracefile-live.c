@@ -216,6 +216,15 @@ int tf_live_fmt_load(struct ftk_tracefile *tf, int id)
 	return -ENOENT;
 }
 
+struct tep_event *tf_live_event(struct ftk_tracefile *tf, const char *sys, const char *name)
+{
+	struct tep_event *ev = tep_find_event_by_name(tf->tep, sys, name);
+
+	if (!ev && tf->live_root && !live_parse(tf, sys, name))
+		ev = tep_find_event_by_name(tf->tep, sys, name);
+	return ev;
+}
+
 void tf_live_release(struct ftk_tracefile *tf)
 {
 	live_ids_free(tf);

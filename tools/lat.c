@@ -258,7 +258,10 @@ struct tep_handle *lat_tep(struct lat *l)
 
 struct tep_event *lat_find(struct lat *l, const char *sys, const char *name)
 {
-	struct tep_event *ev = tep_find_event_by_name(lat_tep(l), sys, name);
+	struct tep_event *ev;
+
+	lat_tep(l);
+	ev = ftk_live_event(l->live, sys, name);
 
 	if (!ev) {
 		tool_err("this kernel has no event %s:%s", sys, name);
@@ -559,7 +562,7 @@ void lat_funcs_find(struct lat *l, struct lat_func *f, int n)
 		snprintf(name, sizeof(name), "lat%d", i);
 		f[i].entry_id = lat_find(l, group, name)->id;
 		snprintf(name, sizeof(name), "lat%d_ret", i);
-		ev = tep_find_event_by_name(lat_tep(l), group, name);
+		ev = ftk_live_event(l->live, group, name);
 		if (ev) {
 			f[i].ret_id = ev->id;
 			f[i].f_ret = lat_field(l, ev, "ret");
