@@ -19,7 +19,12 @@ dump_tracefs "$T/instances/$fresh" >"$TMPD/fresh"
 rmdir "$T/instances/$fresh"
 
 # A mess: events, filters, PIDs, triggers, options, clock, buffer size, a trace.
-ftevent -B "$m" -e sched -e irq:irq_handler_entry -f 'irq == 1' -p 1 -P 2 2>/dev/null
+# The PIDs are two sleeps of ours: with event-fork on, the kernel adds the
+# children of a listed PID (kthreadd's new kworkers, once), changing the dump.
+sleep 600 & idle1=$!
+sleep 600 & idle2=$!
+trap 'kill $idle1 $idle2 2>/dev/null; cleanup_scratch' EXIT
+ftevent -B "$m" -e sched -e irq:irq_handler_entry -f 'irq == 1' -p $idle1 -P $idle2 2>/dev/null
 fttrigger -B "$m" -e sched:sched_process_exec -t stacktrace -t 'enable_event:sched:sched_process_exit' \
 	-e sched:sched_process_fork -t 'traceoff:5 if parent_pid == 1' 2>/dev/null
 echo 1 >"$T/instances/$m/options/event-fork"
