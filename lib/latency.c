@@ -175,7 +175,7 @@ static inline void hist_add1(struct ftk_hist *h, uint64_t value)
 		h->max = value;
 	h->count++;
 	h->sum = value > UINT64_MAX - h->sum ? UINT64_MAX : h->sum + value;
-	h->slot[ftk_hist_slot(value)]++;
+	h->slot[value < 2 ? 1 : bitlen(value)]++;	/* ftk_hist_slot(), inline */
 	h->fine[fine_index(value)]++;
 	if (h->lin) {
 		uint64_t i = value < h->lin_base ? 0 : (value - h->lin_base) / h->lin_step;

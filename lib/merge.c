@@ -134,9 +134,16 @@ static void refresh_top(struct ftk_merge *m)
 			m->failed = top->s;
 		m->heap[0] = m->heap[--m->nheap];
 	}
-	/* one CPU with records is the usual case of a filtered live read */
-	if (m->nheap > 1)
+	/* one or two CPUs with records are the usual case of a filtered live read */
+	if (m->nheap == 2) {
+		if (before(m->heap[1], m->heap[0])) {
+			top = m->heap[0];
+			m->heap[0] = m->heap[1];
+			m->heap[1] = top;
+		}
+	} else if (m->nheap > 2) {
 		sift_down(m, 0);
+	}
 }
 
 /* The heap of the streams that have a record now. */

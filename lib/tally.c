@@ -308,7 +308,7 @@ static void set_comm(struct task *k, const struct tep_record *rec, struct tep_fo
  * buffer's always are) are read here: tep_read_number_field() was a tenth
  * of fttop's time at 1M events/s (perf record -e cpu-clock).
  */
-static uint64_t num(const struct ftk_tally *t, const struct tep_record *rec,
+static inline __attribute__((always_inline)) uint64_t num(const struct ftk_tally *t, const struct tep_record *rec,
 		    struct tep_format_field *f)
 {
 	const unsigned char *p = (const unsigned char *)rec->data + f->offset;
