@@ -539,7 +539,7 @@ static unsigned char *next_event(struct ftk_stream *s, unsigned long long *ts,
 		*off = kbuffer_curr_offset(s->kbuf);
 		return data;
 	}
-	ret = ftk_subbuf_next(&s->sb);
+	ret = ftk_subbuf_next_inline(&s->sb);
 	if (ret < 0)
 		stream_fail(s, -FTK_E_FORMAT,
 			    "bad event at offset %llu: its length wraps around the sub-buffer",

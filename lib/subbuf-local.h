@@ -6,6 +6,9 @@
 #ifndef FTKIT_SUBBUF_LOCAL_H
 #define FTKIT_SUBBUF_LOCAL_H
 
+#include <stdint.h>
+#include <string.h>
+
 /* The bytes before the first event: the u64 stamp and the 8-byte commit. */
 #define FTK_SUBBUF_HDR	16
 
@@ -39,5 +42,39 @@ void ftk_subbuf_load(struct ftk_subbuf *sb, const void *page);
  * page, or forever).
  */
 int ftk_subbuf_next(struct ftk_subbuf *sb);
+
+/*
+ * ftk_subbuf_next() inline for the usual event, a small data event right
+ * at @next (its header's type, the low 5 bits on a little-endian host, is
+ * its length in words, 1 to 28); the rest goes to ftk_subbuf_next().
+ */
+static inline int ftk_subbuf_next_inline(struct ftk_subbuf *sb)
+{
+	unsigned int curr = sb->next, type;
+	uint32_t h;
+
+	if (curr < sb->size) {
+		memcpy(&h, sb->data + curr, sizeof(h));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		type = h >> 27;
+#else
+		type = h & 31;
+#endif
+		if (type && type <= 28) {
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+			sb->ts += h & ((1U << 27) - 1);
+#else
+			sb->ts += h >> 5;
+#endif
+			sb->curr = curr;
+			sb->index = curr + 4;
+			sb->len = (int)(type * 4);
+			sb->next = curr + 4 + type * 4;
+			sb->rec_len = sb->len + 4;
+			return 1;
+		}
+	}
+	return ftk_subbuf_next(sb);
+}
 
 #endif
