@@ -43,6 +43,28 @@ void ftk_subbuf_load(struct ftk_subbuf *sb, const void *page);
  */
 int ftk_subbuf_next(struct ftk_subbuf *sb);
 
+/* An event header's type (a data event's length in words, 1 to 28) and time delta. */
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define FTK_SUBBUF_TYPE(h)	((h) >> 27)
+#define FTK_SUBBUF_DELTA(h)	((h) & ((1U << 27) - 1))
+#else
+#define FTK_SUBBUF_TYPE(h)	((h) & 31)
+#define FTK_SUBBUF_DELTA(h)	((h) >> 5)
+#endif
+
+/* The data event of @type words at @curr, stamped @ts, is the one found. */
+static inline int ftk_subbuf_take(struct ftk_subbuf *sb, unsigned int curr, unsigned int type,
+				  unsigned long long ts)
+{
+	sb->ts = ts;
+	sb->curr = curr;
+	sb->index = curr + 4;
+	sb->len = (int)(type * 4);
+	sb->next = curr + 4 + type * 4;
+	sb->rec_len = sb->len + 4;
+	return 1;
+}
+
 /*
  * ftk_subbuf_next() inline for the usual event, a small data event right
  * at @next (its header's type, the low 5 bits on a little-endian host, is
@@ -55,24 +77,9 @@ static inline int ftk_subbuf_next_inline(struct ftk_subbuf *sb)
 
 	if (curr < sb->size) {
 		memcpy(&h, sb->data + curr, sizeof(h));
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-		type = h >> 27;
-#else
-		type = h & 31;
-#endif
-		if (type && type <= 28) {
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-			sb->ts += h & ((1U << 27) - 1);
-#else
-			sb->ts += h >> 5;
-#endif
-			sb->curr = curr;
-			sb->index = curr + 4;
-			sb->len = (int)(type * 4);
-			sb->next = curr + 4 + type * 4;
-			sb->rec_len = sb->len + 4;
-			return 1;
-		}
+		type = FTK_SUBBUF_TYPE(h);
+		if (type && type <= 28)
+			return ftk_subbuf_take(sb, curr, type, sb->ts + FTK_SUBBUF_DELTA(h));
 	}
 	return ftk_subbuf_next(sb);
 }
