@@ -166,6 +166,24 @@ FTK_API void ftk_hist_add_n(struct ftk_hist *h, uint64_t value, uint64_t n)
 	}
 }
 
+/* ftk_hist_add_n() of one sample, without the product's overflow check. */
+static inline void hist_add1(struct ftk_hist *h, uint64_t value)
+{
+	if (!h->count || value < h->min)
+		h->min = value;
+	if (value > h->max)
+		h->max = value;
+	h->count++;
+	h->sum = value > UINT64_MAX - h->sum ? UINT64_MAX : h->sum + value;
+	h->slot[value < 2 ? 1 : bitlen(value)]++;	/* ftk_hist_slot(), inline */
+	h->fine[fine_index(value)]++;
+	if (h->lin) {
+		uint64_t i = value < h->lin_base ? 0 : (value - h->lin_base) / h->lin_step;
+
+		h->lin[i >= h->lin_nr ? h->lin_nr - 1 : i]++;
+	}
+}
+
 /**
  * ftk_hist_add() - add one sample
  * @h: the histogram
@@ -173,7 +191,7 @@ FTK_API void ftk_hist_add_n(struct ftk_hist *h, uint64_t value, uint64_t n)
  */
 FTK_API void ftk_hist_add(struct ftk_hist *h, uint64_t value)
 {
-	ftk_hist_add_n(h, value, 1);
+	hist_add1(h, value);
 }
 
 /**
@@ -988,12 +1006,18 @@ FTK_API int ftk_lattab_add(struct ftk_lattab *t, uint64_t key, uint64_t latency,
 
 	if (!r)
 		return ftk_err(-ENOMEM);
+	return ftk_lat_row_add(r, latency, failed);
+}
+
+/* ftk_lattab_add() on a row the caller looked up (ftk_lattab_row()) and kept. */
+int ftk_lat_row_add(struct ftk_lat_row *r, unsigned long long latency, int failed)
+{
 	if (!r->hist && !(r->hist = ftk_hist_new()))
 		return ftk_err(-ENOMEM);
 	r->count++;
 	if (failed)
 		r->errors++;
-	ftk_hist_add(r->hist, latency);
+	hist_add1(r->hist, latency);
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 struct merge_in {
 	struct ftk_stream	*s;
 	unsigned long long	ts;	/* cached key of the stream's next record */
+	const struct tep_record	*rec;	/* that record (the stream's, while in the heap) */
 	int			idx;	/* order added: the tie-break */
 	int			tag;
 };
@@ -127,13 +128,22 @@ static void refresh_top(struct ftk_merge *m)
 
 	if (r) {
 		top->ts = r->ts;
+		top->rec = r;
 	} else {
 		if (ftk_stream_error(top->s) && !m->failed)
 			m->failed = top->s;
 		m->heap[0] = m->heap[--m->nheap];
 	}
-	if (m->nheap)
+	/* one or two CPUs with records are the usual case of a filtered live read */
+	if (m->nheap == 2) {
+		if (before(m->heap[1], m->heap[0])) {
+			top = m->heap[0];
+			m->heap[0] = m->heap[1];
+			m->heap[1] = top;
+		}
+	} else if (m->nheap > 2) {
 		sift_down(m, 0);
+	}
 }
 
 /* The heap of the streams that have a record now. */
@@ -151,6 +161,7 @@ static void build(struct ftk_merge *m)
 			continue;
 		}
 		m->all[i].ts = r->ts;
+		m->all[i].rec = r;
 		m->heap[m->nheap++] = &m->all[i];
 	}
 	for (i = m->nheap / 2 - 1; i >= 0; i--)
@@ -195,7 +206,7 @@ FTK_API const struct tep_record *ftk_merge_peek(struct ftk_merge *m, int *tag)
 		return NULL;
 	if (tag)
 		*tag = m->heap[0]->tag;
-	return ftk_stream_peek(m->heap[0]->s);
+	return m->heap[0]->rec;
 }
 
 /**

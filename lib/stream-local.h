@@ -63,6 +63,13 @@ int ftk_stream_use_kbuffer(struct ftk_stream *s);
  */
 typedef void (*ftk_stream_hook_fn)(void *ctx, const struct tep_record *rec);
 void ftk_stream_set_hook(struct ftk_stream *s, ftk_stream_hook_fn fn, void *ctx);
+/*
+ * Skip the hook for records whose event id (the 2-byte field at @type_off,
+ * in this machine's byte order) is marked in @seen[65536]: the hook has
+ * nothing to do for them, and is not called per record then. Not with a
+ * time stamp map (whose hook must run for every record).
+ */
+void ftk_stream_set_hook_seen(struct ftk_stream *s, const unsigned char *seen, int type_off);
 
 /*
  * Map every raw time stamp through @fn(@ctx, stamp) before the fmt's

@@ -62,6 +62,8 @@ struct ftk_stream {
 	struct ftk_stream_stats	st;
 	ftk_stream_hook_fn	hook;
 	void			*hook_ctx;
+	const unsigned char	*hook_seen;	/* ftk_stream_set_hook_seen(), or NULL */
+	int			hook_type_off;
 	/* ftk_stream_set_ts_map(): fill() leaves the raw stamp, map_hook() corrects it */
 	ftk_stream_ts_fn	ts_map;
 	const void		*ts_map_ctx;
@@ -479,6 +481,14 @@ void ftk_stream_set_hook(struct ftk_stream *s, ftk_stream_hook_fn fn, void *ctx)
 	s->hook_ctx = ctx;
 }
 
+void ftk_stream_set_hook_seen(struct ftk_stream *s, const unsigned char *seen, int type_off)
+{
+	if (s->ts_map || type_off < 0)
+		return;
+	s->hook_seen = seen;
+	s->hook_type_off = type_off;
+}
+
 /* The stamp fill() left raw, mapped, converted and offset as fill() would have; then the hook. */
 static void map_hook(void *ctx, const struct tep_record *rec)
 {
@@ -512,6 +522,7 @@ void ftk_stream_set_ts_map(struct ftk_stream *s, ftk_stream_ts_fn fn, const void
 	s->user_hook_ctx = s->hook_ctx;
 	s->hook = map_hook;
 	s->hook_ctx = s;
+	s->hook_seen = NULL;
 }
 
 /* The next event of the loaded sub-buffer; NULL at its end, s->err set on damage. */
@@ -528,7 +539,7 @@ static unsigned char *next_event(struct ftk_stream *s, unsigned long long *ts,
 		*off = kbuffer_curr_offset(s->kbuf);
 		return data;
 	}
-	ret = ftk_subbuf_next(&s->sb);
+	ret = ftk_subbuf_next_inline(&s->sb);
 	if (ret < 0)
 		stream_fail(s, -FTK_E_FORMAT,
 			    "bad event at offset %llu: its length wraps around the sub-buffer",
@@ -586,8 +597,16 @@ static int fill(struct ftk_stream *s)
 	s->rec.missed_events = s->first_in_page ? s->page_missed : 0;
 	s->first_in_page = 0;
 	s->have = 1;
-	if (s->hook)
+	if (s->hook) {
+		unsigned short id;
+
+		if (s->hook_seen && size >= s->hook_type_off + 2) {
+			memcpy(&id, data + s->hook_type_off, 2);
+			if (s->hook_seen[id])
+				return 1;
+		}
 		s->hook(s->hook_ctx, &s->rec);
+	}
 	return 1;
 }
 

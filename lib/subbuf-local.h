@@ -6,6 +6,9 @@
 #ifndef FTKIT_SUBBUF_LOCAL_H
 #define FTKIT_SUBBUF_LOCAL_H
 
+#include <stdint.h>
+#include <string.h>
+
 /* The bytes before the first event: the u64 stamp and the 8-byte commit. */
 #define FTK_SUBBUF_HDR	16
 
@@ -39,5 +42,46 @@ void ftk_subbuf_load(struct ftk_subbuf *sb, const void *page);
  * page, or forever).
  */
 int ftk_subbuf_next(struct ftk_subbuf *sb);
+
+/* An event header's type (a data event's length in words, 1 to 28) and time delta. */
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define FTK_SUBBUF_TYPE(h)	((h) >> 27)
+#define FTK_SUBBUF_DELTA(h)	((h) & ((1U << 27) - 1))
+#else
+#define FTK_SUBBUF_TYPE(h)	((h) & 31)
+#define FTK_SUBBUF_DELTA(h)	((h) >> 5)
+#endif
+
+/* The data event of @type words at @curr, stamped @ts, is the one found. */
+static inline int ftk_subbuf_take(struct ftk_subbuf *sb, unsigned int curr, unsigned int type,
+				  unsigned long long ts)
+{
+	sb->ts = ts;
+	sb->curr = curr;
+	sb->index = curr + 4;
+	sb->len = (int)(type * 4);
+	sb->next = curr + 4 + type * 4;
+	sb->rec_len = sb->len + 4;
+	return 1;
+}
+
+/*
+ * ftk_subbuf_next() inline for the usual event, a small data event right
+ * at @next (its header's type, the low 5 bits on a little-endian host, is
+ * its length in words, 1 to 28); the rest goes to ftk_subbuf_next().
+ */
+static inline int ftk_subbuf_next_inline(struct ftk_subbuf *sb)
+{
+	unsigned int curr = sb->next, type;
+	uint32_t h;
+
+	if (curr < sb->size) {
+		memcpy(&h, sb->data + curr, sizeof(h));
+		type = FTK_SUBBUF_TYPE(h);
+		if (type && type <= 28)
+			return ftk_subbuf_take(sb, curr, type, sb->ts + FTK_SUBBUF_DELTA(h));
+	}
+	return ftk_subbuf_next(sb);
+}
 
 #endif

@@ -46,13 +46,8 @@ static inline uint32_t rd32(const unsigned char *p)
 }
 
 /* The header's fields: type_len is in the low bits of a little-endian word, the high of a big. */
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define HDR_TYPE(h)	((h) >> DELTA_BITS)
-#define HDR_DELTA(h)	((h) & ((1U << DELTA_BITS) - 1))
-#else
-#define HDR_TYPE(h)	((h) & 31)
-#define HDR_DELTA(h)	((h) >> 5)
-#endif
+#define HDR_TYPE(h)	FTK_SUBBUF_TYPE(h)
+#define HDR_DELTA(h)	FTK_SUBBUF_DELTA(h)
 
 void ftk_subbuf_load(struct ftk_subbuf *sb, const void *page)
 {
@@ -85,15 +80,8 @@ int ftk_subbuf_next(struct ftk_subbuf *sb)
 		}
 		h = rd32(sb->data + curr);
 		type = HDR_TYPE(h);
-		if (type && type <= TYPE_DATA_MAX) {
-			sb->ts = ts + HDR_DELTA(h);
-			sb->curr = curr;
-			sb->index = curr + 4;
-			sb->len = (int)(type * 4);
-			sb->next = curr + 4 + type * 4;
-			sb->rec_len = sb->len + 4;
-			return 1;
-		}
+		if (type && type <= TYPE_DATA_MAX)
+			return ftk_subbuf_take(sb, curr, type, ts + HDR_DELTA(h));
 		a0 = rd32(sb->data + curr + 4);
 		switch (type) {
 		case 0:

@@ -42,6 +42,13 @@ struct task {
 	char		comm[COMM_LEN];
 	struct ctr	events;
 	struct ctr	run_ns;
+	/* its sys_enter waiting for a sys_exit, as ftk_pair would keep it by pid */
+	int		pend;
+	uint64_t	pend_ts;
+	uint64_t	pend_nr;
+	/* its last syscall's row of the per-process latency table (rows live as long as it) */
+	uint64_t	plat_nr;
+	struct ftk_lat_row *plat_row;
 };
 
 struct cpu {
@@ -95,6 +102,8 @@ struct ftk_tally {
 	struct ftk_pair		*pending;	/* sys_enter by pid, waiting for sys_exit */
 	struct ftk_lattab	*lat;		/* latency by syscall number */
 	struct ftk_lattab	*plat;		/* latency by pid << 32 | syscall number */
+	struct ftk_lat_row	**lat_rows;	/* t->lat's rows by syscall number, once made */
+	struct task		*last;		/* the task of the last look-up; NULL after a rehash */
 	struct ctr		total;
 	struct ctr		lost;
 	double			seconds;
@@ -194,10 +203,11 @@ FTK_API struct ftk_tally *ftk_tally_new(struct tep_handle *tep, int nr_cpus)
 	t->cpus = calloc(nr_cpus, sizeof(*t->cpus));
 	t->tasks = calloc(t->tasks_size, sizeof(*t->tasks));
 	t->sys = calloc(MAX_SYSCALL, sizeof(*t->sys));
+	t->lat_rows = calloc(MAX_SYSCALL, sizeof(*t->lat_rows));
 	t->pending = ftk_pair_new();
 	t->lat = ftk_lattab_new();
 	t->plat = ftk_lattab_new();
-	if (!t->cpus || !t->tasks || !t->sys || !t->pending || !t->lat || !t->plat) {
+	if (!t->cpus || !t->tasks || !t->sys || !t->lat_rows || !t->pending || !t->lat || !t->plat) {
 		ftk_tally_free(t);
 		return ftk_err_ptr(-ENOMEM);
 	}
@@ -234,6 +244,7 @@ FTK_API void ftk_tally_free(struct ftk_tally *t)
 	free(t->tasks);
 	free(t->cpus);
 	free(t->sys);
+	free(t->lat_rows);
 	ftk_pair_free(t->pending);
 	ftk_lattab_free(t->lat);
 	ftk_lattab_free(t->plat);
@@ -253,10 +264,14 @@ static struct task *task_slot(struct task *tab, size_t size, int pid)
 /* The row of @pid, made if new; NULL when out of memory (the record is then not counted). */
 static struct task *task_get(struct ftk_tally *t, int pid)
 {
-	struct task *k = task_slot(t->tasks, t->tasks_size, pid);
+	struct task *k = t->last;
 
-	if (k->used)
+	/* records come in runs of one task's */
+	if (k && k->pid == pid)
 		return k;
+	k = task_slot(t->tasks, t->tasks_size, pid);
+	if (k->used)
+		return t->last = k;
 	if ((t->nr_tasks + 1) * 2 > t->tasks_size) {
 		size_t size = t->tasks_size * 2, i;
 		struct task *tab = calloc(size, sizeof(*tab));
@@ -274,7 +289,7 @@ static struct task *task_get(struct ftk_tally *t, int pid)
 	k->used = 1;
 	k->pid = pid;
 	t->nr_tasks++;
-	return k;
+	return t->last = k;
 }
 
 static void set_comm(struct task *k, const struct tep_record *rec, struct tep_format_field *f)
@@ -293,7 +308,7 @@ static void set_comm(struct task *k, const struct tep_record *rec, struct tep_fo
  * buffer's always are) are read here: tep_read_number_field() was a tenth
  * of fttop's time at 1M events/s (perf record -e cpu-clock).
  */
-static uint64_t num(const struct ftk_tally *t, const struct tep_record *rec,
+static inline __attribute__((always_inline)) uint64_t num(const struct ftk_tally *t, const struct tep_record *rec,
 		    struct tep_format_field *f)
 {
 	const unsigned char *p = (const unsigned char *)rec->data + f->offset;
@@ -536,6 +551,29 @@ static void hist_add(struct ftk_tally *t, const struct tep_record *rec)
 		e->vals[i] += num(t, rec, h->vals[i]);
 }
 
+/* A paired call's latency, by syscall and by process; rows looked up once each. */
+static void add_lat(struct ftk_tally *t, struct task *k, int pid, uint64_t nr, uint64_t lat,
+		    int failed)
+{
+	struct ftk_lat_row *r = t->lat_rows[nr];
+
+	if (!r && !(r = t->lat_rows[nr] = ftk_lattab_row(t->lat, nr)))
+		return;
+	ftk_lat_row_add(r, lat, failed);
+	if (k && k->plat_row && k->plat_nr == nr) {
+		r = k->plat_row;
+	} else {
+		r = ftk_lattab_row(t->plat, (uint64_t)(uint32_t)pid << 32 | nr);
+		if (!r)
+			return;
+		if (k) {
+			k->plat_row = r;
+			k->plat_nr = nr;
+		}
+	}
+	ftk_lat_row_add(r, lat, failed);
+}
+
 /**
  * ftk_tally_add() - count one record
  * @t: the tally
@@ -598,7 +636,8 @@ FTK_API void ftk_tally_add(struct ftk_tally *t, const struct tep_record *rec)
 	    (t->switch_id < 0 || t->enter_id < 0 || t->exit_id < 0 || t->type_off < 0))
 		learn(t);
 	t->events[id].now++;
-	if (pid >= 0 && (k = task_get(t, pid)))
+	k = pid >= 0 ? task_get(t, pid) : NULL;
+	if (k)
 		k->events.now++;
 	if (t->hist && id == t->hist->id)
 		hist_add(t, rec);
@@ -609,22 +648,34 @@ FTK_API void ftk_tally_add(struct ftk_tally *t, const struct tep_record *rec)
 
 		if (nr < MAX_SYSCALL) {
 			t->sys[nr].calls.now++;
-			ftk_pair_start(t->pending, (uint32_t)pid, rec->ts, nr);
+			if (k) {
+				k->pend = 1;
+				k->pend_ts = rec->ts;
+				k->pend_nr = nr;
+			} else {
+				ftk_pair_start(t->pending, (uint32_t)pid, rec->ts, nr);
+			}
 		}
 	} else if (id == t->exit_id) {
 		uint64_t nr = num(t, rec, t->exit_nr), lat, enr;
 		int64_t ret = (int64_t)num(t, rec, t->exit_ret);
+		int paired;
 
 		if (t->exit_ret->size == 4)
 			ret = (int32_t)ret;
 		if (nr < MAX_SYSCALL && ret < 0)
 			t->sys[nr].errors.now++;
 		/* an exit pairs with its task's last enter of the same call */
-		if (ftk_pair_end(t->pending, (uint32_t)pid, rec->ts, &lat, &enr) == 1 &&
-		    enr == nr) {
-			ftk_lattab_add(t->lat, nr, lat, ret < 0);
-			ftk_lattab_add(t->plat, (uint64_t)(uint32_t)pid << 32 | nr, lat, ret < 0);
+		if (k) {
+			paired = k->pend && rec->ts >= k->pend_ts;
+			lat = rec->ts - k->pend_ts;
+			enr = k->pend_nr;
+			k->pend = 0;
+		} else {
+			paired = ftk_pair_end(t->pending, (uint32_t)pid, rec->ts, &lat, &enr) == 1;
 		}
+		if (paired && enr == nr)
+			add_lat(t, k, pid, nr, lat, ret < 0);
 	}
 }
 

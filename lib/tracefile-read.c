@@ -2127,8 +2127,12 @@ FTK_API struct ftk_stream *ftk_tracefile_stream(struct ftk_tracefile *tf, int bu
 	fmt.name = tf->path;
 	if (tf->live) {
 		s = ftk_stream_open_fd(c->fd, &fmt);
-		if (s && tf->lazy)
+		if (s && tf->lazy) {
 			ftk_stream_set_hook(s, record_hook, tf);
+			/* a live buffer is in this machine's byte order */
+			if (tf->id_seen && tf->type_size == 2)
+				ftk_stream_set_hook_seen(s, tf->id_seen, tf->type_off);
+		}
 		return s;
 	}
 	/* TIME_SHIFT corrects the top buffer only, as trace-cmd's instance handles have no host */
