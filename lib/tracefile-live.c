@@ -320,7 +320,7 @@ FTK_API int ftk_tracefile_open_live(const char *tracing_dir, const char *instanc
 	if (!(flags & FTK_TRACEFILE_NO_PLUGINS))
 		tf->plugins = tep_load_plugins(tf->tep);
 	if ((txt = read_text(root, "saved_cmdlines"))) {
-		tep_parse_saved_cmdlines(tf->tep, txt);
+		tf_cmdlines_parse(tf->tep, txt);
 		free(txt);
 	}
 	if ((txt = read_text(root, "printk_formats"))) {

@@ -194,6 +194,8 @@ void tf_ksyms_free(struct tf_ksyms *k);
 int tf_lazy_start(struct ftk_tracefile *tf);
 /* Live and lazy: parse the format of event @id, unless it is known; 0 if it is now. */
 int tf_live_fmt_load(struct ftk_tracefile *tf, int id);
+/* saved_cmdlines' text into @tep as tep_parse_saved_cmdlines() reads it; @text is changed. */
+void tf_cmdlines_parse(struct tep_handle *tep, char *text);
 /* Live: the event @sys:@name, its format parsed now if it was not; NULL if there is none. */
 struct tep_event *tf_live_event(struct ftk_tracefile *tf, const char *sys, const char *name);
 /* Live: parse every event format under events/ (the whole, not lazy). */
