@@ -42,6 +42,7 @@ struct ftk_live {
 	int			ordered;
 	struct ftk_live_stats	st;
 	struct ftk_errmsg	err;
+	int			comm_miss;	/* the last pid ftk_live_comm() read saved_cmdlines for */
 };
 
 /**
@@ -136,6 +137,33 @@ FTK_API const char *ftk_live_errmsg(const struct ftk_live *l)
 FTK_API struct tep_handle *ftk_live_tep(const struct ftk_live *l)
 {
 	return ftk_tracefile_tep(l->tf);
+}
+
+/**
+ * ftk_live_comm() - the command name of a task, as the kernel saved it
+ * @l: the handle
+ * @pid: the task
+ *
+ * The names come from the kernel's saved_cmdlines, read when the buffer was
+ * opened. A task started since (a traced command, a short-lived child) is
+ * not among them: for a pid not known, saved_cmdlines is read again, once
+ * for each pid in a row that it is asked for, so that a task gone by the
+ * time its records are read is still named.
+ *
+ * Return: the name, or "<...>" if the kernel did not save it; valid until
+ * the next call or ftk_live_close().
+ */
+FTK_API const char *ftk_live_comm(struct ftk_live *l, int pid)
+{
+	struct tep_handle *tep = ftk_tracefile_tep(l->tf);
+	const char *comm = tep_data_comm_from_pid(tep, pid);
+
+	if (strcmp(comm, "<...>") || pid == l->comm_miss)
+		return comm;
+	l->comm_miss = pid;
+	if (tf_live_comms_reload(l->tf))
+		return comm;
+	return tep_data_comm_from_pid(tep, pid);
 }
 
 /**

@@ -216,6 +216,17 @@ int tf_live_fmt_load(struct ftk_tracefile *tf, int id)
 	return -ENOENT;
 }
 
+int tf_live_comms_reload(struct ftk_tracefile *tf)
+{
+	char *txt;
+
+	if (!tf->live_root || !(txt = read_text(tf->live_root, "saved_cmdlines")))
+		return -ENOENT;
+	tf_cmdlines_parse(tf->tep, txt);
+	free(txt);
+	return 0;
+}
+
 struct tep_event *tf_live_event(struct ftk_tracefile *tf, const char *sys, const char *name)
 {
 	struct tep_event *ev = tep_find_event_by_name(tf->tep, sys, name);

@@ -196,6 +196,8 @@ int tf_lazy_start(struct ftk_tracefile *tf);
 int tf_live_fmt_load(struct ftk_tracefile *tf, int id);
 /* saved_cmdlines' text into @tep as tep_parse_saved_cmdlines() reads it; @text is changed. */
 void tf_cmdlines_parse(struct tep_handle *tep, char *text);
+/* Live: the kernel's saved_cmdlines read again, the pids not known yet added; 0 or <0. */
+int tf_live_comms_reload(struct ftk_tracefile *tf);
 /* Live: the event @sys:@name, its format parsed now if it was not; NULL if there is none. */
 struct tep_event *tf_live_event(struct ftk_tracefile *tf, const char *sys, const char *name);
 /* Live: parse every event format under events/ (the whole, not lazy). */

@@ -326,8 +326,10 @@ const char *lat_comm(struct lat *l, int pid, char *buf, size_t len)
 
 	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
 	f = fopen(path, "r");
-	if (!f || !fgets(buf, len, f))
-		snprintf(buf, len, "%s", tep_data_comm_from_pid(lat_tep(l), pid));
+	if (!f || !fgets(buf, len, f)) {
+		lat_tep(l);	/* opens l->live */
+		snprintf(buf, len, "%s", ftk_live_comm(l->live, pid));
+	}
 	buf[strcspn(buf, "\n")] = '\0';
 	if (f)
 		fclose(f);

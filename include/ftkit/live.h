@@ -58,6 +58,7 @@ FTK_API int ftk_live_open(const char *tracing_dir, const char *instance, struct 
 FTK_API void ftk_live_close(struct ftk_live *l);
 FTK_API const char *ftk_live_errmsg(const struct ftk_live *l);
 FTK_API struct tep_handle *ftk_live_tep(const struct ftk_live *l);
+FTK_API const char *ftk_live_comm(struct ftk_live *l, int pid);
 FTK_API struct tep_event *ftk_live_event(struct ftk_live *l, const char *sys, const char *name);
 /* Drain, and hand what is ready to @fn in time order: 0, @fn's non-zero, or a negative errno. */
 FTK_API int ftk_live_read(struct ftk_live *l, ftk_live_fn fn, void *ctx, unsigned int flags);
