@@ -256,13 +256,19 @@ static int kernel_setup(struct fl_lat *w, struct ftk_errmsg *err)
 	ret = ftk_trigger_synth_add(w->top, def);
 	if (ret)
 		return tfail(err, w->top, "synthetic event", ret);
-	snprintf(trig, sizeof(trig), "hist:keys=%s:ftkit_ts0=common_timestamp", ks);
+	/*
+	 * clock=mono: a hist with timestamps sets the instance's clock, to
+	 * "global" unless told; under qemu TCG a wake-up stamped so on one
+	 * CPU came out 150 ms after its switch-in on the other, and the wrapped
+	 * u64 latency fired the trigger on an ordinary wake-up (the VM lane).
+	 */
+	snprintf(trig, sizeof(trig), "hist:keys=%s:ftkit_ts0=common_timestamp:clock=mono", ks);
 	ret = ftk_trigger_add(w->t, w->start[0], trig);
 	if (ret)
 		return tfail(err, w->t, w->start[0], ret);
 	snprintf(sys, sizeof(sys), "%s", w->start[0]);
 	*strchr(sys, ':') = '.';
-	snprintf(trig, sizeof(trig), "hist:keys=%s:ftkit_lat=common_timestamp-$ftkit_ts0:"
+	snprintf(trig, sizeof(trig), "hist:keys=%s:ftkit_lat=common_timestamp-$ftkit_ts0:clock=mono:"
 		 "onmatch(%s).trace(%s,$ftkit_lat,%s)", ke, sys, w->synth, ke);
 	ret = ftk_trigger_add(w->t, w->end, trig);
 	if (ret)
