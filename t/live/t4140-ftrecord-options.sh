@@ -82,15 +82,19 @@ ftrecord -s 100000 -o "$tmp/idle.dat" sleep 1 2> "$tmp/err"
 w=$(sed -n 's/^ftrecord: cpu0: .* \([0-9]*\) wake-ups.*/\1/p' "$tmp/err")
 ok "-s 100000: cpu0's reader woke about every 100 ms ($w in 1 s)" test "${w:-0}" -ge 5 -a "${w:-0}" -le 25
 
-# -P: only the switches of one task (prev or next is it).
-sleep 1 &
+# -P: only the switches of one task (prev or next is it). The recorded
+# command kills it halfway, so it runs while the recording does: a task
+# that woke by itself after 1 s was done before a slow start (qemu TCG) had
+# the recording going, once.
+sleep 30 &
 S=$!
-ftrecord -q -P $S -e sched:sched_switch -o "$tmp/p.dat" sleep 1.3 2> "$tmp/err"
+ftrecord -q -P $S -e sched:sched_switch -o "$tmp/p.dat" sh -c "sleep 0.5; kill $S; sleep 0.5" \
+	2> "$tmp/err"
 is_exit "$?" 0 "-P: ftrecord exits 0" "$tmp/err"
 all=$(report "$tmp/p.dat" | grep -c 'sched_switch:')
 its=$(report "$tmp/p.dat" | grep 'sched_switch:' | grep -Ec "(:$S \[|sleep-$S )")
 ok "-P $S: $all switches, all of them of that task" test "$all" -gt 0 -a "$all" = "$its"
-wait $S
+wait $S 2>/dev/null
 
 # -T: a kernel stack with each event.
 ftrecord -q -T -F -e sched:sched_process_exec -o "$tmp/t.dat" true 2> "$tmp/err"
