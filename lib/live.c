@@ -201,7 +201,6 @@ FTK_API struct tep_event *ftk_live_event(struct ftk_live *l, const char *sys, co
 FTK_API int ftk_live_read(struct ftk_live *l, ftk_live_fn fn, void *ctx, unsigned int flags)
 {
 	uint64_t mark = UINT64_MAX, lost = 0, unknown = 0;
-	const struct tep_record *rec;
 	struct ftk_stream_stats ss;
 	struct ftk_stream *s;
 	struct timespec now;
@@ -215,13 +214,7 @@ FTK_API int ftk_live_read(struct ftk_live *l, ftk_live_fn fn, void *ctx, unsigne
 	/* the CPUs whose fds ran dry last time may have more now */
 	if (ftk_merge_resume(l->m))
 		return ftk_err(ftk_errmsg_set(&l->err, 0, NULL, -ENOMEM, "out of memory"));
-	while ((rec = ftk_merge_peek(l->m, NULL)) && rec->ts <= mark) {
-		l->st.records++;
-		ret = fn(ctx, rec);
-		ftk_merge_consume(l->m);
-		if (ret)
-			break;
-	}
+	ret = ftk_merge_drain(l->m, mark, fn, ctx, &l->st.records);
 	l->st.held = 0;
 	for (k = 0; k < ftk_merge_count(l->m); k++) {
 		s = ftk_merge_stream(l->m, k);

@@ -223,6 +223,47 @@ FTK_API void ftk_merge_consume(struct ftk_merge *m)
 	refresh_top(m);
 }
 
+/*
+ * Hand @fn every record up to @mark in order, as ftk_merge_peek() and
+ * ftk_merge_consume() would, but in runs: while the first stream's next
+ * record still comes before the second stream's, it is read on without
+ * touching the heap. A filtered live buffer has its records on one or two
+ * CPUs in long runs; with a peek and a consume per record, the merge was
+ * a fifth of fttop's time at 1M events/s (perf record -e cpu-clock).
+ */
+int ftk_merge_drain(struct ftk_merge *m, unsigned long long mark, ftk_merge_fn fn, void *ctx,
+		    uint64_t *count)
+{
+	const struct merge_in *next;
+	const struct tep_record *r;
+	struct merge_in *top;
+	uint64_t n = 0;
+	int ret = 0;
+
+	if (!m->primed)		/* ftk_merge_resume() primes it */
+		return 0;
+	while (!ret && m->nheap && m->heap[0]->ts <= mark) {
+		top = m->heap[0];
+		next = NULL;
+		if (m->nheap > 1)
+			next = m->nheap > 2 && before(m->heap[2], m->heap[1]) ? m->heap[2] : m->heap[1];
+		r = top->rec;
+		for (;;) {
+			n++;
+			ret = fn(ctx, r);
+			ftk_stream_consume(top->s);
+			r = ftk_stream_peek(top->s);
+			if (ret || !r || r->ts > mark)
+				break;
+			if (next && (r->ts > next->ts || (r->ts == next->ts && next->idx < top->idx)))
+				break;
+		}
+		refresh_top(m);
+	}
+	*count += n;
+	return ret;
+}
+
 /**
  * ftk_merge_next() - take the earliest record
  * @m: the merge

@@ -3,6 +3,8 @@
 #ifndef FTKIT_STREAM_LOCAL_H
 #define FTKIT_STREAM_LOCAL_H
 
+#include <stdint.h>
+
 #include <traceevent/event-parse.h>
 
 #include <ftkit/stream.h>
@@ -48,6 +50,17 @@ void ftk_stream_resume(struct ftk_stream *s);
  * at stays where it is, not copied. 0 or -ENOMEM.
  */
 int ftk_merge_resume(struct ftk_merge *m);
+
+/*
+ * Call @fn(@ctx, record) for each record of @m stamped at @mark or before,
+ * in order, consuming it; the record is valid during the call. Stops at a
+ * non-zero return of @fn (that record consumed), which it returns; else 0.
+ * After ftk_merge_resume() (before it, nothing is handed over). @count is
+ * increased by the records handed over.
+ */
+typedef int (*ftk_merge_fn)(void *ctx, const struct tep_record *rec);
+int ftk_merge_drain(struct ftk_merge *m, unsigned long long mark, ftk_merge_fn fn, void *ctx,
+		    uint64_t *count);
 
 /*
  * Decode with libtraceevent's kbuffer also where subbuf.c would (the host's

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Merging streams: order by stamp, ties to the stream added first (the
- * lower CPU), empty and late-starting CPUs, peek/consume and next/put.
+ * lower CPU), empty and late-starting CPUs, peek/consume and next/put,
+ * and the drain in runs (ftk_merge_drain()) against the same order.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 
 #include "tap.h"
 #include <ftkit/merge.h>
+#include "stream-local.h"
 
 #define SUB 4096
 
@@ -33,6 +35,38 @@ static unsigned char *page(const unsigned long long *ts, int n, int cpu)
 	}
 	memcpy(b + 8, &(unsigned long long){ used }, 8);
 	return b;
+}
+
+struct seen {
+	int	n, good, stop_at;
+	const int *cpu, *idx;
+};
+
+static int check(void *ctx, const struct tep_record *r)
+{
+	struct seen *s = ctx;
+	const unsigned char *d = r->data;
+
+	if (s->n >= 10 || d[0] != s->cpu[s->n] || d[1] != s->idx[s->n]) {
+		diag("drain record %d: cpu %d idx %d ts %llu", s->n, d[0], d[1], r->ts);
+		s->good = 0;
+	}
+	s->n++;
+	return s->n == s->stop_at ? 7 : 0;
+}
+
+static struct ftk_merge *merge_of(unsigned char **p)
+{
+	struct ftk_merge *m = ftk_merge_new();
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		struct ftk_stream_fmt f = { .sz = sizeof(f), .subbuf_size = SUB, .long_size = 8,
+					    .cpu = i, .name = "mem" };
+
+		ftk_merge_add(m, ftk_stream_open_mem(p[i], SUB, &f), i);
+	}
+	return m;
 }
 
 int main(void)
@@ -84,6 +118,30 @@ int main(void)
 	ftk_record_put(taken);
 	ok(ftk_merge_failed(m) == NULL, "no stream failed");
 	ftk_merge_free(m);
+
+	/* the same order, drained in runs: up to a mark, stopped by the callback, the rest */
+	{
+		static const int all_cpu[] = { 0, 0, 2, 0, 0, 2, 2, 0, 3, 3 };
+		static const int all_idx[] = { 0, 1, 0, 2, 3, 1, 2, 4, 0, 1 };
+		struct seen sn = { .good = 1, .cpu = all_cpu, .idx = all_idx };
+		uint64_t count = 0;
+
+		m = merge_of(p);
+		ok(ftk_merge_resume(m) == 0, "drain: resume primes the merge");
+		ok(ftk_merge_drain(m, 300, check, &sn, &count) == 0 && sn.n == 6 && count == 6,
+		   "drain up to 300: the six records stamped 300 or before");
+		r = ftk_merge_peek(m, NULL);
+		ok(r && r->ts == 400 && ((const unsigned char *)r->data)[0] == 2,
+		   "drain: the first record after the mark waits in its stream");
+		sn.stop_at = 8;
+		ok(ftk_merge_drain(m, UINT64_MAX, check, &sn, &count) == 7 && sn.n == 8,
+		   "drain: the callback's non-zero return stops it and is returned");
+		ok(ftk_merge_drain(m, UINT64_MAX, check, &sn, &count) == 0 && sn.n == 10 &&
+		   count == 10, "drain: the rest, each record once");
+		ok(sn.good, "drain: the order of peek and consume");
+		ok(ftk_merge_peek(m, NULL) == NULL, "drain: nothing left");
+		ftk_merge_free(m);
+	}
 
 	m = ftk_merge_new();
 	ok(ftk_merge_peek(m, NULL) == NULL, "an empty merge gives nothing");
