@@ -28,8 +28,12 @@
 #define FINE_EXACT	16
 #define FINE_SLOTS	(FINE_EXACT + 60 * 16)
 
+/*
+ * The log2 slots are sums of fine slots (slot_count()): kept apart, they
+ * were one more counter to add to per sample, on the hot path of fttop
+ * and the latency tools.
+ */
 struct ftk_hist {
-	uint64_t	slot[FTK_HIST_SLOTS];
 	uint64_t	fine[FINE_SLOTS];
 	uint64_t	count;
 	uint64_t	sum;
@@ -57,6 +61,26 @@ static unsigned int bitlen(uint64_t v)
 FTK_API unsigned int ftk_hist_slot(uint64_t value)
 {
 	return value < 2 ? 1 : bitlen(value);
+}
+
+/* The samples of log2 slot @slot (ftk_hist_slot()): the fine slots it spans. */
+static uint64_t slot_count(const struct ftk_hist *h, unsigned int slot)
+{
+	unsigned int lo, hi, i;
+	uint64_t n = 0;
+
+	if (slot < 1 || slot >= FTK_HIST_SLOTS)
+		return 0;
+	if (slot <= 4) {	/* below FINE_EXACT: 0-1, 2-3, 4-7, 8-15 */
+		lo = slot == 1 ? 0 : 1u << (slot - 1);
+		hi = 1u << slot;
+	} else {
+		lo = FINE_EXACT + (slot - 5) * 16;
+		hi = lo + 16;
+	}
+	for (i = lo; i < hi; i++)
+		n += h->fine[i];
+	return n;
 }
 
 static unsigned int fine_index(uint64_t v)
@@ -157,7 +181,6 @@ FTK_API void ftk_hist_add_n(struct ftk_hist *h, uint64_t value, uint64_t n)
 		h->max = value;
 	h->count += n;
 	h->sum = add > UINT64_MAX - h->sum ? UINT64_MAX : h->sum + (uint64_t)add;
-	h->slot[ftk_hist_slot(value)] += n;
 	h->fine[fine_index(value)] += n;
 	if (h->lin) {
 		uint64_t i = value < h->lin_base ? 0 : (value - h->lin_base) / h->lin_step;
@@ -175,7 +198,6 @@ static inline void hist_add1(struct ftk_hist *h, uint64_t value)
 		h->max = value;
 	h->count++;
 	h->sum = value > UINT64_MAX - h->sum ? UINT64_MAX : h->sum + value;
-	h->slot[value < 2 ? 1 : bitlen(value)]++;	/* ftk_hist_slot(), inline */
 	h->fine[fine_index(value)]++;
 	if (h->lin) {
 		uint64_t i = value < h->lin_base ? 0 : (value - h->lin_base) / h->lin_step;
@@ -218,8 +240,6 @@ FTK_API int ftk_hist_merge(struct ftk_hist *dst, const struct ftk_hist *src)
 		dst->max = src->max;
 	dst->count += src->count;
 	dst->sum = src->sum > UINT64_MAX - dst->sum ? UINT64_MAX : dst->sum + src->sum;
-	for (i = 0; i < FTK_HIST_SLOTS; i++)
-		dst->slot[i] += src->slot[i];
 	for (i = 0; i < FINE_SLOTS; i++)
 		dst->fine[i] += src->fine[i];
 	if (dst->lin && src->lin && dst->lin_nr == src->lin_nr &&
@@ -235,7 +255,6 @@ FTK_API int ftk_hist_merge(struct ftk_hist *dst, const struct ftk_hist *src)
  */
 FTK_API void ftk_hist_reset(struct ftk_hist *h)
 {
-	memset(h->slot, 0, sizeof(h->slot));
 	memset(h->fine, 0, sizeof(h->fine));
 	h->count = h->sum = h->min = h->max = 0;
 	if (h->lin)
@@ -264,7 +283,7 @@ FTK_API void ftk_hist_stats(const struct ftk_hist *h, struct ftk_hist_stats *st)
  */
 FTK_API uint64_t ftk_hist_slot_count(const struct ftk_hist *h, unsigned int slot)
 {
-	return slot < FTK_HIST_SLOTS ? h->slot[slot] : 0;
+	return slot_count(h, slot);
 }
 
 /**
@@ -337,14 +356,15 @@ static void put_stars(FILE *f, uint64_t val, uint64_t max, int width)
  */
 FTK_API int ftk_hist_print(const struct ftk_hist *h, FILE *f, const char *unit)
 {
-	uint64_t vmax = 0, low, high;
+	uint64_t vmax = 0, low, high, c;
 	int i, imax = -1, stars = 40, wide;
 
 	for (i = 0; i < FTK_HIST_SLOTS; i++) {
-		if (h->slot[i])
+		c = slot_count(h, i);
+		if (c)
 			imax = i;
-		if (h->slot[i] > vmax)
-			vmax = h->slot[i];
+		if (c > vmax)
+			vmax = c;
 	}
 	if (imax <= 0)
 		return 0;
@@ -359,13 +379,14 @@ FTK_API int ftk_hist_print(const struct ftk_hist *h, FILE *f, const char *unit)
 		/* bcc's rows: slot 1 is "0 -> 1", slot N is 2^(N-1) -> 2^N - 1 */
 		low = i == 1 ? 0 : 1ULL << (i - 1);
 		high = i == 64 ? UINT64_MAX : (1ULL << i) - 1;
+		c = slot_count(h, i);
 		if (wide)
 			fprintf(f, "%20llu -> %-20llu : %-8llu ", (unsigned long long)low,
-				(unsigned long long)high, (unsigned long long)h->slot[i]);
+				(unsigned long long)high, (unsigned long long)c);
 		else
 			fprintf(f, "%10llu -> %-10llu : %-8llu ", (unsigned long long)low,
-				(unsigned long long)high, (unsigned long long)h->slot[i]);
-		put_stars(f, h->slot[i], vmax, stars);
+				(unsigned long long)high, (unsigned long long)c);
+		put_stars(f, c, vmax, stars);
 	}
 	return ferror(f) ? ftk_err(-EIO) : 0;
 }
@@ -467,13 +488,14 @@ FTK_API int ftk_hist_json(const struct ftk_hist *h, FILE *f, const char *unit)
 		(unsigned long long)ftk_hist_percentile(h, 99),
 		(unsigned long long)ftk_hist_percentile(h, 99.9));
 	for (i = 1; i < FTK_HIST_SLOTS; i++) {
-		if (!h->slot[i])
+		uint64_t c = slot_count(h, i);
+
+		if (!c)
 			continue;
 		low = i == 1 ? 0 : 1ULL << (i - 1);
 		high = i == 64 ? UINT64_MAX : (1ULL << i) - 1;
 		fprintf(f, "%s{\"low\":%llu,\"high\":%llu,\"count\":%llu}", first ? "" : ",",
-			(unsigned long long)low, (unsigned long long)high,
-			(unsigned long long)h->slot[i]);
+			(unsigned long long)low, (unsigned long long)high, (unsigned long long)c);
 		first = 0;
 	}
 	fputc(']', f);

@@ -56,7 +56,6 @@ struct cpu {
 	struct ctr	lost;
 	struct ctr	idle_ns;
 	uint64_t	since;		/* stamp of the last switch (or mark) */
-	uint64_t	last_ts;
 	int		cur_pid;	/* -1 until the first sched_switch */
 };
 
@@ -590,7 +589,6 @@ FTK_API void ftk_tally_add(struct ftk_tally *t, const struct tep_record *rec)
 	if (rec->cpu >= 0 && rec->cpu < t->nr_cpus) {
 		c = &t->cpus[rec->cpu];
 		c->events.now++;
-		c->last_ts = rec->ts;
 	}
 	/* the first record of a sub-buffer carries the kernel's count of what it dropped */
 	if (rec->missed_events > 0) {
