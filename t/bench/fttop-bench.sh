@@ -29,7 +29,9 @@
 # prefix under a temporary directory (FTTOP=path skips that).
 #
 # usage: t/bench/fttop-bench.sh
-# (root; RATE calls a second (500000), SECS seconds per reader (10), ROUNDS (1))
+# (root; RATE calls a second (500000), SECS seconds per reader (10), ROUNDS (1),
+# LOADGEN a built t/bench/record-loadgen.c)
+# t/bench/fttop-vm.sh runs it in the full-kernel VM, where trace-cmd stream runs.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir/build}"
@@ -49,7 +51,11 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-cc -O2 -o "$tmp/loadgen" "$top_srcdir/t/bench/record-loadgen.c" -lpthread || exit 1
+if [ -n "${LOADGEN:-}" ]; then	# built already (t/bench/fttop-vm.sh: the VM has no compiler)
+	cp "$LOADGEN" "$tmp/loadgen" || exit 1
+else
+	cc -O2 -o "$tmp/loadgen" "$top_srcdir/t/bench/record-loadgen.c" -lpthread || exit 1
+fi
 
 if [ -z "${FTTOP:-}" ]; then
 	make -C "$top_builddir" install DESTDIR="$tmp/inst" > "$tmp/install.log" 2>&1 ||
