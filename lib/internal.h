@@ -68,8 +68,6 @@ void ftk_log(enum ftk_log_level level, const char *fmt, ...)
 /* Whole-file helpers: read @path into a malloc'd NUL-terminated buffer. */
 int ftk_read_file(const char *path, char **out, size_t *lenp);
 
-struct ftk_lat_row;
-int ftk_lat_row_add(struct ftk_lat_row *r, unsigned long long latency, int failed);
 /* Write @len bytes of @buf to @path opened with @oflags; returns 0 or -errno. */
 int ftk_write_file(const char *path, int oflags, const void *buf, size_t len);
 

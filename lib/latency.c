@@ -17,38 +17,10 @@
 #include <ftkit/latency.h>
 
 #include "internal.h"
+#include "latency-local.h"
 
 /* ---------------------------------------------------------------- histograms */
-
-/*
- * Fine slots for percentiles: values below 16 exactly, then sixteen
- * linear sub-slots in each power of two (the four bits after the leading
- * one), so that a percentile is within 1/16 of the true sample.
- */
-#define FINE_EXACT	16
-#define FINE_SLOTS	(FINE_EXACT + 60 * 16)
-
-/*
- * The log2 slots are sums of fine slots (slot_count()): kept apart, they
- * were one more counter to add to per sample, on the hot path of fttop
- * and the latency tools.
- */
-struct ftk_hist {
-	uint64_t	fine[FINE_SLOTS];
-	uint64_t	count;
-	uint64_t	sum;
-	uint64_t	min;
-	uint64_t	max;
-	uint64_t	lin_base;
-	uint64_t	lin_step;
-	uint64_t	*lin;
-	unsigned int	lin_nr;
-};
-
-static unsigned int bitlen(uint64_t v)
-{
-	return v ? 64 - __builtin_clzll(v) : 0;
-}
+/* (struct ftk_hist and the one-sample add: latency-local.h) */
 
 /**
  * ftk_hist_slot() - the log2 slot of a value
@@ -83,15 +55,6 @@ static uint64_t slot_count(const struct ftk_hist *h, unsigned int slot)
 	return n;
 }
 
-static unsigned int fine_index(uint64_t v)
-{
-	unsigned int s;
-
-	if (v < FINE_EXACT)
-		return v;
-	s = bitlen(v);
-	return FINE_EXACT + (s - 5) * 16 + ((v >> (s - 5)) & 15);
-}
 
 /* Largest value of fine slot @i. */
 static uint64_t fine_high(unsigned int i)
@@ -186,23 +149,6 @@ FTK_API void ftk_hist_add_n(struct ftk_hist *h, uint64_t value, uint64_t n)
 		uint64_t i = value < h->lin_base ? 0 : (value - h->lin_base) / h->lin_step;
 
 		h->lin[i >= h->lin_nr ? h->lin_nr - 1 : i] += n;
-	}
-}
-
-/* ftk_hist_add_n() of one sample, without the product's overflow check. */
-static inline void hist_add1(struct ftk_hist *h, uint64_t value)
-{
-	if (!h->count || value < h->min)
-		h->min = value;
-	if (value > h->max)
-		h->max = value;
-	h->count++;
-	h->sum = value > UINT64_MAX - h->sum ? UINT64_MAX : h->sum + value;
-	h->fine[fine_index(value)]++;
-	if (h->lin) {
-		uint64_t i = value < h->lin_base ? 0 : (value - h->lin_base) / h->lin_step;
-
-		h->lin[i >= h->lin_nr ? h->lin_nr - 1 : i]++;
 	}
 }
 
@@ -1031,17 +977,6 @@ FTK_API int ftk_lattab_add(struct ftk_lattab *t, uint64_t key, uint64_t latency,
 	return ftk_lat_row_add(r, latency, failed);
 }
 
-/* ftk_lattab_add() on a row the caller looked up (ftk_lattab_row()) and kept. */
-int ftk_lat_row_add(struct ftk_lat_row *r, unsigned long long latency, int failed)
-{
-	if (!r->hist && !(r->hist = ftk_hist_new()))
-		return ftk_err(-ENOMEM);
-	r->count++;
-	if (failed)
-		r->errors++;
-	hist_add1(r->hist, latency);
-	return 0;
-}
 
 /**
  * ftk_lattab_len() - the number of rows

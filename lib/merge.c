@@ -251,8 +251,7 @@ int ftk_merge_drain(struct ftk_merge *m, unsigned long long mark, ftk_merge_fn f
 		for (;;) {
 			n++;
 			ret = fn(ctx, r);
-			ftk_stream_consume(top->s);
-			r = ftk_stream_peek(top->s);
+			r = ftk_stream_advance(top->s);
 			if (ret || !r || r->ts > mark)
 				break;
 			if (next && (r->ts > next->ts || (r->ts == next->ts && next->idx < top->idx)))

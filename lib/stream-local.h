@@ -36,6 +36,9 @@ struct ftk_record {
  */
 void ftk_stream_set_readahead(struct ftk_stream *s, unsigned int subbufs);
 
+/* Drop the record just peeked and peek the next (NULL at the end or on error). */
+const struct tep_record *ftk_stream_advance(struct ftk_stream *s);
+
 /*
  * A stream over a live fd that ended because the fd had nothing more for
  * now (EAGAIN, or a read of 0) reads again at its next peek; a stream that

@@ -585,7 +585,7 @@ static int fill(struct ftk_stream *s)
 		return stream_fail(s, -FTK_E_FORMAT,
 				   "bad event at offset %llu: %d bytes past the end of the sub-buffer",
 				   s->cur_off + off, size);
-	memset(&s->rec, 0, sizeof(s->rec));
+	/* ref_count, locked and priv stay 0 from the calloc: only ftk_stream_next()'s copies have them */
 	if (s->fmt.ts_mult)
 		ts = (unsigned long long)(((unsigned __int128)ts * s->fmt.ts_mult) >> s->fmt.ts_shift);
 	s->rec.ts = ts + s->fmt.ts_offset;
@@ -593,6 +593,12 @@ static int fill(struct ftk_stream *s)
 	s->rec.size = size;
 	s->rec.record_size = rec_size;
 	s->rec.data = data;
+	/*
+	 * The records after this one, read next: a live page comes in from the
+	 * kernel a sub-buffer at a time, and without this the first touch of
+	 * each record's header waited on memory (a sixth of fill() in fttop).
+	 */
+	__builtin_prefetch(data + size + 128);
 	s->rec.cpu = s->fmt.cpu;
 	s->rec.missed_events = s->first_in_page ? s->page_missed : 0;
 	s->first_in_page = 0;
@@ -640,6 +646,13 @@ FTK_API void ftk_stream_consume(struct ftk_stream *s)
 	s->st.last_ts = s->rec.ts;
 	if (!s->native)
 		kbuffer_next_event(s->kbuf, NULL);
+}
+
+/* ftk_stream_consume() of the record just peeked, then ftk_stream_peek(), in one call. */
+const struct tep_record *ftk_stream_advance(struct ftk_stream *s)
+{
+	ftk_stream_consume(s);
+	return fill(s) > 0 ? &s->rec : NULL;
 }
 
 /**

@@ -18,6 +18,7 @@
 #include <ftkit/tally.h>
 
 #include "internal.h"
+#include "latency-local.h"
 
 #define MAX_EVENT_ID	65536	/* event ids are small; larger ones are counted as unknown */
 #define MAX_SYSCALL	4096
@@ -86,6 +87,16 @@ struct uhist {
 	uint64_t		dropped;	/* hits not kept: the table was full */
 };
 
+/*
+ * A numeric field read on every record: its offset and size copied out of
+ * libtraceevent's description (checked once, when it is looked up), so
+ * that reading it is one bounds check and one load.
+ */
+struct fld {
+	struct tep_format_field	*f;	/* NULL: not known (yet) */
+	int			off, size;
+};
+
 struct ftk_tally {
 	struct tep_handle	*tep;
 	struct uhist		*hist;
@@ -119,8 +130,9 @@ struct ftk_tally {
 	int			exit_id;
 	int			native;		/* records in this machine's byte order */
 	int			type_off, pid_off;	/* common_type (2 bytes), common_pid (4) */
-	struct tep_format_field	*prev_pid, *next_pid, *prev_comm, *next_comm;
-	struct tep_format_field	*enter_nr, *exit_nr, *exit_ret;
+	int			hdr_len;	/* the bytes a record needs for both */
+	struct tep_format_field	*prev_comm, *next_comm;
+	struct fld		prev_pid, next_pid, enter_nr, exit_nr, exit_ret;
 	struct ftk_errmsg	err;
 };
 
@@ -133,6 +145,22 @@ static struct tep_format_field *field(struct tep_handle *tep, const char *sys, c
 		return NULL;
 	*id = e->id;
 	return tep_find_field(e, name);
+}
+
+/* field() into a struct fld; 1 if found with a sane place and size. */
+static int fld_find(struct fld *x, struct tep_handle *tep, const char *sys, const char *ev,
+		    const char *name, int *id)
+{
+	struct tep_format_field *f = field(tep, sys, ev, name, id);
+
+	if (!f || f->offset < 0 || f->size < 1 || f->size > 8 || f->offset > 65536) {
+		x->f = NULL;
+		return 0;
+	}
+	x->f = f;
+	x->off = f->offset;
+	x->size = f->size;
+	return 1;
 }
 
 /*
@@ -156,27 +184,27 @@ static void learn(struct ftk_tally *t)
 		    pid->offset >= 0) {
 			t->type_off = ty->offset;
 			t->pid_off = pid->offset;
+			t->hdr_len = ty->offset + 2 > pid->offset + 4 ? ty->offset + 2 : pid->offset + 4;
 		}
 	}
 	if (t->switch_id < 0) {
-		t->prev_pid = field(tep, "sched", "sched_switch", "prev_pid", &id);
-		t->next_pid = field(tep, "sched", "sched_switch", "next_pid", &id);
+		int ok = fld_find(&t->prev_pid, tep, "sched", "sched_switch", "prev_pid", &id) &
+			 fld_find(&t->next_pid, tep, "sched", "sched_switch", "next_pid", &id);
+
 		t->prev_comm = field(tep, "sched", "sched_switch", "prev_comm", &id);
 		t->next_comm = field(tep, "sched", "sched_switch", "next_comm", &id);
-		if (t->prev_pid && t->next_pid)
+		if (ok)
 			t->switch_id = id;
 	}
 	if (t->enter_id < 0) {
 		id = -1;
-		t->enter_nr = field(tep, "raw_syscalls", "sys_enter", "id", &id);
-		if (t->enter_nr)
+		if (fld_find(&t->enter_nr, tep, "raw_syscalls", "sys_enter", "id", &id))
 			t->enter_id = id;
 	}
 	if (t->exit_id < 0) {
 		id = -1;
-		t->exit_nr = field(tep, "raw_syscalls", "sys_exit", "id", &id);
-		t->exit_ret = field(tep, "raw_syscalls", "sys_exit", "ret", &id);
-		if (t->exit_nr && t->exit_ret)
+		if (fld_find(&t->exit_nr, tep, "raw_syscalls", "sys_exit", "id", &id) &
+		    fld_find(&t->exit_ret, tep, "raw_syscalls", "sys_exit", "ret", &id))
 			t->exit_id = id;
 	}
 }
@@ -259,15 +287,11 @@ static struct task *task_slot(struct task *tab, size_t size, int pid)
 	return &tab[i];
 }
 
-/* The row of @pid, made if new; NULL when out of memory (the record is then not counted). */
-static struct task *task_get(struct ftk_tally *t, int pid)
+/* task_get() past its first try */
+static struct task *task_get_slow(struct ftk_tally *t, int pid)
 {
-	struct task *k = t->last;
+	struct task *k = task_slot(t->tasks, t->tasks_size, pid);
 
-	/* records come in runs of one task's */
-	if (k && k->pid == pid)
-		return k;
-	k = task_slot(t->tasks, t->tasks_size, pid);
 	if (k->used)
 		return t->last = k;
 	if ((t->nr_tasks + 1) * 2 > t->tasks_size) {
@@ -288,6 +312,17 @@ static struct task *task_get(struct ftk_tally *t, int pid)
 	k->pid = pid;
 	t->nr_tasks++;
 	return t->last = k;
+}
+
+/* The row of @pid, made if new; NULL when out of memory (the record is then not counted). */
+static inline struct task *task_get(struct ftk_tally *t, int pid)
+{
+	struct task *k = t->last;
+
+	/* records come in runs of one task's: inline, without the slow path's frame */
+	if (k && k->pid == pid)
+		return k;
+	return task_get_slow(t, pid);
 }
 
 static void set_comm(struct task *k, const struct tep_record *rec, struct tep_format_field *f)
@@ -328,6 +363,30 @@ static inline __attribute__((always_inline)) uint64_t num(const struct ftk_tally
 	return v;
 }
 
+/* num() of a field looked up with fld_find(). */
+static inline __attribute__((always_inline)) uint64_t numc(const struct ftk_tally *t,
+							   const struct tep_record *rec,
+							   const struct fld *x)
+{
+	const unsigned char *p = (const unsigned char *)rec->data + x->off;
+	unsigned long long v = 0;
+	uint32_t v32;
+	uint16_t v16;
+
+	if (x->off + x->size > rec->size)
+		return 0;
+	if (t->native) {
+		switch (x->size) {
+		case 8: memcpy(&v, p, 8); return v;
+		case 4: memcpy(&v32, p, 4); return v32;
+		case 2: memcpy(&v16, p, 2); return v16;
+		case 1: return *p;
+		}
+	}
+	tep_read_number_field(x->f, rec->data, &v);
+	return v;
+}
+
 /* Charge the time since the last switch on @c to whoever ran there until @ts. */
 static void charge(struct ftk_tally *t, struct cpu *c, uint64_t ts)
 {
@@ -349,7 +408,7 @@ static void charge(struct ftk_tally *t, struct cpu *c, uint64_t ts)
 
 static void on_switch(struct ftk_tally *t, struct cpu *c, const struct tep_record *rec)
 {
-	int prev = (int)num(t, rec, t->prev_pid), next = (int)num(t, rec, t->next_pid);
+	int prev = (int)numc(t, rec, &t->prev_pid), next = (int)numc(t, rec, &t->next_pid);
 	struct task *k;
 
 	if (c->cur_pid < 0) {
@@ -598,7 +657,7 @@ FTK_API void ftk_tally_add(struct ftk_tally *t, const struct tep_record *rec)
 	}
 	if (rec->ts > t->max_ts)
 		t->max_ts = rec->ts;
-	if (t->type_off >= 0 && (int)rec->size >= t->type_off + 2 && (int)rec->size >= t->pid_off + 4) {
+	if (t->type_off >= 0 && (int)rec->size >= t->hdr_len) {
 		uint16_t ty;
 		int32_t p;
 
@@ -638,7 +697,7 @@ FTK_API void ftk_tally_add(struct ftk_tally *t, const struct tep_record *rec)
 	if (id == t->switch_id && c) {
 		on_switch(t, c, rec);
 	} else if (id == t->enter_id) {
-		uint64_t nr = num(t, rec, t->enter_nr);
+		uint64_t nr = numc(t, rec, &t->enter_nr);
 
 		if (nr < MAX_SYSCALL) {
 			t->sys[nr].calls.now++;
@@ -651,11 +710,11 @@ FTK_API void ftk_tally_add(struct ftk_tally *t, const struct tep_record *rec)
 			}
 		}
 	} else if (id == t->exit_id) {
-		uint64_t nr = num(t, rec, t->exit_nr), lat, enr;
-		int64_t ret = (int64_t)num(t, rec, t->exit_ret);
+		uint64_t nr = numc(t, rec, &t->exit_nr), lat, enr;
+		int64_t ret = (int64_t)numc(t, rec, &t->exit_ret);
 		int paired;
 
-		if (t->exit_ret->size == 4)
+		if (t->exit_ret.size == 4)
 			ret = (int32_t)ret;
 		if (nr < MAX_SYSCALL && ret < 0)
 			t->sys[nr].errors.now++;
