@@ -22,6 +22,15 @@
 
 #define MAX_EVENT_ID	65536	/* event ids are small; larger ones are counted as unknown */
 #define MAX_SYSCALL	4096
+/*
+ * Per-process latency rows kept at most: a histogram is about 8 KB, and a
+ * busy machine (a parallel build) makes new processes all the time. The
+ * calls of a process and syscall without a row once this many exist count
+ * in that syscall's row of other processes (OTHER_PID), so that the sums
+ * by syscall stay whole.
+ */
+#define PLAT_MAX	4096
+#define OTHER_PID	0xffffffffULL
 #define COMM_LEN	16
 
 /* A counter with its value at the last mark and its last interval's growth. */
@@ -617,7 +626,11 @@ static void add_lat(struct ftk_tally *t, struct task *k, int pid, uint64_t nr, u
 	if (k && k->plat_row && k->plat_nr == nr) {
 		r = k->plat_row;
 	} else {
-		r = ftk_lattab_row(t->plat, (uint64_t)(uint32_t)pid << 32 | nr);
+		uint64_t key = (uint64_t)(uint32_t)pid << 32 | nr;
+
+		if (ftk_lattab_len(t->plat) >= PLAT_MAX && !ftk_lattab_find(t->plat, key))
+			key = OTHER_PID << 32 | nr;
+		r = ftk_lattab_row(t->plat, key);
 		if (!r)
 			return;
 		if (k) {
@@ -1003,16 +1016,18 @@ FTK_API long ftk_tally_rows(const struct ftk_tally *t, enum ftk_tally_view view,
 			const char *name = ftk_syscall_name(l->key & 0xffffffff);
 			struct task *k;
 
-			r->pid = l->key >> 32;
+			r->pid = (int)(l->key >> 32);	/* -1: other processes */
 			r->id = r->pid;
 			if (name)
 				snprintf(r->name, sizeof(r->name), "%s", name);
 			else
 				snprintf(r->name, sizeof(r->name), "syscall_%llu",
 					 (unsigned long long)(l->key & 0xffffffff));
-			k = task_slot(t->tasks, t->tasks_size, r->pid);
-			if (k->used)
+			k = r->pid >= 0 ? task_slot(t->tasks, t->tasks_size, r->pid) : NULL;
+			if (k && k->used)
 				comm_of(t, k, r->comm, sizeof(r->comm));
+			else if (!k)
+				snprintf(r->comm, sizeof(r->comm), "<others>");
 			r->errors = l->errors;
 			lat_fields(r, l->hist);
 			r->total = r->lat_count;

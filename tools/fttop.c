@@ -578,7 +578,7 @@ static void print_json(struct top *o, struct ftk_tally_row *rows, long n)
 			printf(",\"comm\":");
 			json_str(r->comm);
 		}
-		if (r->pid >= 0)
+		if (r->pid >= 0 || o->view == V_PSYSCALLS)	/* -1: the row of other tasks */
 			printf(",\"pid\":%d", r->pid);
 		printf(",\"total\":%llu,\"delta\":%llu,\"rate\":%.3f",
 		       (unsigned long long)r->total, (unsigned long long)r->delta, r->rate);

@@ -47,7 +47,9 @@ enum ftk_tally_view {
 /* One row of a view: plain data, the caller's. */
 struct ftk_tally_row {
 	int64_t		id;		/* event id, pid, CPU or syscall number */
-	int		pid;		/* FTK_TALLY_SYSCALLS_PID: the task; else -1 */
+	int		pid;		/* FTK_TALLY_SYSCALLS_PID: the task, or -1 for the
+					   row of other processes once 4096 (pid, syscall)
+					   rows exist; else -1 */
 	char		name[64];	/* "system:event", comm, "cpuN" or syscall name */
 	char		comm[16];	/* tasks and FTK_TALLY_SYSCALLS_PID: the task's comm */
 	uint64_t	total;		/* records since the start */

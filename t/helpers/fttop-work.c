@@ -5,6 +5,8 @@
  *   fttop-work getppid N   print its pid, wait for SIGUSR1, make exactly N
  *                          getppid() calls, print "done", then wait for
  *                          SIGTERM or SIGINT
+ *   fttop-work forks N     the same, but N child processes make one
+ *                          getppid() call each, one after the other
  *
  * Its comm is "fttop-work", so views that name tasks can be checked.
  */
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t go, stop;
@@ -35,8 +38,8 @@ int main(int argc, char **argv)
 	sigset_t block, old;
 	long n, i;
 
-	if (argc != 3 || strcmp(argv[1], "getppid")) {
-		fprintf(stderr, "usage: fttop-work getppid N\n");
+	if (argc != 3 || (strcmp(argv[1], "getppid") && strcmp(argv[1], "forks"))) {
+		fprintf(stderr, "usage: fttop-work getppid|forks N\n");
 		return 1;
 	}
 	n = strtol(argv[2], NULL, 10);
@@ -56,8 +59,24 @@ int main(int argc, char **argv)
 	if (stop)
 		return 0;
 	/* syscall(2), so that no libc caches the answer */
-	for (i = 0; i < n; i++)
-		syscall(SYS_getppid);
+	for (i = 0; i < n; i++) {
+		pid_t c;
+
+		if (argv[1][0] == 'g') {
+			syscall(SYS_getppid);
+			continue;
+		}
+		c = fork();
+		if (c < 0) {
+			perror("fttop-work: fork");
+			return 1;
+		}
+		if (!c) {
+			syscall(SYS_getppid);
+			_exit(0);
+		}
+		waitpid(c, NULL, 0);
+	}
 	printf("done\n");
 	fflush(stdout);
 	while (!stop)
