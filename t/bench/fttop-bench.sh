@@ -66,7 +66,7 @@ if [ -z "${FTTOP:-}" ]; then
 fi
 [ -x "$FTTOP" ] || { echo "fttop-bench: no fttop at '$FTTOP'" >&2; exit 1; }
 CPUS=$(nproc)
-HZ=$(getconf CLK_TCK)
+HZ=$(getconf CLK_TCK 2> /dev/null || echo 100)	# USER_HZ: 100 where there is no getconf (the VM)
 
 # the CPU seconds of a command (user + system of the child), its output to $tmp/out
 cpu_of() {
@@ -154,7 +154,7 @@ run_pipe() {
 	fresh
 	echo "common_pid == $lg" > $T/instances/$I/events/raw_syscalls/filter
 	echo 1 > $T/instances/$I/events/raw_syscalls/enable
-	pipe_cpu=$(cpu_of timeout -s INT $SECS cat $T/instances/$I/trace_pipe)
+	pipe_cpu=$(cpu_of timeout -k 30 -s INT $SECS cat $T/instances/$I/trace_pipe)
 	echo 0 > $T/instances/$I/tracing_on
 	pipe_ev=$(stat_sum "read events")
 	pipe_lost=$(stat_sum overrun)
@@ -169,7 +169,7 @@ run_tracecmd() {
 		return
 	fi
 	load_start
-	tc_cpu=$(cpu_of timeout -s INT $SECS trace-cmd stream -B "$I" -e raw_syscalls -f "common_pid == $lg")
+	tc_cpu=$(cpu_of timeout -k 30 -s INT $SECS trace-cmd stream -B "$I" -e raw_syscalls -f "common_pid == $lg")
 	load_end tc_lg
 	if ! grep -q "^ *[a-z]*-$lg *\[" "$tmp/out"; then
 		tc_why="trace-cmd stream: $(grep -v '^$' "$tmp/err" | head -2 | tr '\n' ' ')"
@@ -184,9 +184,12 @@ echo "fttop-bench: $FTTOP; load: getppid at $RATE calls/s on CPU $((CPUS - 1)) o
 	"$SECS s per reader; load average $(cut -d' ' -f1-3 /proc/loadavg) (a shared machine:" \
 	"CPU time is what counts)"
 for r in $(seq 1 "$ROUNDS"); do
+	echo "round $r: fttop ..." >&2
 	run_fttop
 	run_fttop_rusage
+	echo "round $r: trace_pipe ..." >&2
 	run_pipe
+	echo "round $r: trace-cmd stream ..." >&2
 	run_tracecmd
 	ev_s() { awk -v n="$1" -v s="$2" 'BEGIN { if (s > 0) printf "%.0f", n / s; else print "n/a" }'; }
 	echo "round $r:"

@@ -34,7 +34,8 @@ trap 'rm -rf "$out"' EXIT
 	printf 'export FTTOP=/ftk/build/tools/fttop LOADGEN=/ftk/build/t/bench/record-loadgen\n'
 	printf 'export LD_LIBRARY_PATH=/ftk/build/lib/.libs RATE=%s SECS=%s ROUNDS=%s\n' \
 		"${RATE:-50000}" "${SECS:-8}" "${ROUNDS:-1}"
-	printf 'bash -s > "$FTK_OUT/report" 2>&1 <<'"'"'BENCH'"'"'\n'
+	# on the console too, as it goes: a VM run cut short by its time limit brings nothing back
+	printf 'bash -s 2>&1 <<'"'"'BENCH'"'"' | tee "$FTK_OUT/report"\n'
 	cat "$top_srcdir/t/bench/fttop-bench.sh"
 	printf 'BENCH\n'
 } > "$job" || exit 1
