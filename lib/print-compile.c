@@ -3,6 +3,7 @@
  * print-compile: the own print-format compiler
  */
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -21,8 +22,8 @@
  * (The compiled programs are run by print-text.c.)
  * Printing an event's own text through tep_print_event() costs about
  * three quarters of the time of a report. For the events whose print
- * format is plain (literal text and %d %u %x %s of fields, no helpers)
- * and for the sched_switch and sched_wakeup plugins, the text is
+ * format is plain (literal text and %d %u %x %s of fields, __get_str(),
+ * __print_symbolic()) and for the sched_switch and sched_wakeup plugins, the text is
  * formatted here instead, with the same reads and casts libtraceevent
  * makes (fields read unsigned at their size, then cast to int, long or
  * long long by the length modifier). The first CHECK_FIRST records of
@@ -82,6 +83,116 @@ static int cast_mask(const char *t, unsigned long long *mask)
 	return 0;
 }
 
+/*
+ * The literal text at *@fmt, up to its next conversion, into @op, as
+ * libtraceevent's parse_arg_string() reads it: "%%" is a '%'; a backslash
+ * and the character after it are \n, \t, \r or that character (the
+ * kprobe formats' \"). Text with either is copied, unescaped, to
+ * pr->text. NULL, or why not: a backslash that ends the format
+ * (libtraceevent reads past it).
+ */
+static const char *compile_literal(struct fprog *pr, struct fop *op, const char **fmt)
+{
+	const char *s = *fmt, *q = s;
+	char *o;
+
+	while (*q && *q != '%' && *q != '\\')
+		q++;
+	*op = (struct fop){ .kind = FOP_LIT, .lit = s, .litlen = q - s };
+	if (!*q || (*q == '%' && q[1] != '%')) {
+		*fmt = q;
+		return NULL;
+	}
+	if (!pr->text) {
+		/* the unescaped text of all literals is no longer than the format */
+		pr->text = malloc(strlen(pr->ev->print_fmt.format) + 1);
+		pr->textlen = 0;
+		if (!pr->text)
+			return "out of memory";
+	}
+	o = pr->text + pr->textlen;
+	op->lit = o;
+	for (q = s; *q && (*q != '%' || q[1] == '%'); q++) {
+		if (*q == '%') {
+			*o++ = *q++;
+		} else if (*q == '\\') {
+			if (!*++q)
+				return "a backslash at the end of the print fmt";
+			*o++ = *q == 'n' ? '\n' : *q == 't' ? '\t' : *q == 'r' ? '\r' : *q;
+		} else {
+			*o++ = *q;
+		}
+	}
+	op->litlen = o - op->lit;
+	pr->textlen += op->litlen;
+	*fmt = q;
+	return NULL;
+}
+
+/*
+ * The field a number argument reads, REC->f or (type)REC->f, with the
+ * mask of the cast in *@mask (see cast_mask()); NULL if it is another
+ * expression or not a plain number field.
+ */
+static struct tep_format_field *num_arg(struct tep_event *ev, struct tep_print_arg *a,
+					unsigned long long *mask)
+{
+	struct tep_format_field *f;
+
+	*mask = ~0ULL;
+	if (a && a->type == TEP_PRINT_TYPE) {
+		if (cast_mask(a->typecast.type, mask))
+			return NULL;
+		a = a->typecast.item;
+	}
+	if (!a || a->type != TEP_PRINT_FIELD)
+		return NULL;
+	f = a->field.field ? a->field.field : tep_find_any_field(ev, a->field.name);
+	if (!f || (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_STRING)) ||
+	    (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8))
+		return NULL;
+	return f;
+}
+
+/*
+ * "%s" of __print_symbolic(REC->f, { 0, "HI" }, ...) into @op. As
+ * libtraceevent's print_str_arg(): the field's value, read unsigned at its
+ * size and masked by a cast, is looked up in the pairs in their order;
+ * the first equal prints its name through the conversion, none "0x%llx".
+ * A value written as a name (eval_flag()'s short table) is left to it.
+ */
+static const char *compile_symbolic(struct tep_event *ev, struct tep_print_arg *a, struct fop *op)
+{
+	struct tep_print_flag_sym *sym;
+	struct tep_format_field *f;
+	struct fsym *t;
+	int n = 0;
+
+	f = num_arg(ev, a->symbol.field, &op->mask);
+	if (!f)
+		return "__print_symbolic of an expression";
+	for (sym = a->symbol.symbols; sym; sym = sym->next) {
+		if (!sym->value || !sym->str || !isdigit((unsigned char)sym->value[0]))
+			return "__print_symbolic of a named value";
+		if (++n > 1024)
+			return "__print_symbolic of too many values";
+	}
+	t = calloc(n ? n : 1, sizeof(*t));
+	if (!t)
+		return "out of memory";
+	for (n = 0, sym = a->symbol.symbols; sym; sym = sym->next, n++) {
+		t[n].val = strtoull(sym->value, NULL, 0);
+		t[n].str = sym->str;
+		t[n].len = strlen(sym->str);
+	}
+	op->kind = FOP_SYM;
+	op->off = f->offset;
+	op->size = f->size;
+	op->syms = t;
+	op->nsyms = n;
+	return NULL;
+}
+
 /* Compile @ev's print fmt into @pr: NULL, or why it cannot be (for ftreport --stat -v). */
 static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 {
@@ -93,18 +204,15 @@ static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 
 	if (!fmt)
 		return "no print fmt";
-	if (strchr(fmt, '\\'))
-		return "a backslash in the print fmt";
 	while (*fmt) {
 		if (pr->nops >= MAX_OPS)
 			return "too many parts";
 		op = &pr->ops[pr->nops];
-		if (*fmt != '%') {
-			q = strchr(fmt, '%');
-			n = q ? (size_t)(q - fmt) : strlen(fmt);
-			*op = (struct fop){ .kind = FOP_LIT, .lit = fmt, .litlen = n };
+		if (*fmt != '%' || fmt[1] == '%') {
+			q = compile_literal(pr, op, &fmt);
+			if (q)
+				return q;
 			pr->nops++;
-			fmt += n;
 			continue;
 		}
 		q = fmt + 1;
@@ -214,6 +322,14 @@ static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 				op->kind = FOP_NUM;
 				op->off = f->offset + idx * f->elementsize;
 				op->size = f->elementsize;
+				pr->nops++;
+				continue;
+			} else if (fa->type == TEP_PRINT_SYMBOL && op->conv == 's') {
+				const char *why = compile_symbolic(ev, fa, op);
+
+				if (why)
+					return why;
+				arg = arg->next;
 				pr->nops++;
 				continue;
 			} else {
@@ -381,6 +497,18 @@ static int compile_print(struct fprog *pr, struct tep_event *ev)
 	pr->f[0] = ip;
 	pr->f[1] = buf;
 	return 1;
+}
+
+void ftk_print_prog_free(struct fprog *pr)
+{
+	int i;
+
+	if (!pr)
+		return;
+	for (i = 0; i < MAX_OPS; i++)
+		free(pr->ops[i].syms);
+	free(pr->text);
+	free(pr);
 }
 
 struct fprog *ftk_print_compile(struct ftk_printer *p, struct tep_event *ev)

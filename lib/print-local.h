@@ -79,8 +79,8 @@ struct comm_slot {
 /*
  * Printing an event's own text through tep_print_event() costs about
  * three quarters of the time of a report. For the events whose print
- * format is plain (literal text and %d %u %x %s of fields, no helpers)
- * and for the sched_switch and sched_wakeup plugins, the text is
+ * format is plain (literal text and %d %u %x %s of fields, __get_str(),
+ * __print_symbolic()) and for the sched_switch and sched_wakeup plugins, the text is
  * formatted here instead, with the same reads and casts libtraceevent
  * makes (fields read unsigned at their size, then cast to int, long or
  * long long by the length modifier). The first CHECK_FIRST records of
@@ -91,7 +91,14 @@ struct comm_slot {
 #define CHECK_FIRST	32
 #define MAX_OPS		32
 
-enum fop_kind { FOP_LIT, FOP_NUM, FOP_STR, FOP_DSTR };
+enum fop_kind { FOP_LIT, FOP_NUM, FOP_STR, FOP_DSTR, FOP_SYM };
+
+/* A __print_symbolic() pair: the value and its name (the tep handle's). */
+struct fsym {
+	unsigned long long	val;
+	const char		*str;
+	unsigned int		len;
+};
 
 struct fop {
 	enum fop_kind	kind;
@@ -105,7 +112,9 @@ struct fop {
 	unsigned int	litlen;
 	unsigned int	off, size;
 	int		rel;		/* FOP_DSTR: __rel_loc, offset from the field's end */
-	unsigned long long mask;	/* FOP_NUM: of a cast (u8, int, ...): all ones if none */
+	unsigned long long mask;	/* FOP_NUM, FOP_SYM: of a cast (u8, int, ...): all ones if none */
+	struct fsym	*syms;		/* FOP_SYM: in the print fmt's order */
+	int		nsyms;
 };
 
 enum { PROG_SLOW, PROG_GENERIC, PROG_SWITCH, PROG_WAKEUP, PROG_PRINT, PROG_UNSAFE };
@@ -118,6 +127,8 @@ struct fprog {
 	const char		*why;		/* PROG_SLOW, PROG_UNSAFE: why not compiled */
 	unsigned long long	slow;		/* records printed by libtraceevent */
 	int			nops;
+	char			*text;		/* literals with escapes, unescaped */
+	size_t			textlen;
 	struct fop		ops[MAX_OPS];
 	/* plugin layouts */
 	struct tep_format_field	*f[8];
@@ -139,6 +150,7 @@ static inline unsigned long long rdn(struct ftk_printer *p, const void *ptr, int
 
 /* print-compile.c */
 struct fprog *ftk_print_compile(struct ftk_printer *p, struct tep_event *ev);
+void ftk_print_prog_free(struct fprog *pr);
 int ftk_print_record_ok(struct ftk_printer *p, struct tep_event *ev, const struct tep_record *rec);
 /* print-text.c */
 struct fprog *ftk_print_prog(struct ftk_printer *p, struct tep_event *ev);

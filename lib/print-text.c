@@ -384,6 +384,18 @@ static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct 
 					ob_put(o, str, nul - str);
 				else
 					ob_printf(o, op->fmt, str);
+			} else if (op->kind == FOP_SYM) {
+				const struct fsym *y = op->syms, *end = y + op->nsyms;
+
+				v = rdn(p, (const char *)rec->data + op->off, op->size) & op->mask;
+				while (y < end && y->val != v)
+					y++;
+				if (y == end)
+					ob_printf(o, "0x%llx", v);
+				else if (op->plain)
+					ob_put(o, y->str, y->len);
+				else
+					ob_printf(o, op->fmt, y->str);
 			} else if (op->kind == FOP_STR) {
 				char buf[1025];
 

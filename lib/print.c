@@ -93,7 +93,7 @@ FTK_API void ftk_printer_free(struct ftk_printer *p)
 	for (i = 0; i < p->nr_bufs; i++)
 		free(p->bufs[i].name);
 	for (i = 0; i < p->nr_progs; i++)
-		free(p->progs[i]);
+		ftk_print_prog_free(p->progs[i]);
 	free(p->progs);
 	free(p->comms);
 	free(p->comm_known);

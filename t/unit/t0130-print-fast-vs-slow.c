@@ -16,15 +16,24 @@
 #include "tap.h"
 #include <ftkit/ftkit.h>
 
-static char *print_file(const char *path, int slow, unsigned int flags, size_t *len)
+/*
+ * @path printed as ftreport prints it, with the own formatter or (@slow)
+ * all through libtraceevent; *@slow_recs: how many records the printer
+ * left to libtraceevent, and *@why the reason it gave for the first.
+ */
+static char *print_file(const char *path, int slow, unsigned int flags, size_t *len,
+			unsigned long long *slow_recs, char *why, size_t whylen)
 {
+	unsigned long long recs;
 	struct ftk_tracefile *tf;
 	const struct tep_record *r;
 	struct ftk_printer *p;
+	struct tep_event *ev;
 	struct ftk_merge *m;
+	const char *w;
 	char *text = NULL;
 	FILE *out;
-	int b, tag;
+	int b, tag, i;
 
 	if (slow)
 		setenv("FTK_PRINT_SLOW", "1", 1);
@@ -47,6 +56,13 @@ static char *print_file(const char *path, int slow, unsigned int flags, size_t *
 		ftk_record_put((struct tep_record *)r);
 	}
 	ftk_printer_end(p);
+	*slow_recs = 0;
+	why[0] = 0;
+	for (i = 0; (i = ftk_printer_slow(p, i, &ev, &w, &recs));) {
+		if (!*slow_recs)
+			snprintf(why, whylen, "%s:%s: %s", ev->system, ev->name, w);
+		*slow_recs += recs;
+	}
 	ftk_printer_free(p);
 	ftk_merge_free(m);
 	ftk_tracefile_close(tf);
@@ -208,14 +224,38 @@ static void check_shapes(void)
 		{ "int array elements, padded",
 		  "\tfield:int v[4];\toffset:8;\tsize:16;\tsigned:1;\n\n",
 		  "\"a=%d b=%08x c=%u\", REC->v[0], REC->v[1], REC->v[3]" },
+		{ "escapes and %%",
+		  "\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+		  "\tfield:int dfd;\toffset:16;\tsize:4;\tsigned:1;\n\n",
+		  "\"(%lx) dfd=\\\"%d\\\"\\t100%%\\\\ \\q\\n\", REC->ip, REC->dfd" },
+		{ "__print_symbolic",
+		  "\tfield:unsigned int vec;\toffset:8;\tsize:4;\tsigned:0;\n"
+		  "\tfield:unsigned char b;\toffset:17;\tsize:1;\tsigned:0;\n\n",
+		  "\"vec=%u [action=%s] [%-8s|%5s]\", REC->vec, __print_symbolic((u8)REC->vec, "
+		  "SYMS), __print_symbolic(REC->b, SYMS), __print_symbolic(REC->vec, { 0, \"HI\" })" },
 	};
+	char syms[4096] = "", *at;
+	int k, n;
 	unsigned long long nslow, nslow2;
-	char fmt[2048], *fast, *slow;
+	char fmt[8192], *fast, *slow;
 	size_t i;
 
+	/* { 0, "S0" }, ..., { 0x7f, "S127" }: half the bytes have a name */
+	for (k = 0, n = 0; k < 128; k++)
+		n += snprintf(syms + n, sizeof(syms) - n, k & 1 ? "%s{ 0x%x, \"S%d\" }" :
+			      "%s{ %d, \"S%d\" }", k ? ", " : "", k, k);
 	for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
-		snprintf(fmt, sizeof(fmt), "name: shape\nID: 3\nformat:\n%s%sprint fmt: %s\n", common,
-			 shapes[i].fields, shapes[i].print);
+		n = snprintf(fmt, sizeof(fmt), "name: shape\nID: 3\nformat:\n%s%sprint fmt: ", common,
+			     shapes[i].fields);
+		for (at = (char *)shapes[i].print; *at; at++) {
+			if (!strncmp(at, "SYMS", 4)) {
+				n += snprintf(fmt + n, sizeof(fmt) - n, "%s", syms);
+				at += 3;
+			} else if (n < (int)sizeof(fmt) - 2) {
+				fmt[n++] = *at;
+			}
+		}
+		snprintf(fmt + n, sizeof(fmt) - n, "\n");
 		fast = print_shape(fmt, 0, 40, &nslow);
 		slow = print_shape(fmt, 1, 40, &nslow2);
 		ok(fast && slow && !strcmp(fast, slow) && nslow == 0 && nslow2 == 40,
@@ -230,8 +270,20 @@ static void check_shapes(void)
 
 int main(void)
 {
-	static const char *names[] = { "synth-v6", "synth-v6-be4", "synth-v6-8k", "synth-v6-inst",
-				       "synth-v7-zstd-inst", "synth-v6-opts", "synth-v6-graph" };
+	/*
+	 * The trace-cmd-vm files (real kernels' formats) must print every
+	 * record with the own formatter (@all_own): the function plugin's
+	 * indents, the function_graph handlers, __print_symbolic (irq's
+	 * softirq events), a kprobe's escaped quotes.
+	 */
+	static const struct { const char *name; int all_own; } files[] = {
+		{ "synth-v6", 0 }, { "synth-v6-be4", 0 }, { "synth-v6-8k", 0 },
+		{ "synth-v6-inst", 0 }, { "synth-v7-zstd-inst", 0 }, { "synth-v6-opts", 0 },
+		{ "synth-v6-graph", 0 },
+		{ "trace-cmd-vm/mixed", 1 }, { "trace-cmd-vm/kprobe", 1 },
+		{ "trace-cmd-vm/function", 0 }, { "trace-cmd-vm/function-graph", 0 },
+		{ "trace-cmd-vm/marker", 0 }, { "trace-cmd-vm/v7-zstd-sched-2cpu", 1 },
+	};
 	static const unsigned long long stamps[] = {
 		0, 1, 499, 500, 999999, 999999499, 999999500, 1000000000, 1000000499,
 		1000000500, 1999999999, 123456789012345ULL, 18446744073709551ULL,
@@ -249,16 +301,23 @@ int main(void)
 	size_t i, la, lb;
 	int nsec;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		for (nsec = 0; nsec < 2; nsec++) {
-			char *fast, *slow;
+			unsigned long long nslow, nslow2;
+			char *fast, *slow, why[256], why2[256];
 
-			snprintf(path, sizeof(path), "%s/t/fixtures/%s.dat", src ? src : ".", names[i]);
-			fast = print_file(path, 0, nsec ? FTK_PRINT_NSEC : 0, &la);
-			slow = print_file(path, 1, nsec ? FTK_PRINT_NSEC : 0, &lb);
+			snprintf(path, sizeof(path), "%s/t/fixtures/%s.dat", src ? src : ".",
+				 files[i].name);
+			fast = print_file(path, 0, nsec ? FTK_PRINT_NSEC : 0, &la, &nslow, why,
+					  sizeof(why));
+			slow = print_file(path, 1, nsec ? FTK_PRINT_NSEC : 0, &lb, &nslow2, why2,
+					  sizeof(why2));
 			ok(fast && slow && la == lb && !memcmp(fast, slow, la),
-			   "%s%s: own formatting equals libtraceevent's (%zu/%zu bytes)", names[i],
-			   nsec ? " -t" : "", la, lb);
+			   "%s%s: own formatting equals libtraceevent's (%zu/%zu bytes)",
+			   files[i].name, nsec ? " -t" : "", la, lb);
+			if (files[i].all_own)
+				ok(fast && nslow == 0, "%s%s: no record left to libtraceevent (%llu: %s)",
+				   files[i].name, nsec ? " -t" : "", nslow, nslow ? why : "-");
 			free(fast);
 			free(slow);
 		}
