@@ -551,12 +551,16 @@ struct fprog *ftk_print_compile(struct ftk_printer *p, struct tep_event *ev)
 		  (ev->flags & TEP_EVENT_FL_ISBPRINT) ? "bprint" :
 		  ev->flags ? "a function or ftrace event" : NULL;
 	if (pr->why) {
-		if (!p->no_fast && !(p->flags & FTK_PRINT_RAW) && !ev->handler &&
-		    !(ev->flags & (TEP_EVENT_FL_FAILED | TEP_EVENT_FL_ISBPRINT)) &&
-		    compile_print(pr, ev)) {
+		if (p->no_fast || (p->flags & FTK_PRINT_RAW) ||
+		    (ev->flags & (TEP_EVENT_FL_FAILED | TEP_EVENT_FL_ISBPRINT)))
+			return pr;
+		if (!ev->handler && compile_print(pr, ev))
 			pr->kind = PROG_PRINT;
+		else if (ev->handler)
+			/* the printer's own function_graph and kernel_stack handlers */
+			pr->kind = ftk_print_graph_compile(p, ev, pr->f);
+		if (pr->kind != PROG_SLOW)
 			pr->why = NULL;
-		}
 		return pr;
 	}
 	if (ev->handler) {

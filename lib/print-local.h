@@ -60,6 +60,8 @@ struct ftk_printer {
 	int			leaf_cpu;	/* the funcgraph_exit a leaf printed already: */
 	unsigned long long	leaf_ts;	/* it prints nothing when it comes */
 	int			leaf_pending;
+	struct tep_event	*gret;		/* funcgraph_exit, once found */
+	struct tep_format_field	*gret_f[3];	/* its func, calltime, rettime */
 	unsigned char		*comm_known;	/* pids libtraceevent has a comm for */
 	int			comm_array;	/* libtraceevent's comm list became its array */
 	unsigned char		*chrome_seen;	/* chrome: pids named in metadata */
@@ -117,7 +119,8 @@ struct fop {
 	int		nsyms;
 };
 
-enum { PROG_SLOW, PROG_GENERIC, PROG_SWITCH, PROG_WAKEUP, PROG_PRINT, PROG_UNSAFE };
+enum { PROG_SLOW, PROG_GENERIC, PROG_SWITCH, PROG_WAKEUP, PROG_PRINT, PROG_UNSAFE,
+       PROG_GRAPH_ENTRY, PROG_GRAPH_EXIT, PROG_STACK };
 
 struct fprog {
 	struct tep_event	*ev;
@@ -159,10 +162,20 @@ void ftk_print_info(struct ftk_printer *p, struct tep_record *rec, struct tep_ev
 int ftk_print_text(struct ftk_printer *p, const struct tep_record *crec, int buf,
 		   struct tep_event *ev);
 int ftk_print_flush(struct ftk_printer *p);
+void ftk_ob_put(struct obuf *o, const char *s, size_t n);
+void ftk_ob_printf(struct obuf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* print-json.c */
 int ftk_print_other(struct ftk_printer *p, const struct tep_record *crec, int buf,
 		    struct tep_event *ev);
 /* print-graph.c */
 void ftk_print_graph_register(struct ftk_printer *p);
+int ftk_print_graph_compile(struct ftk_printer *p, struct tep_event *ev,
+			    struct tep_format_field **f);
+int ftk_print_graph_entry(struct ftk_printer *p, struct obuf *o, unsigned long long func,
+			  unsigned long long depth, int pid);
+void ftk_print_graph_exit(struct obuf *o, unsigned long long calltime, unsigned long long rettime,
+			  unsigned long long depth);
+void ftk_print_graph_stack(struct ftk_printer *p, struct obuf *o, const struct tep_record *rec,
+			   const struct tep_format_field *f);
 
 #endif

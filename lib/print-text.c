@@ -206,9 +206,13 @@ static void ob_lld(struct obuf *o, long long v)
 	ob_put(o, b, e - b);
 }
 
-static void ob_printf(struct obuf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* ob_put() for the other parts of the printer (print-graph.c). */
+void ftk_ob_put(struct obuf *o, const char *s, size_t n)
+{
+	ob_put(o, s, n);
+}
 
-static void ob_printf(struct obuf *o, const char *fmt, ...)
+void ftk_ob_printf(struct obuf *o, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -357,6 +361,17 @@ static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct 
 		ob_put(o, str, strnlen(str, n));
 		return 0;
 	}
+	case PROG_GRAPH_ENTRY:
+		return ftk_print_graph_entry(p, o, rd(p, rec, pr->f[0]), rd(p, rec, pr->f[1]),
+					     p->pid_size ? (int)rdn(p, (const char *)rec->data +
+								   p->pid_off, p->pid_size) :
+					     tep_data_pid(p->tep, (struct tep_record *)rec));
+	case PROG_GRAPH_EXIT:
+		ftk_print_graph_exit(o, rd(p, rec, pr->f[0]), rd(p, rec, pr->f[1]), rd(p, rec, pr->f[2]));
+		return 0;
+	case PROG_STACK:
+		ftk_print_graph_stack(p, o, rec, pr->f[0]);
+		return 0;
 	case PROG_GENERIC:
 		for (i = 0; i < pr->nops; i++) {
 			const struct fop *op = &pr->ops[i];
@@ -383,7 +398,7 @@ static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct 
 				if (op->plain)
 					ob_put(o, str, nul - str);
 				else
-					ob_printf(o, op->fmt, str);
+					ftk_ob_printf(o, op->fmt, str);
 			} else if (op->kind == FOP_SYM) {
 				const struct fsym *y = op->syms, *end = y + op->nsyms;
 
@@ -391,11 +406,11 @@ static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct 
 				while (y < end && y->val != v)
 					y++;
 				if (y == end)
-					ob_printf(o, "0x%llx", v);
+					ftk_ob_printf(o, "0x%llx", v);
 				else if (op->plain)
 					ob_put(o, y->str, y->len);
 				else
-					ob_printf(o, op->fmt, y->str);
+					ftk_ob_printf(o, op->fmt, y->str);
 			} else if (op->kind == FOP_STR) {
 				char buf[1025];
 
@@ -404,7 +419,7 @@ static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct 
 				if (op->plain)
 					ob_put(o, buf, strlen(buf));
 				else
-					ob_printf(o, op->fmt, buf);
+					ftk_ob_printf(o, op->fmt, buf);
 			} else {
 				v = rdn(p, (const char *)rec->data + op->off, op->size) & op->mask;
 				if (op->plain && (op->conv == 'd' || op->conv == 'i'))
@@ -418,11 +433,11 @@ static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct 
 						   op->ls == 1 ? (unsigned long long)(unsigned long)v : v,
 						op->width, op->conv == 'x' ? 16 : 10);
 				else if (op->ls == 0)
-					ob_printf(o, op->fmt, (int)v);
+					ftk_ob_printf(o, op->fmt, (int)v);
 				else if (op->ls == 1)
-					ob_printf(o, op->fmt, (long)v);
+					ftk_ob_printf(o, op->fmt, (long)v);
 				else
-					ob_printf(o, op->fmt, (long long)v);
+					ftk_ob_printf(o, op->fmt, (long long)v);
 			}
 		}
 		return 0;

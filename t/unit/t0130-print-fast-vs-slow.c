@@ -281,7 +281,7 @@ int main(void)
 		{ "synth-v6-inst", 0 }, { "synth-v7-zstd-inst", 0 }, { "synth-v6-opts", 0 },
 		{ "synth-v6-graph", 0 },
 		{ "trace-cmd-vm/mixed", 1 }, { "trace-cmd-vm/kprobe", 1 },
-		{ "trace-cmd-vm/function", 0 }, { "trace-cmd-vm/function-graph", 0 },
+		{ "trace-cmd-vm/function", 0 }, { "trace-cmd-vm/function-graph", 1 },
 		{ "trace-cmd-vm/marker", 0 }, { "trace-cmd-vm/v7-zstd-sched-2cpu", 1 },
 	};
 	static const unsigned long long stamps[] = {
