@@ -559,6 +559,12 @@ struct fprog *ftk_print_compile(struct ftk_printer *p, struct tep_event *ev)
 		else if (ev->handler)
 			/* the printer's own function_graph and kernel_stack handlers */
 			pr->kind = ftk_print_graph_compile(p, ev, pr->f);
+		if (pr->kind == PROG_SLOW && ev->handler && !strcmp(ev->name, "function")) {
+			/* libtraceevent's function plugin */
+			pr->why = ftk_print_function_compile(p, ev, pr->f, &pr->indent);
+			if (!pr->why)
+				pr->kind = PROG_FUNCTION;
+		}
 		if (pr->kind != PROG_SLOW)
 			pr->why = NULL;
 		return pr;

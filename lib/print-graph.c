@@ -3,6 +3,7 @@
  * print-graph: trace-cmd's handlers for the ftrace events
  */
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
 
 #include "internal.h"
 #include "print-local.h"
@@ -292,6 +294,165 @@ int ftk_print_graph_compile(struct ftk_printer *p, struct tep_event *ev,
 			return PROG_SLOW;
 	}
 	return kind;
+}
+
+/* ---------------------------------------------------------------- libtraceevent's function plugin */
+
+/*
+ * ftrace:function has libtraceevent's function plugin as its handler: it
+ * prints the function's name (0x%llx of the address without one), after
+ * three blanks per level of an indent it guesses from the parents it saw
+ * on the CPU, and with its options, " <-- parent" (parent) and "+0x.."
+ * (offset). ftk_print_function() gives the same text with the same
+ * guess, from a state of its own: once the printer's checks are done,
+ * libtraceevent is no longer called, and its state must not be needed.
+ * The plugin keeps one state for all the tep handles of a process (files
+ * printed together share it), so a printer of several files
+ * (ftk_printer_set_part()) leaves the event to it.
+ */
+
+/*
+ * The function plugin's option @name (parent, indent, offset): its "set"
+ * as tep_plugin_print_options() lists it in @list, in blocks of
+ * "%8s:\t%s" lines ("  plugin:\tftrace", "  option:\tindent",
+ * "     set:\t1"), one option a block.
+ */
+static int function_option(const char *list, const char *name, int *set)
+{
+	const char *b, *e, *v;
+	char want[64];
+
+	snprintf(want, sizeof(want), "  option:\t%s\n", name);
+	for (b = list; b && *b; b = e) {
+		e = strstr(b, "\n------------\n");
+		if (!e)
+			e = strstr(b, "\n============\n");
+		e = e ? e + 1 : b + strlen(b);
+		v = strstr(b, "  plugin:\tftrace\n");
+		if (!v || v > e)
+			continue;
+		v = strstr(b, want);
+		if (!v || v > e)
+			continue;
+		v = strstr(b, "     set:\t");
+		if (!v || v > e)
+			continue;
+		*set = atoi(v + 10);
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * Whether @ev is ftrace:function printed by libtraceevent 1.7's function
+ * plugin with the parent and offset options off: NULL, or why not. The
+ * indent option in *@indent, the ip and parent_ip fields in @f.
+ */
+const char *ftk_print_function_compile(struct ftk_printer *p, struct tep_event *ev,
+				       struct tep_format_field **f, int *indent)
+{
+	const char *base;
+	int parent, offset;
+	struct trace_seq s;
+	Dl_info info;
+
+	if (!ev->handler || strcmp(ev->system, "ftrace") || strcmp(ev->name, "function"))
+		return "a function or ftrace event";
+	if (!dladdr((void *)ev->handler, &info) || !info.dli_fname)
+		return "a plugin's handler";
+	base = strrchr(info.dli_fname, '/');
+	base = base ? base + 1 : info.dli_fname;
+	if (strcmp(base, "plugin_function.so"))
+		return "a plugin's handler";
+	if (p->parts > 1)
+		return "the function plugin's state, shared by the files";
+	f[0] = tep_find_field(ev, "ip");
+	f[1] = tep_find_field(ev, "parent_ip");
+	if (!f[0] || !f[1] || (f[0]->flags | f[1]->flags) & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC) ||
+	    (f[0]->size != 4 && f[0]->size != 8) || (f[1]->size != 4 && f[1]->size != 8))
+		return "a function event of other fields";
+	trace_seq_init(&s);
+	tep_plugin_print_options(&s);
+	trace_seq_terminate(&s);
+	if (function_option(s.buffer, "parent", &parent) ||
+	    function_option(s.buffer, "offset", &offset) ||
+	    function_option(s.buffer, "indent", indent) || parent || offset) {
+		trace_seq_destroy(&s);
+		return "the function plugin's options";
+	}
+	trace_seq_destroy(&s);
+	return NULL;
+}
+
+/* The plugin's add_child(): @child at @pos of @st, which grows by ten. */
+static void fstack_put(struct fstack *st, const char *child, int pos)
+{
+	const char **n;
+
+	if (!child)
+		return;
+	if (pos >= st->size) {
+		n = realloc(st->stack, (st->size + 10) * sizeof(*n));
+		if (!n)
+			return;
+		memset(n + st->size, 0, 10 * sizeof(*n));
+		st->stack = n;
+		st->size += 10;
+	}
+	st->stack[pos] = child;
+}
+
+/*
+ * The plugin's add_and_get_index(): the level of @parent in what the CPU
+ * called last, @child put above it; an unknown parent starts the CPU's
+ * list again (what was above the second place stays, as in the plugin).
+ * The names are the tep handle's, which outlives the printer.
+ */
+static int function_indent(struct ftk_printer *p, const char *parent, const char *child, int cpu)
+{
+	struct fstack *st;
+	int i;
+
+	if (cpu < 0)
+		return 0;
+	if (cpu >= p->nr_fstacks) {
+		st = realloc(p->fstacks, (cpu + 1) * sizeof(*st));
+		if (!st)
+			return 0;
+		memset(st + p->nr_fstacks, 0, (cpu + 1 - p->nr_fstacks) * sizeof(*st));
+		p->fstacks = st;
+		p->nr_fstacks = cpu + 1;
+	}
+	st = &p->fstacks[cpu];
+	for (i = 0; i < st->size && st->stack[i]; i++) {
+		if (st->stack[i] == parent || !strcmp(parent, st->stack[i])) {
+			fstack_put(st, child, i + 1);
+			return i;
+		}
+	}
+	fstack_put(st, parent, 0);
+	fstack_put(st, child, 1);
+	return 0;
+}
+
+/* ftrace:function's text, as the plugin prints it (see above). */
+void ftk_print_function(struct ftk_printer *p, struct obuf *o, unsigned long long ip,
+			unsigned long long parent_ip, int cpu, int indent)
+{
+	static const char blanks[64] = "                                                                ";
+	const char *func = tep_find_function(p->tep, ip);
+	const char *parent = tep_find_function(p->tep, parent_ip);
+	long n = 0;
+
+	if (parent && indent)
+		n = 3L * function_indent(p, parent, func, cpu);
+	for (; n > (long)sizeof(blanks); n -= sizeof(blanks))
+		ftk_ob_put(o, blanks, sizeof(blanks));
+	ftk_ob_put(o, blanks, n);
+	if (func)
+		ftk_ob_put(o, func, strlen(func));
+	else
+		ftk_ob_printf(o, "0x%llx", ip);
 }
 
 /* Register the handlers above on the printer's tep handle. */

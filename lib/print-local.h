@@ -31,6 +31,12 @@ struct obuf {
 	size_t	len, cap;
 };
 
+/* A CPU's functions, for the function plugin's indent (print-graph.c). */
+struct fstack {
+	int		size;
+	const char	**stack;
+};
+
 struct ftk_printer {
 	FILE			*out;
 	struct tep_handle	*tep;
@@ -60,6 +66,8 @@ struct ftk_printer {
 	int			leaf_cpu;	/* the funcgraph_exit a leaf printed already: */
 	unsigned long long	leaf_ts;	/* it prints nothing when it comes */
 	int			leaf_pending;
+	struct fstack		*fstacks;	/* ftrace:function: per CPU */
+	int			nr_fstacks;
 	struct tep_event	*gret;		/* funcgraph_exit, once found */
 	struct tep_format_field	*gret_f[3];	/* its func, calltime, rettime */
 	unsigned char		*comm_known;	/* pids libtraceevent has a comm for */
@@ -120,7 +128,7 @@ struct fop {
 };
 
 enum { PROG_SLOW, PROG_GENERIC, PROG_SWITCH, PROG_WAKEUP, PROG_PRINT, PROG_UNSAFE,
-       PROG_GRAPH_ENTRY, PROG_GRAPH_EXIT, PROG_STACK };
+       PROG_GRAPH_ENTRY, PROG_GRAPH_EXIT, PROG_STACK, PROG_FUNCTION };
 
 struct fprog {
 	struct tep_event	*ev;
@@ -136,6 +144,7 @@ struct fprog {
 	/* plugin layouts */
 	struct tep_format_field	*f[8];
 	unsigned char		state_ok[32];	/* PROG_SWITCH: states checked against the plugin */
+	int			indent;		/* PROG_FUNCTION: the plugin's indent option */
 };
 
 static inline unsigned long long rdn(struct ftk_printer *p, const void *ptr, int size)
@@ -177,5 +186,9 @@ void ftk_print_graph_exit(struct obuf *o, unsigned long long calltime, unsigned 
 			  unsigned long long depth);
 void ftk_print_graph_stack(struct ftk_printer *p, struct obuf *o, const struct tep_record *rec,
 			   const struct tep_format_field *f);
+const char *ftk_print_function_compile(struct ftk_printer *p, struct tep_event *ev,
+				       struct tep_format_field **f, int *indent);
+void ftk_print_function(struct ftk_printer *p, struct obuf *o, unsigned long long ip,
+			unsigned long long parent_ip, int cpu, int indent);
 
 #endif

@@ -369,6 +369,10 @@ static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct 
 	case PROG_GRAPH_EXIT:
 		ftk_print_graph_exit(o, rd(p, rec, pr->f[0]), rd(p, rec, pr->f[1]), rd(p, rec, pr->f[2]));
 		return 0;
+	case PROG_FUNCTION:
+		ftk_print_function(p, o, rd(p, rec, pr->f[0]), rd(p, rec, pr->f[1]), rec->cpu,
+				   pr->indent);
+		return 0;
 	case PROG_STACK:
 		ftk_print_graph_stack(p, o, rec, pr->f[0]);
 		return 0;

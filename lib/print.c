@@ -95,6 +95,9 @@ FTK_API void ftk_printer_free(struct ftk_printer *p)
 	for (i = 0; i < p->nr_progs; i++)
 		ftk_print_prog_free(p->progs[i]);
 	free(p->progs);
+	for (i = 0; i < p->nr_fstacks; i++)
+		free(p->fstacks[i].stack);
+	free(p->fstacks);
 	free(p->comms);
 	free(p->comm_known);
 	free(p->chrome_seen);

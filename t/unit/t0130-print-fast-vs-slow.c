@@ -279,9 +279,9 @@ int main(void)
 	static const struct { const char *name; int all_own; } files[] = {
 		{ "synth-v6", 0 }, { "synth-v6-be4", 0 }, { "synth-v6-8k", 0 },
 		{ "synth-v6-inst", 0 }, { "synth-v7-zstd-inst", 0 }, { "synth-v6-opts", 0 },
-		{ "synth-v6-graph", 0 },
+		{ "synth-v6-graph", 1 },
 		{ "trace-cmd-vm/mixed", 1 }, { "trace-cmd-vm/kprobe", 1 },
-		{ "trace-cmd-vm/function", 0 }, { "trace-cmd-vm/function-graph", 1 },
+		{ "trace-cmd-vm/function", 1 }, { "trace-cmd-vm/function-graph", 1 },
 		{ "trace-cmd-vm/marker", 0 }, { "trace-cmd-vm/v7-zstd-sched-2cpu", 1 },
 	};
 	static const unsigned long long stamps[] = {
