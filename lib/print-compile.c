@@ -193,6 +193,36 @@ static const char *compile_symbolic(struct tep_event *ev, struct tep_print_arg *
 	return NULL;
 }
 
+/*
+ * The conversion from @fmt (its '%') to @q (its letter) into @op: its
+ * printf format and whether the own digits can print it. The format
+ * after it, or NULL if it is too long.
+ */
+static const char *compile_conv(struct fop *op, const char *fmt, const char *q)
+{
+	size_t n = q - fmt + 1;
+
+	op->conv = *q;
+	if (n >= sizeof(op->fmt))
+		return NULL;
+	memcpy(op->fmt, fmt, n);
+	op->fmt[n] = 0;
+	if (fmt[1] == '0' && fmt[2] >= '1' && fmt[2] <= '9') {
+		const char *w = fmt + 2;
+
+		while (*w >= '0' && *w <= '9')
+			w++;
+		if (w == q - op->ls && strchr("ux", *q)) {
+			op->zpad = 1;
+			op->width = atoi(fmt + 2);
+		}
+	} else if (op->plain && *q == 'x') {
+		op->zpad = 1;
+		op->width = 0;
+	}
+	return q + 1;
+}
+
 /* Compile @ev's print fmt into @pr: NULL, or why it cannot be (for ftreport --stat -v). */
 static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 {
@@ -200,7 +230,6 @@ static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 	struct tep_print_arg *arg = ev->print_fmt.args;
 	struct tep_format_field *f;
 	struct fop *op;
-	size_t n;
 
 	if (!fmt)
 		return "no print fmt";
@@ -233,30 +262,24 @@ static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 			op->ls = *q == 'l' ? op->ls + 1 : *q == 'L' ? 2 : 1;
 			q++;
 		}
-		if (*q == 'p')
-			return "%p";
-		if (op->ls > 2 || !*q || !strchr("diuxXs", *q))
+		if (*q == 'p') {
+			/*
+			 * %ps, %pS, %pf, %pF of an address: libtraceevent's
+			 * print_function() ignores flags and width; other %p
+			 * print through the C library.
+			 */
+			if (q != fmt + 1 || !q[1] || !strchr("sSfF", q[1]))
+				return "%p";
+			op->conv = 'p';
+			op->pconv = q[1];
+			fmt = q + 2;
+		} else if (op->ls > 2 || !*q || !strchr("diuxXs", *q)) {
 			return "a conversion other than d i u x X s";
-		op->conv = *q;
-		n = q - fmt + 1;
-		if (n >= sizeof(op->fmt))
-			return "a long conversion";
-		memcpy(op->fmt, fmt, n);
-		op->fmt[n] = 0;
-		if (fmt[1] == '0' && fmt[2] >= '1' && fmt[2] <= '9') {
-			const char *w = fmt + 2;
-
-			while (*w >= '0' && *w <= '9')
-				w++;
-			if (w == q - op->ls && strchr("ux", *q)) {
-				op->zpad = 1;
-				op->width = atoi(fmt + 2);
-			}
-		} else if (op->plain && *q == 'x') {
-			op->zpad = 1;
-			op->width = 0;
+		} else {
+			fmt = compile_conv(op, fmt, q);
+			if (!fmt)
+				return "a long conversion";
 		}
-		fmt = q + 1;
 		if (!arg)
 			return "fewer arguments than conversions";
 		{
@@ -319,7 +342,7 @@ static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 				    (idx + 1) * (long)f->elementsize > (long)f->size)
 					return "[] of an odd array";
 				arg = arg->next;
-				op->kind = FOP_NUM;
+				op->kind = op->conv == 'p' ? FOP_FUNC : FOP_NUM;
 				op->off = f->offset + idx * f->elementsize;
 				op->size = f->elementsize;
 				pr->nops++;
@@ -362,7 +385,7 @@ static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 				return "a number of an array";
 			if (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8)
 				return "a number of an odd size";
-			op->kind = FOP_NUM;
+			op->kind = op->conv == 'p' ? FOP_FUNC : FOP_NUM;
 		}
 		pr->nops++;
 	}
@@ -549,24 +572,23 @@ struct fprog *ftk_print_compile(struct ftk_printer *p, struct tep_event *ev)
 		  (p->flags & FTK_PRINT_RAW) ? "raw fields (-R)" :
 		  (ev->flags & TEP_EVENT_FL_FAILED) ? "libtraceevent could not parse the format" :
 		  (ev->flags & TEP_EVENT_FL_ISBPRINT) ? "bprint" :
-		  ev->flags ? "a function or ftrace event" : NULL;
-	if (pr->why) {
-		if (p->no_fast || (p->flags & FTK_PRINT_RAW) ||
-		    (ev->flags & (TEP_EVENT_FL_FAILED | TEP_EVENT_FL_ISBPRINT)))
-			return pr;
-		if (!ev->handler && compile_print(pr, ev))
-			pr->kind = PROG_PRINT;
-		else if (ev->handler)
-			/* the printer's own function_graph and kernel_stack handlers */
-			pr->kind = ftk_print_graph_compile(p, ev, pr->f);
-		if (pr->kind == PROG_SLOW && ev->handler && !strcmp(ev->name, "function")) {
+		  (ev->flags & (TEP_EVENT_FL_NOHANDLE | TEP_EVENT_FL_PRINTRAW)) ?
+		  "the event's NOHANDLE or PRINTRAW flag" : NULL;
+	if (pr->why)
+		return pr;
+	if (ev->handler && (ev->flags & TEP_EVENT_FL_ISFTRACE)) {
+		/* the printer's own function_graph and kernel_stack handlers */
+		pr->kind = ftk_print_graph_compile(p, ev, pr->f);
+		if (pr->kind == PROG_SLOW) {
 			/* libtraceevent's function plugin */
 			pr->why = ftk_print_function_compile(p, ev, pr->f, &pr->indent);
 			if (!pr->why)
 				pr->kind = PROG_FUNCTION;
 		}
-		if (pr->kind != PROG_SLOW)
-			pr->why = NULL;
+		return pr;
+	}
+	if (!ev->handler && (ev->flags & TEP_EVENT_FL_ISFTRACE) && compile_print(pr, ev)) {
+		pr->kind = PROG_PRINT;
 		return pr;
 	}
 	if (ev->handler) {

@@ -101,7 +101,7 @@ struct comm_slot {
 #define CHECK_FIRST	32
 #define MAX_OPS		32
 
-enum fop_kind { FOP_LIT, FOP_NUM, FOP_STR, FOP_DSTR, FOP_SYM };
+enum fop_kind { FOP_LIT, FOP_NUM, FOP_STR, FOP_DSTR, FOP_SYM, FOP_FUNC };
 
 /* A __print_symbolic() pair: the value and its name (the tep handle's). */
 struct fsym {
@@ -117,6 +117,7 @@ struct fop {
 	int		zpad;		/* "%0Nx"-style: zero-padded to width, done here */
 	int		width;
 	char		conv;
+	char		pconv;		/* FOP_FUNC: the letter after %p (s S f F) */
 	char		fmt[24];
 	const char	*lit;
 	unsigned int	litlen;

@@ -415,6 +415,22 @@ static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct 
 					ob_put(o, y->str, y->len);
 				else
 					ftk_ob_printf(o, op->fmt, y->str);
+			} else if (op->kind == FOP_FUNC) {
+				/* libtraceevent's print_function() */
+				const char *func;
+
+				v = rdn(p, (const char *)rec->data + op->off, op->size) & op->mask;
+				func = tep_find_function(p->tep, v);
+				if (!func) {
+					if (tep_get_long_size(p->tep) == 4)
+						ftk_ob_printf(o, "0x%lx", (long)v);
+					else
+						ftk_ob_printf(o, "0x%llx", v);
+					continue;
+				}
+				ob_put(o, func, strlen(func));
+				if (op->pconv == 'S' || op->pconv == 'F')
+					ftk_ob_printf(o, "+0x%llx", v - tep_find_function_address(p->tep, v));
 			} else if (op->kind == FOP_STR) {
 				char buf[1025];
 

@@ -21,7 +21,7 @@
  * all through libtraceevent; *@slow_recs: how many records the printer
  * left to libtraceevent, and *@why the reason it gave for the first.
  */
-static char *print_file(const char *path, int slow, unsigned int flags, size_t *len,
+static char *print_file(const char *path, int slow, unsigned int flags, int noplug, size_t *len,
 			unsigned long long *slow_recs, char *why, size_t whylen)
 {
 	unsigned long long recs;
@@ -39,7 +39,7 @@ static char *print_file(const char *path, int slow, unsigned int flags, size_t *
 		setenv("FTK_PRINT_SLOW", "1", 1);
 	else
 		unsetenv("FTK_PRINT_SLOW");
-	if (ftk_tracefile_open(path, 0, &tf) < 0) {
+	if (ftk_tracefile_open(path, noplug ? FTK_TRACEFILE_NO_PLUGINS : 0, &tf) < 0) {
 		ftk_tracefile_close(tf);
 		return NULL;
 	}
@@ -50,7 +50,8 @@ static char *print_file(const char *path, int slow, unsigned int flags, size_t *
 		ftk_printer_add_buffer(p, ftk_tracefile_buffer_name(tf, b),
 				       ftk_tracefile_buffer_in_ns(tf, b));
 	ftk_printer_begin(p, ftk_tracefile_cpus(tf));
-	ftk_printer_ftrace_overrides(p, m);
+	if (!noplug)	/* as ftreport -N: without trace-cmd's handlers either */
+		ftk_printer_ftrace_overrides(p, m);
 	while ((r = ftk_merge_next(m, &tag))) {
 		ftk_printer_print(p, r, tag);
 		ftk_record_put((struct tep_record *)r);
@@ -175,6 +176,13 @@ static char *print_shape(const char *fmt, int slow, int n, unsigned long long *s
 	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
 	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
 	tep_parse_event(tep, fmt, strlen(fmt), "raw_syscalls");
+	/* for %ps and %pS: every 16-bit address has a function, most others none */
+	for (k = 0; k < 0x10000; k += 0x4000) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "func_%x", k);
+		tep_register_function(tep, name, k, NULL);
+	}
 	p = ftk_printer_new(out, tep, FTK_PRINT_TEXT, 0);
 	ftk_printer_add_buffer(p, "", 1);
 	for (i = 0; i < n; i++) {
@@ -228,6 +236,10 @@ static void check_shapes(void)
 		  "\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
 		  "\tfield:int dfd;\toffset:16;\tsize:4;\tsigned:1;\n\n",
 		  "\"(%lx) dfd=\\\"%d\\\"\\t100%%\\\\ \\q\\n\", REC->ip, REC->dfd" },
+		{ "%ps and %pS",
+		  "\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+		  "\tfield:unsigned long parent_ip;\toffset:16;\tsize:8;\tsigned:0;\n\n",
+		  "\" %ps <-- %pS [%pf]\", (void *)REC->ip, (u16)REC->parent_ip, (u16)REC->ip" },
 		{ "__print_symbolic",
 		  "\tfield:unsigned int vec;\toffset:8;\tsize:4;\tsigned:0;\n"
 		  "\tfield:unsigned char b;\toffset:17;\tsize:1;\tsigned:0;\n\n",
@@ -276,12 +288,13 @@ int main(void)
 	 * indents, the function_graph handlers, __print_symbolic (irq's
 	 * softirq events), a kprobe's escaped quotes.
 	 */
-	static const struct { const char *name; int all_own; } files[] = {
+	static const struct { const char *name; int all_own, noplug; } files[] = {
 		{ "synth-v6", 0 }, { "synth-v6-be4", 0 }, { "synth-v6-8k", 0 },
 		{ "synth-v6-inst", 0 }, { "synth-v7-zstd-inst", 0 }, { "synth-v6-opts", 0 },
-		{ "synth-v6-graph", 1 },
+		{ "synth-v6-graph", 1 }, { "synth-v6-graph", 0, 1 },
 		{ "trace-cmd-vm/mixed", 1 }, { "trace-cmd-vm/kprobe", 1 },
 		{ "trace-cmd-vm/function", 1 }, { "trace-cmd-vm/function-graph", 1 },
+		{ "trace-cmd-vm/function", 1, 1 }, { "trace-cmd-vm/function-graph", 1, 1 },
 		{ "trace-cmd-vm/marker", 0 }, { "trace-cmd-vm/v7-zstd-sched-2cpu", 1 },
 	};
 	static const unsigned long long stamps[] = {
@@ -308,16 +321,17 @@ int main(void)
 
 			snprintf(path, sizeof(path), "%s/t/fixtures/%s.dat", src ? src : ".",
 				 files[i].name);
-			fast = print_file(path, 0, nsec ? FTK_PRINT_NSEC : 0, &la, &nslow, why,
-					  sizeof(why));
-			slow = print_file(path, 1, nsec ? FTK_PRINT_NSEC : 0, &lb, &nslow2, why2,
-					  sizeof(why2));
+			fast = print_file(path, 0, nsec ? FTK_PRINT_NSEC : 0, files[i].noplug, &la,
+					  &nslow, why, sizeof(why));
+			slow = print_file(path, 1, nsec ? FTK_PRINT_NSEC : 0, files[i].noplug, &lb,
+					  &nslow2, why2, sizeof(why2));
 			ok(fast && slow && la == lb && !memcmp(fast, slow, la),
-			   "%s%s: own formatting equals libtraceevent's (%zu/%zu bytes)",
-			   files[i].name, nsec ? " -t" : "", la, lb);
+			   "%s%s%s: own formatting equals libtraceevent's (%zu/%zu bytes)",
+			   files[i].name, nsec ? " -t" : "", files[i].noplug ? " -N" : "", la, lb);
 			if (files[i].all_own)
-				ok(fast && nslow == 0, "%s%s: no record left to libtraceevent (%llu: %s)",
-				   files[i].name, nsec ? " -t" : "", nslow, nslow ? why : "-");
+				ok(fast && nslow == 0, "%s%s%s: no record left to libtraceevent (%llu: %s)",
+				   files[i].name, nsec ? " -t" : "", files[i].noplug ? " -N" : "",
+				   nslow, nslow ? why : "-");
 			free(fast);
 			free(slow);
 		}
