@@ -579,12 +579,9 @@ struct fprog *ftk_print_compile(struct ftk_printer *p, struct tep_event *ev)
 	if (ev->handler && (ev->flags & TEP_EVENT_FL_ISFTRACE)) {
 		/* the printer's own function_graph and kernel_stack handlers */
 		pr->kind = ftk_print_graph_compile(p, ev, pr->f);
-		if (pr->kind == PROG_SLOW) {
+		if (pr->kind == PROG_SLOW)
 			/* libtraceevent's function plugin */
-			pr->why = ftk_print_function_compile(p, ev, pr->f, &pr->indent);
-			if (!pr->why)
-				pr->kind = PROG_FUNCTION;
-		}
+			pr->why = ftk_print_plugin_compile(p, ev, pr->f, &pr->indent, &pr->kind);
 		return pr;
 	}
 	if (!ev->handler && (ev->flags & TEP_EVENT_FL_ISFTRACE) && compile_print(pr, ev)) {

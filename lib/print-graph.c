@@ -344,19 +344,23 @@ static int function_option(const char *list, const char *name, int *set)
 }
 
 /*
- * Whether @ev is ftrace:function printed by libtraceevent 1.7's function
- * plugin with the parent and offset options off: NULL, or why not. The
- * indent option in *@indent, the ip and parent_ip fields in @f.
+ * Whether @ev is printed by libtraceevent 1.7's function plugin (its
+ * handler is plugin_function.so's) in a way the fast path knows: NULL, or
+ * why not. ftrace:function with the parent and offset options off (the
+ * indent option in *@indent, the ip and parent_ip fields in @f, *@kind
+ * PROG_FUNCTION), ftrace:raw_data (trace_marker_raw: id and buf,
+ * PROG_RAW_DATA).
  */
-const char *ftk_print_function_compile(struct ftk_printer *p, struct tep_event *ev,
-				       struct tep_format_field **f, int *indent)
+const char *ftk_print_plugin_compile(struct ftk_printer *p, struct tep_event *ev,
+				     struct tep_format_field **f, int *indent, int *kind)
 {
 	const char *base;
 	int parent, offset;
 	struct trace_seq s;
 	Dl_info info;
 
-	if (!ev->handler || strcmp(ev->system, "ftrace") || strcmp(ev->name, "function"))
+	if (!ev->handler || strcmp(ev->system, "ftrace") ||
+	    (strcmp(ev->name, "function") && strcmp(ev->name, "raw_data")))
 		return "a function or ftrace event";
 	if (!dladdr((void *)ev->handler, &info) || !info.dli_fname)
 		return "a plugin's handler";
@@ -364,6 +368,15 @@ const char *ftk_print_function_compile(struct ftk_printer *p, struct tep_event *
 	base = base ? base + 1 : info.dli_fname;
 	if (strcmp(base, "plugin_function.so"))
 		return "a plugin's handler";
+	if (!strcmp(ev->name, "raw_data")) {
+		f[0] = tep_find_field(ev, "id");
+		f[1] = tep_find_any_field(ev, "buf");
+		if (!f[0] || !f[1] || f[1]->offset < 0 ||
+		    (f[0]->size != 1 && f[0]->size != 2 && f[0]->size != 4 && f[0]->size != 8))
+			return "a raw_data event of other fields";
+		*kind = PROG_RAW_DATA;
+		return NULL;
+	}
 	if (p->parts > 1)
 		return "the function plugin's state, shared by the files";
 	f[0] = tep_find_field(ev, "ip");
@@ -381,7 +394,36 @@ const char *ftk_print_function_compile(struct ftk_printer *p, struct tep_event *
 		return "the function plugin's options";
 	}
 	trace_seq_destroy(&s);
+	*kind = PROG_FUNCTION;
 	return NULL;
+}
+
+/*
+ * ftrace:raw_data as the plugin prints it: "# " and the id in hex, then
+ * the bytes from buf to the record's end, " %02x" each, in steps of the
+ * file's long but with up to sizeof(long) bytes a step, as it does.
+ */
+void ftk_print_raw_data(struct ftk_printer *p, struct obuf *o, const struct tep_record *rec,
+			unsigned long long id, const struct tep_format_field *buf)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *d = rec->data;
+	int lsize = tep_get_long_size(p->tep);
+	int off, i, n;
+	char b[3 * sizeof(long)];
+
+	ftk_ob_printf(o, "# %llx", id);
+	if (lsize <= 0)
+		return;
+	for (off = buf->offset; off < rec->size; off += lsize) {
+		n = rec->size - off < (int)sizeof(long) ? rec->size - off : (int)sizeof(long);
+		for (i = 0; i < n; i++) {
+			b[3 * i] = ' ';
+			b[3 * i + 1] = hex[d[off + i] >> 4];
+			b[3 * i + 2] = hex[d[off + i] & 15];
+		}
+		ftk_ob_put(o, b, 3 * n);
+	}
 }
 
 /* The plugin's add_child(): @child at @pos of @st, which grows by ten. */

@@ -129,7 +129,7 @@ struct fop {
 };
 
 enum { PROG_SLOW, PROG_GENERIC, PROG_SWITCH, PROG_WAKEUP, PROG_PRINT, PROG_UNSAFE,
-       PROG_GRAPH_ENTRY, PROG_GRAPH_EXIT, PROG_STACK, PROG_FUNCTION };
+       PROG_GRAPH_ENTRY, PROG_GRAPH_EXIT, PROG_STACK, PROG_FUNCTION, PROG_RAW_DATA };
 
 struct fprog {
 	struct tep_event	*ev;
@@ -187,8 +187,10 @@ void ftk_print_graph_exit(struct obuf *o, unsigned long long calltime, unsigned 
 			  unsigned long long depth);
 void ftk_print_graph_stack(struct ftk_printer *p, struct obuf *o, const struct tep_record *rec,
 			   const struct tep_format_field *f);
-const char *ftk_print_function_compile(struct ftk_printer *p, struct tep_event *ev,
-				       struct tep_format_field **f, int *indent);
+const char *ftk_print_plugin_compile(struct ftk_printer *p, struct tep_event *ev,
+				     struct tep_format_field **f, int *indent, int *kind);
+void ftk_print_raw_data(struct ftk_printer *p, struct obuf *o, const struct tep_record *rec,
+			unsigned long long id, const struct tep_format_field *buf);
 void ftk_print_function(struct ftk_printer *p, struct obuf *o, unsigned long long ip,
 			unsigned long long parent_ip, int cpu, int indent);
 

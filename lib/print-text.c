@@ -373,6 +373,9 @@ static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct 
 		ftk_print_function(p, o, rd(p, rec, pr->f[0]), rd(p, rec, pr->f[1]), rec->cpu,
 				   pr->indent);
 		return 0;
+	case PROG_RAW_DATA:
+		ftk_print_raw_data(p, o, rec, rd(p, rec, pr->f[0]), pr->f[1]);
+		return 0;
 	case PROG_STACK:
 		ftk_print_graph_stack(p, o, rec, pr->f[0]);
 		return 0;

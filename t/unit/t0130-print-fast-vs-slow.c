@@ -295,7 +295,7 @@ int main(void)
 		{ "trace-cmd-vm/mixed", 1 }, { "trace-cmd-vm/kprobe", 1 },
 		{ "trace-cmd-vm/function", 1 }, { "trace-cmd-vm/function-graph", 1 },
 		{ "trace-cmd-vm/function", 1, 1 }, { "trace-cmd-vm/function-graph", 1, 1 },
-		{ "trace-cmd-vm/marker", 0 }, { "trace-cmd-vm/v7-zstd-sched-2cpu", 1 },
+		{ "trace-cmd-vm/marker", 1 }, { "trace-cmd-vm/v7-zstd-sched-2cpu", 1 },
 	};
 	static const unsigned long long stamps[] = {
 		0, 1, 499, 500, 999999, 999999499, 999999500, 1000000000, 1000000499,
