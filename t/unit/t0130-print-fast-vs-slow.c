@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The printer's own formatting (line head, stamps, plain print formats,
- * sched plugins) against libtraceevent's, record by record: every fixture
- * printed with FTK_PRINT_SLOW (all through tep_print_event) and without
- * must give the same bytes, with and without -t; and stamps around the
- * second and rounding edges print as TEP_PRINT_TIME prints them.
+ * sched plugins, the function plugin, function_graph) against
+ * libtraceevent's, record by record: every fixture printed with
+ * FTK_PRINT_SLOW (all through tep_print_event) and without must give the
+ * same bytes, with and without -t (and -N for the ftrace tracers' files);
+ * the trace-cmd-vm files must leave no record to libtraceevent; and stamps
+ * around the second and rounding edges print as TEP_PRINT_TIME prints them.
  */
 #include <stdio.h>
 #include <stdlib.h>
