@@ -295,16 +295,17 @@ static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 			 * (unsigned long long)REC->runtime have it.
 			 */
 			if (fa->type == TEP_PRINT_TYPE) {
+				/* of a field or of an element, (void *)REC->caller[0] */
 				if (cast_mask(fa->typecast.type, &op->mask))
 					return "a cast to an odd type";
 				fa = fa->typecast.item;
-				if (!fa || fa->type != TEP_PRINT_FIELD)
+				if (!fa || (fa->type != TEP_PRINT_FIELD &&
+					    (fa->type != TEP_PRINT_OP || !fa->op.op || strcmp(fa->op.op, "["))))
 					return "a cast of an expression";
-				f = fa->field.field ? fa->field.field :
-				    tep_find_any_field(ev, fa->field.name);
-				if (!f || op->conv == 's')
+				if (op->conv == 's')
 					return "a cast of a string";
-			} else if (fa->type == TEP_PRINT_FIELD) {
+			}
+			if (fa->type == TEP_PRINT_FIELD) {
 				f = fa->field.field ? fa->field.field :
 				    tep_find_any_field(ev, fa->field.name);
 			} else if (fa->type == TEP_PRINT_STRING && op->conv == 's') {
@@ -330,6 +331,27 @@ static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 				char *end;
 				long idx;
 
+				if (l && l->type == TEP_PRINT_TYPE && op->mask == ~0ULL &&
+				    l->typecast.type) {
+					/*
+					 * (void *)REC->caller[0] parses as a cast of
+					 * the array: libtraceevent casts the element
+					 * to the type pointed to (eval_type_str()).
+					 */
+					const char *t = l->typecast.type;
+					size_t tl = strlen(t);
+					char pointee[64];
+
+					if (tl >= 2 && t[tl - 1] == '*') {
+						if (tl - 2 >= sizeof(pointee))
+							return "a cast to an odd type";
+						memcpy(pointee, t, tl - 2);
+						pointee[tl - 2] = 0;
+						if (cast_mask(pointee, &op->mask))
+							return "a cast to an odd type";
+					}
+					l = l->typecast.item;
+				}
 				if (!l || l->type != TEP_PRINT_FIELD || !r || r->type != TEP_PRINT_ATOM)
 					return "[] of an expression";
 				f = l->field.field ? l->field.field : tep_find_any_field(ev, l->field.name);

@@ -242,6 +242,11 @@ static void check_shapes(void)
 		  "\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
 		  "\tfield:unsigned long parent_ip;\toffset:16;\tsize:8;\tsigned:0;\n\n",
 		  "\" %ps <-- %pS [%pf]\", (void *)REC->ip, (u16)REC->parent_ip, (u16)REC->ip" },
+		{ "kernel_stack: (void *)REC->caller[N], (u8 *)REC->caller[N]",
+		  "\tfield:int size;\toffset:8;\tsize:4;\tsigned:1;\n"
+		  "\tfield:unsigned long caller[6];\toffset:16;\tsize:48;\tsigned:0;\n\n",
+		  "\"\\t=> %ps\\n\\t=> %pS\\n\" \"%x %lx\", (void *)REC->caller[0], "
+		  "(u16 *)REC->caller[1], (u8 *)REC->caller[2], (unsigned int *)REC->caller[3]" },
 		{ "__print_symbolic",
 		  "\tfield:unsigned int vec;\toffset:8;\tsize:4;\tsigned:0;\n"
 		  "\tfield:unsigned char b;\toffset:17;\tsize:1;\tsigned:0;\n\n",
