@@ -309,6 +309,42 @@ static void put_state(struct obuf *o, int val)
 	ob_put(o, buf, n);
 }
 
+/*
+ * The rarer parts of a print fmt, out of run_prog()'s loop: %s of
+ * __print_symbolic() (print_str_arg(): the first equal value's name, else
+ * 0x%llx) and %ps of an address (print_function()).
+ */
+static __attribute__((noinline)) void put_symbol(struct ftk_printer *p, const struct fop *op,
+						 const struct tep_record *rec, struct obuf *o)
+{
+	unsigned long long v = rdn(p, (const char *)rec->data + op->off, op->size) & op->mask;
+	const struct fsym *y = op->syms, *end = y + op->nsyms;
+	const char *func;
+
+	if (op->kind == FOP_SYM) {
+		while (y < end && y->val != v)
+			y++;
+		if (y == end)
+			ftk_ob_printf(o, "0x%llx", v);
+		else if (op->plain)
+			ob_put(o, y->str, y->len);
+		else
+			ftk_ob_printf(o, op->fmt, y->str);
+		return;
+	}
+	func = tep_find_function(p->tep, v);
+	if (!func) {
+		if (tep_get_long_size(p->tep) == 4)
+			ftk_ob_printf(o, "0x%lx", (long)v);
+		else
+			ftk_ob_printf(o, "0x%llx", v);
+		return;
+	}
+	ob_put(o, func, strlen(func));
+	if (op->pconv == 'S' || op->pconv == 'F')
+		ftk_ob_printf(o, "+0x%llx", v - tep_find_function_address(p->tep, v));
+}
+
 static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct tep_record *rec,
 		    struct obuf *o, int reg)
 {
@@ -406,34 +442,6 @@ static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct 
 					ob_put(o, str, nul - str);
 				else
 					ftk_ob_printf(o, op->fmt, str);
-			} else if (op->kind == FOP_SYM) {
-				const struct fsym *y = op->syms, *end = y + op->nsyms;
-
-				v = rdn(p, (const char *)rec->data + op->off, op->size) & op->mask;
-				while (y < end && y->val != v)
-					y++;
-				if (y == end)
-					ftk_ob_printf(o, "0x%llx", v);
-				else if (op->plain)
-					ob_put(o, y->str, y->len);
-				else
-					ftk_ob_printf(o, op->fmt, y->str);
-			} else if (op->kind == FOP_FUNC) {
-				/* libtraceevent's print_function() */
-				const char *func;
-
-				v = rdn(p, (const char *)rec->data + op->off, op->size) & op->mask;
-				func = tep_find_function(p->tep, v);
-				if (!func) {
-					if (tep_get_long_size(p->tep) == 4)
-						ftk_ob_printf(o, "0x%lx", (long)v);
-					else
-						ftk_ob_printf(o, "0x%llx", v);
-					continue;
-				}
-				ob_put(o, func, strlen(func));
-				if (op->pconv == 'S' || op->pconv == 'F')
-					ftk_ob_printf(o, "+0x%llx", v - tep_find_function_address(p->tep, v));
 			} else if (op->kind == FOP_STR) {
 				char buf[1025];
 
@@ -443,7 +451,7 @@ static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct 
 					ob_put(o, buf, strlen(buf));
 				else
 					ftk_ob_printf(o, op->fmt, buf);
-			} else {
+			} else if (op->kind == FOP_NUM) {
 				v = rdn(p, (const char *)rec->data + op->off, op->size) & op->mask;
 				if (op->plain && (op->conv == 'd' || op->conv == 'i'))
 					ob_lld(o, op->ls == 0 ? (long long)(int)v :
@@ -461,6 +469,8 @@ static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct 
 					ftk_ob_printf(o, op->fmt, (long)v);
 				else
 					ftk_ob_printf(o, op->fmt, (long long)v);
+			} else {
+				put_symbol(p, op, rec, o);
 			}
 		}
 		return 0;
