@@ -75,18 +75,25 @@ static void graph_duration(struct obuf *o, unsigned long long d)
 	ftk_ob_put(o, "|  ", 3);
 }
 
-static void graph_indent(struct obuf *o, unsigned long long depth)
+/* @n blanks (none if @n is not above 0) */
+static void put_blanks(struct obuf *o, long n)
 {
 	static const char blanks[64] = "                                                                ";
+
+	for (; n > (long)sizeof(blanks); n -= sizeof(blanks))
+		ftk_ob_put(o, blanks, sizeof(blanks));
+	if (n > 0)
+		ftk_ob_put(o, blanks, n);
+}
+
+static void graph_indent(struct obuf *o, unsigned long long depth)
+{
 	int n = (int)(depth * GRAPH_INDENT);
 
 	/* A damaged depth must not print gigabytes of blanks (found by fuzzing). */
 	if (n > 4096)
 		n = 4096;
-	for (; n > (int)sizeof(blanks); n -= sizeof(blanks))
-		ftk_ob_put(o, blanks, sizeof(blanks));
-	if (n > 0)
-		ftk_ob_put(o, blanks, n);
+	put_blanks(o, n);
 }
 
 /*
@@ -296,7 +303,7 @@ int ftk_print_graph_compile(struct ftk_printer *p, struct tep_event *ev,
 	return kind;
 }
 
-/* ---------------------------------------------------------------- libtraceevent's function plugin */
+/* ------------------------------------------------------------ libtraceevent's function plugin */
 
 /*
  * ftrace:function has libtraceevent's function plugin as its handler: it
@@ -481,16 +488,11 @@ static int function_indent(struct ftk_printer *p, const char *parent, const char
 void ftk_print_function(struct ftk_printer *p, struct obuf *o, unsigned long long ip,
 			unsigned long long parent_ip, int cpu, int indent)
 {
-	static const char blanks[64] = "                                                                ";
 	const char *func = tep_find_function(p->tep, ip);
 	const char *parent = tep_find_function(p->tep, parent_ip);
-	long n = 0;
 
 	if (parent && indent)
-		n = 3L * function_indent(p, parent, func, cpu);
-	for (; n > (long)sizeof(blanks); n -= sizeof(blanks))
-		ftk_ob_put(o, blanks, sizeof(blanks));
-	ftk_ob_put(o, blanks, n);
+		put_blanks(o, 3L * function_indent(p, parent, func, cpu));
 	if (func)
 		ftk_ob_put(o, func, strlen(func));
 	else
