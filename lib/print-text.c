@@ -310,29 +310,15 @@ static void put_state(struct obuf *o, int val)
 }
 
 /*
- * The rarer parts of a print fmt, out of run_prog()'s loop: %s of
- * __print_symbolic() (print_str_arg(): the first equal value's name, else
- * 0x%llx) and %ps of an address (print_function()).
+ * %ps of @v, as libtraceevent's print_function() prints it: the name of
+ * the function at @v, with "+0x" and the offset into it for %pS and %pF
+ * (@conv 'S', 'F'); without one, the address in hex.
  */
-static __attribute__((noinline)) void put_symbol(struct ftk_printer *p, const struct fop *op,
-						 const struct tep_record *rec, struct obuf *o)
+static __attribute__((noinline)) void put_function(struct ftk_printer *p, struct obuf *o,
+						   unsigned long long v, char conv)
 {
-	unsigned long long v = rdn(p, (const char *)rec->data + op->off, op->size) & op->mask;
-	const struct fsym *y = op->syms, *end = y + op->nsyms;
-	const char *func;
+	const char *func = tep_find_function(p->tep, v);
 
-	if (op->kind == FOP_SYM) {
-		while (y < end && y->val != v)
-			y++;
-		if (y == end)
-			ftk_ob_printf(o, "0x%llx", v);
-		else if (op->plain)
-			ob_put(o, y->str, y->len);
-		else
-			ftk_ob_printf(o, op->fmt, y->str);
-		return;
-	}
-	func = tep_find_function(p->tep, v);
 	if (!func) {
 		if (tep_get_long_size(p->tep) == 4)
 			ftk_ob_printf(o, "0x%lx", (long)v);
@@ -341,8 +327,33 @@ static __attribute__((noinline)) void put_symbol(struct ftk_printer *p, const st
 		return;
 	}
 	ob_put(o, func, strlen(func));
-	if (op->pconv == 'S' || op->pconv == 'F')
+	if (conv == 'S' || conv == 'F')
 		ftk_ob_printf(o, "+0x%llx", v - tep_find_function_address(p->tep, v));
+}
+
+/*
+ * The rarer parts of a print fmt, out of run_prog()'s loop: %s of
+ * __print_symbolic() (print_str_arg(): the first equal value's name, else
+ * 0x%llx) and %ps of an address.
+ */
+static __attribute__((noinline)) void put_symbol(struct ftk_printer *p, const struct fop *op,
+						 const struct tep_record *rec, struct obuf *o)
+{
+	unsigned long long v = rdn(p, (const char *)rec->data + op->off, op->size) & op->mask;
+	const struct fsym *y = op->syms, *end = y + op->nsyms;
+
+	if (op->kind == FOP_FUNC) {
+		put_function(p, o, v, op->pconv);
+		return;
+	}
+	while (y < end && y->val != v)
+		y++;
+	if (y == end)
+		ftk_ob_printf(o, "0x%llx", v);
+	else if (op->plain)
+		ob_put(o, y->str, y->len);
+	else
+		ftk_ob_printf(o, op->fmt, y->str);
 }
 
 static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct tep_record *rec,
@@ -386,13 +397,10 @@ static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct 
 		return 0;
 	case PROG_PRINT: {
 		/* ftrace:print (see compile_print()) */
-		const char *func, *str = (const char *)rec->data + pr->f[1]->offset;
+		const char *str = (const char *)rec->data + pr->f[1]->offset;
 		size_t n = (size_t)rec->size - pr->f[1]->offset;
 
-		func = tep_find_function(p->tep, rd(p, rec, pr->f[0]));
-		if (!func)
-			return -1;	/* an address of no symbol: libtraceevent's way */
-		ob_put(o, func, strlen(func));
+		put_function(p, o, rd(p, rec, pr->f[0]), 's');
 		ob_put(o, ": ", 2);
 		ob_put(o, str, strnlen(str, n));
 		return 0;

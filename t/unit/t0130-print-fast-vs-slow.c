@@ -296,7 +296,7 @@ int main(void)
 	 * softirq events), a kprobe's escaped quotes.
 	 */
 	static const struct { const char *name; int all_own, noplug; } files[] = {
-		{ "synth-v6", 0 }, { "synth-v6-be4", 0 }, { "synth-v6-8k", 0 },
+		{ "synth-v6", 1 }, { "synth-v6-be4", 1 }, { "synth-v6-8k", 0 },
 		{ "synth-v6-inst", 0 }, { "synth-v7-zstd-inst", 0 }, { "synth-v6-opts", 0 },
 		{ "synth-v6-graph", 1 }, { "synth-v6-graph", 0, 1 },
 		{ "trace-cmd-vm/mixed", 1 }, { "trace-cmd-vm/kprobe", 1 },
