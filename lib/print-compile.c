@@ -23,7 +23,8 @@
  * Printing an event's own text through tep_print_event() costs about
  * three quarters of the time of a report. For the events whose print
  * format is plain (literal text and %d %u %x %s of fields, __get_str(),
- * __print_symbolic()) and for the sched_switch and sched_wakeup plugins, the text is
+ * __print_symbolic(), __print_flags(), %ps) and for the sched_switch and
+ * sched_wakeup plugins, the text is
  * formatted here instead, with the same reads and casts libtraceevent
  * makes (fields read unsigned at their size, then cast to int, long or
  * long long by the length modifier). The first CHECK_FIRST records of
@@ -155,37 +156,45 @@ static struct tep_format_field *num_arg(struct tep_event *ev, struct tep_print_a
 }
 
 /*
- * "%s" of __print_symbolic(REC->f, { 0, "HI" }, ...) into @op. As
+ * "%s" of __print_symbolic(REC->f, { 0, "HI" }, ...) or of
+ * __print_flags(REC->f, "|", { 1, "A" }, ...) (@a) into @op. As
  * libtraceevent's print_str_arg(): the field's value, read unsigned at its
- * size and masked by a cast, is looked up in the pairs in their order;
- * the first equal prints its name through the conversion, none "0x%llx".
- * A value written as a name (eval_flag()'s short table) is left to it.
+ * size and masked by a cast, is looked up in the pairs in their order; for
+ * a symbol the first equal prints its name through the conversion, none
+ * "0x%llx"; for flags each pair whose bits are all set prints, joined by
+ * the delimiter, and the bits left over print as "0x%llx". A value written
+ * as a name (eval_flag()'s short table) is left to libtraceevent.
  */
 static const char *compile_symbolic(struct tep_event *ev, struct tep_print_arg *a, struct fop *op)
 {
-	struct tep_print_flag_sym *sym;
+	int flags = a->type == TEP_PRINT_FLAGS;
+	struct tep_print_flag_sym *sym, *list = flags ? a->flags.flags : a->symbol.symbols;
 	struct tep_format_field *f;
 	struct fsym *t;
 	int n = 0;
 
-	f = num_arg(ev, a->symbol.field, &op->mask);
+	f = num_arg(ev, flags ? a->flags.field : a->symbol.field, &op->mask);
 	if (!f)
-		return "__print_symbolic of an expression";
-	for (sym = a->symbol.symbols; sym; sym = sym->next) {
+		return flags ? "__print_flags of an expression" : "__print_symbolic of an expression";
+	for (sym = list; sym; sym = sym->next) {
 		if (!sym->value || !sym->str || !isdigit((unsigned char)sym->value[0]))
-			return "__print_symbolic of a named value";
+			return "__print_symbolic or __print_flags of a named value";
 		if (++n > 1024)
-			return "__print_symbolic of too many values";
+			return "__print_symbolic or __print_flags of too many values";
 	}
 	t = calloc(n ? n : 1, sizeof(*t));
 	if (!t)
 		return "out of memory";
-	for (n = 0, sym = a->symbol.symbols; sym; sym = sym->next, n++) {
+	for (n = 0, sym = list; sym; sym = sym->next, n++) {
 		t[n].val = strtoull(sym->value, NULL, 0);
 		t[n].str = sym->str;
 		t[n].len = strlen(sym->str);
 	}
-	op->kind = FOP_SYM;
+	op->kind = flags ? FOP_FLAGS : FOP_SYM;
+	if (flags && a->flags.delim) {
+		op->lit = a->flags.delim;
+		op->litlen = strlen(a->flags.delim);
+	}
 	op->off = f->offset;
 	op->size = f->size;
 	op->syms = t;
@@ -369,7 +378,8 @@ static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 				op->size = f->elementsize;
 				pr->nops++;
 				continue;
-			} else if (fa->type == TEP_PRINT_SYMBOL && op->conv == 's') {
+			} else if ((fa->type == TEP_PRINT_SYMBOL || fa->type == TEP_PRINT_FLAGS) &&
+				   op->conv == 's') {
 				const char *why = compile_symbolic(ev, fa, op);
 
 				if (why)

@@ -101,7 +101,7 @@ struct comm_slot {
 #define CHECK_FIRST	32
 #define MAX_OPS		32
 
-enum fop_kind { FOP_LIT, FOP_NUM, FOP_STR, FOP_DSTR, FOP_SYM, FOP_FUNC };
+enum fop_kind { FOP_LIT, FOP_NUM, FOP_STR, FOP_DSTR, FOP_SYM, FOP_FLAGS, FOP_FUNC };
 
 /* A __print_symbolic() pair: the value and its name (the tep handle's). */
 struct fsym {
@@ -119,12 +119,12 @@ struct fop {
 	char		conv;
 	char		pconv;		/* FOP_FUNC: the letter after %p (s S f F) */
 	char		fmt[24];
-	const char	*lit;
+	const char	*lit;		/* FOP_LIT; FOP_FLAGS: the delimiter (or NULL) */
 	unsigned int	litlen;
 	unsigned int	off, size;
 	int		rel;		/* FOP_DSTR: __rel_loc, offset from the field's end */
-	unsigned long long mask;	/* FOP_NUM, FOP_SYM: of a cast (u8, int, ...): all ones if none */
-	struct fsym	*syms;		/* FOP_SYM: in the print fmt's order */
+	unsigned long long mask;	/* FOP_NUM, _SYM, _FLAGS: of a cast (u8, int, ...): all ones if none */
+	struct fsym	*syms;		/* FOP_SYM, FOP_FLAGS: in the print fmt's order */
 	int		nsyms;
 };
 

@@ -331,10 +331,19 @@ static __attribute__((noinline)) void put_function(struct ftk_printer *p, struct
 		ftk_ob_printf(o, "+0x%llx", v - tep_find_function_address(p->tep, v));
 }
 
+/* A name of __print_symbolic() or __print_flags(), through the conversion. */
+static void put_sym_str(struct obuf *o, const struct fop *op, const struct fsym *y)
+{
+	if (op->plain)
+		ob_put(o, y->str, y->len);
+	else
+		ftk_ob_printf(o, op->fmt, y->str);
+}
+
 /*
  * The rarer parts of a print fmt, out of run_prog()'s loop: %s of
- * __print_symbolic() (print_str_arg(): the first equal value's name, else
- * 0x%llx) and %ps of an address.
+ * __print_symbolic() and __print_flags() (print_str_arg(), see
+ * compile_symbolic()) and %ps of an address.
  */
 static __attribute__((noinline)) void put_symbol(struct ftk_printer *p, const struct fop *op,
 						 const struct tep_record *rec, struct obuf *o)
@@ -346,14 +355,38 @@ static __attribute__((noinline)) void put_symbol(struct ftk_printer *p, const st
 		put_function(p, o, v, op->pconv);
 		return;
 	}
+	if (op->kind == FOP_FLAGS) {
+		/* signed, as print_str_arg() has them */
+		long long val = (long long)v, fval;
+		int print = 0;
+
+		for (; y < end; y++) {
+			fval = (long long)y->val;
+			if (!val && fval < 0) {
+				put_sym_str(o, op, y);
+				break;
+			}
+			if (fval > 0 && (val & fval) == fval) {
+				if (print && op->lit)
+					ob_put(o, op->lit, op->litlen);
+				put_sym_str(o, op, y);
+				print = 1;
+				val &= ~fval;
+			}
+		}
+		if (val) {
+			if (print && op->lit)
+				ob_put(o, op->lit, op->litlen);
+			ftk_ob_printf(o, "0x%llx", (unsigned long long)val);
+		}
+		return;
+	}
 	while (y < end && y->val != v)
 		y++;
 	if (y == end)
 		ftk_ob_printf(o, "0x%llx", v);
-	else if (op->plain)
-		ob_put(o, y->str, y->len);
 	else
-		ftk_ob_printf(o, op->fmt, y->str);
+		put_sym_str(o, op, y);
 }
 
 static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct tep_record *rec,

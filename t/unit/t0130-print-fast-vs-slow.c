@@ -247,6 +247,13 @@ static void check_shapes(void)
 		  "\tfield:unsigned long caller[6];\toffset:16;\tsize:48;\tsigned:0;\n\n",
 		  "\"\\t=> %ps\\n\\t=> %pS\\n\" \"%x %lx\", (void *)REC->caller[0], "
 		  "(u16 *)REC->caller[1], (u8 *)REC->caller[2], (unsigned int *)REC->caller[3]" },
+		{ "__print_flags",
+		  "\tfield:unsigned long flags;\toffset:8;\tsize:8;\tsigned:0;\n"
+		  "\tfield:unsigned char b;\toffset:16;\tsize:1;\tsigned:0;\n\n",
+		  "\"f=%s [%s] %-6s|\", __print_flags(REC->flags, \"|\", { 0x1, \"A\" }, "
+		  "{ 0x2, \"B\" }, { 0x6, \"BC\" }, { 0x10, \"E\" }, { 0xffffffffffffffff, \"ALL\" }), "
+		  "__print_flags((u8)REC->flags, \"\", { 1, \"a\" }, { 128, \"h\" }), "
+		  "__print_flags(REC->b, \",\", { 0x3, \"LOW\" }, { 0xf0, \"HIGH\" })" },
 		{ "__print_symbolic",
 		  "\tfield:unsigned int vec;\toffset:8;\tsize:4;\tsigned:0;\n"
 		  "\tfield:unsigned char b;\toffset:17;\tsize:1;\tsigned:0;\n\n",
