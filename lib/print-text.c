@@ -349,12 +349,14 @@ static __attribute__((noinline)) void put_symbol(struct ftk_printer *p, const st
 						 const struct tep_record *rec, struct obuf *o)
 {
 	unsigned long long v = rdn(p, (const char *)rec->data + op->off, op->size) & op->mask;
-	const struct fsym *y = op->syms, *end = y + op->nsyms;
+	const struct fsym *y, *end;
 
 	if (op->kind == FOP_FUNC) {
 		put_function(p, o, v, op->pconv);
 		return;
 	}
+	y = op->syms;
+	end = y + op->nsyms;
 	if (op->kind == FOP_FLAGS) {
 		/* signed, as print_str_arg() has them */
 		long long val = (long long)v, fval;
