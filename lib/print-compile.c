@@ -203,6 +203,124 @@ static const char *compile_symbolic(struct tep_event *ev, struct tep_print_arg *
 }
 
 /*
+ * Node *@nex of @ex, and the nodes below it, from @a, a number argument
+ * that is an expression: NULL, or why it is not compiled. What
+ * libtraceevent's eval_num_arg() evaluates the same way: numbers, plain
+ * number fields (read unsigned at their size), casts (masks, as
+ * cast_mask()), the operators it knows, ?:. Dividing is by a constant
+ * only (args_safe()); an atom that is a name (test_for_symbol()) is left
+ * to it, and so is [] inside an expression.
+ */
+static const char *compile_expr(struct tep_event *ev, struct tep_print_arg *a, struct fexpr *ex,
+				int *nex, int depth)
+{
+	static const char *const ops[] = { "!", "!=", "~", "|", "||", "&", "&&", "<", "<<", "<=",
+					   ">", ">>", ">=", "==", "-", "+", "/", "%", "*", "?" };
+	struct tep_format_field *f;
+	struct fexpr *e;
+	const char *why;
+	size_t i;
+	int n = *nex;
+
+	if (!a)
+		return "an expression with an operand missing";
+	if (n >= MAX_EXPR || depth > 32)
+		return "a long expression";
+	e = &ex[n];
+	*e = (struct fexpr){ .mask = ~0ULL, .l = -1, .r = -1, .c = -1 };
+	(*nex)++;
+	switch (a->type) {
+	case TEP_PRINT_NULL:	/* the left of a unary operator: 0 */
+		e->kind = EX_CONST;
+		return NULL;
+	case TEP_PRINT_ATOM:
+		if (!a->atom.atom || !isdigit((unsigned char)a->atom.atom[0]))
+			return "an expression of a name";
+		e->kind = EX_CONST;
+		e->val = strtoull(a->atom.atom, NULL, 0);
+		return NULL;
+	case TEP_PRINT_FIELD:
+		f = a->field.field ? a->field.field : tep_find_any_field(ev, a->field.name);
+		if (!f || (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_STRING)) ||
+		    f->offset < 0 || (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8))
+			return "an expression of an odd field";
+		e->kind = EX_FIELD;
+		e->off = f->offset;
+		e->size = f->size;
+		return NULL;
+	case TEP_PRINT_TYPE: {
+		unsigned long long m;
+
+		/* the node is the value cast: masked after it is evaluated */
+		if (cast_mask(a->typecast.type, &m))
+			return "a cast to an odd type";
+		*nex = n;
+		why = compile_expr(ev, a->typecast.item, ex, nex, depth + 1);
+		ex[n].mask &= m;
+		return why;
+	}
+	case TEP_PRINT_OP:
+		break;
+	default:
+		return "an expression of another kind";
+	}
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (a->op.op && !strcmp(a->op.op, ops[i]))
+			break;
+	if (i == sizeof(ops) / sizeof(ops[0]))
+		return "an operator";
+	if (!strcmp(a->op.op, "?")) {
+		struct tep_print_arg *r = a->op.right;
+
+		if (!r || r->type != TEP_PRINT_OP || !r->op.op || strcmp(r->op.op, ":"))
+			return "an operator";
+		e->kind = EX_COND;
+		e->c = *nex;
+		why = compile_expr(ev, a->op.left, ex, nex, depth + 1);
+		if (!why) {
+			e->l = *nex;
+			why = compile_expr(ev, r->op.left, ex, nex, depth + 1);
+		}
+		if (!why) {
+			e->r = *nex;
+			why = compile_expr(ev, r->op.right, ex, nex, depth + 1);
+		}
+		return why;
+	}
+	e->kind = EX_OP;
+	strcpy(e->op, a->op.op);
+	e->l = *nex;
+	why = compile_expr(ev, a->op.left, ex, nex, depth + 1);
+	if (why)
+		return why;
+	e->r = *nex;
+	why = compile_expr(ev, a->op.right, ex, nex, depth + 1);
+	if (!why && (e->op[0] == '/' || e->op[0] == '%') &&
+	    (ex[e->r].kind != EX_CONST || !(ex[e->r].val & ex[e->r].mask)))
+		return "a division by a record value";
+	return why;
+}
+
+/* The number argument @a, an expression, into @op (its nodes in op->ex). */
+static const char *compile_num_expr(struct tep_event *ev, struct tep_print_arg *a, struct fop *op)
+{
+	struct fexpr ex[MAX_EXPR];
+	const char *why;
+	int n = 0;
+
+	why = compile_expr(ev, a, ex, &n, 0);
+	if (why)
+		return why;
+	op->ex = malloc(n * sizeof(*ex));
+	if (!op->ex)
+		return "out of memory";
+	memcpy(op->ex, ex, n * sizeof(*ex));
+	op->kind = op->conv == 'p' ? FOP_FUNC : FOP_EXPR;
+	op->mask = ~0ULL;
+	return NULL;
+}
+
+/*
  * The conversion from @fmt (its '%') to @q (its letter) into @op: its
  * printf format and whether the own digits can print it. The format
  * after it, or NULL if it is too long.
@@ -308,11 +426,19 @@ static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 				if (cast_mask(fa->typecast.type, &op->mask))
 					return "a cast to an odd type";
 				fa = fa->typecast.item;
-				if (!fa || (fa->type != TEP_PRINT_FIELD &&
-					    (fa->type != TEP_PRINT_OP || !fa->op.op || strcmp(fa->op.op, "["))))
-					return "a cast of an expression";
 				if (op->conv == 's')
 					return "a cast of a string";
+				if (!fa || (fa->type != TEP_PRINT_FIELD &&
+					    (fa->type != TEP_PRINT_OP || !fa->op.op || strcmp(fa->op.op, "[")))) {
+					/* (unsigned int)((REC->dev) >> 20) */
+					const char *why = compile_num_expr(ev, arg, op);
+
+					if (why)
+						return why;
+					arg = arg->next;
+					pr->nops++;
+					continue;
+				}
 			}
 			if (fa->type == TEP_PRINT_FIELD) {
 				f = fa->field.field ? fa->field.field :
@@ -381,6 +507,14 @@ static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 			} else if ((fa->type == TEP_PRINT_SYMBOL || fa->type == TEP_PRINT_FLAGS) &&
 				   op->conv == 's') {
 				const char *why = compile_symbolic(ev, fa, op);
+
+				if (why)
+					return why;
+				arg = arg->next;
+				pr->nops++;
+				continue;
+			} else if (fa->type == TEP_PRINT_OP && op->conv != 's') {
+				const char *why = compile_num_expr(ev, fa, op);
 
 				if (why)
 					return why;
@@ -560,8 +694,10 @@ void ftk_print_prog_free(struct fprog *pr)
 
 	if (!pr)
 		return;
-	for (i = 0; i < MAX_OPS; i++)
+	for (i = 0; i < MAX_OPS; i++) {
 		free(pr->ops[i].syms);
+		free(pr->ops[i].ex);
+	}
 	free(pr->text);
 	free(pr);
 }

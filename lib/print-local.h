@@ -101,7 +101,25 @@ struct comm_slot {
 #define CHECK_FIRST	32
 #define MAX_OPS		32
 
-enum fop_kind { FOP_LIT, FOP_NUM, FOP_STR, FOP_DSTR, FOP_SYM, FOP_FLAGS, FOP_FUNC };
+enum fop_kind { FOP_LIT, FOP_NUM, FOP_STR, FOP_DSTR, FOP_SYM, FOP_FLAGS, FOP_FUNC, FOP_EXPR };
+
+/*
+ * A node of a number argument that is an expression, ((unsigned int)
+ * ((REC->dev) >> 20)): evaluated as libtraceevent's eval_num_arg() does,
+ * in unsigned long long, each node's value masked by the casts around it.
+ */
+enum { EX_CONST, EX_FIELD, EX_OP, EX_COND };
+
+struct fexpr {
+	unsigned long long	val;	/* EX_CONST */
+	unsigned long long	mask;	/* of the casts around the node */
+	unsigned int		off, size;	/* EX_FIELD */
+	short			l, r, c;	/* operands; EX_COND: c ? l : r */
+	unsigned char		kind;
+	char			op[3];	/* EX_OP */
+};
+
+#define MAX_EXPR	64
 
 /* A __print_symbolic() pair: the value and its name (the tep handle's). */
 struct fsym {
@@ -126,6 +144,7 @@ struct fop {
 	unsigned long long mask;	/* FOP_NUM, _SYM, _FLAGS: of a cast (u8, int, ...): all ones if none */
 	struct fsym	*syms;		/* FOP_SYM, FOP_FLAGS: in the print fmt's order */
 	int		nsyms;
+	struct fexpr	*ex;		/* FOP_EXPR, and FOP_FUNC of one: node 0 is the root */
 };
 
 enum { PROG_SLOW, PROG_GENERIC, PROG_SWITCH, PROG_WAKEUP, PROG_PRINT, PROG_UNSAFE,

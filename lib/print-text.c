@@ -309,6 +309,94 @@ static void put_state(struct obuf *o, int val)
 	ob_put(o, buf, n);
 }
 
+/* A number through its conversion, cast as the length modifier says. */
+static inline __attribute__((always_inline)) void put_num(struct obuf *o, const struct fop *op,
+							  unsigned long long v)
+{
+	if (op->plain && (op->conv == 'd' || op->conv == 'i'))
+		ob_lld(o, op->ls == 0 ? (long long)(int)v :
+			  op->ls == 1 ? (long long)(long)v : (long long)v);
+	else if (op->plain && op->conv == 'u')
+		ob_u0(o, op->ls == 0 ? (unsigned long long)(unsigned int)v :
+			 op->ls == 1 ? (unsigned long long)(unsigned long)v : v, 0);
+	else if (op->zpad)
+		ob_num0(o, op->ls == 0 ? (unsigned long long)(unsigned int)v :
+			   op->ls == 1 ? (unsigned long long)(unsigned long)v : v,
+			op->width, op->conv == 'x' ? 16 : 10);
+	else if (op->ls == 0)
+		ftk_ob_printf(o, op->fmt, (int)v);
+	else if (op->ls == 1)
+		ftk_ob_printf(o, op->fmt, (long)v);
+	else
+		ftk_ob_printf(o, op->fmt, (long long)v);
+}
+
+/*
+ * Node @i of the expression @ex on @rec, as eval_num_arg() evaluates it
+ * (see compile_expr()); shifts count modulo 64, as the machine shifts.
+ */
+static unsigned long long eval_expr(struct ftk_printer *p, const struct fexpr *ex, int i,
+				    const struct tep_record *rec)
+{
+	const struct fexpr *e = &ex[i];
+	unsigned long long l, r, v = 0;
+
+	switch (e->kind) {
+	case EX_CONST:
+		v = e->val;
+		break;
+	case EX_FIELD:
+		v = rdn(p, (const char *)rec->data + e->off, e->size);
+		break;
+	case EX_COND:
+		v = eval_expr(p, ex, eval_expr(p, ex, e->c, rec) ? e->l : e->r, rec);
+		break;
+	case EX_OP:
+		l = eval_expr(p, ex, e->l, rec);
+		r = eval_expr(p, ex, e->r, rec);
+		switch (e->op[0]) {
+		case '!':
+			v = e->op[1] ? l != r : !r;
+			break;
+		case '~':
+			v = ~r;
+			break;
+		case '|':
+			v = e->op[1] ? l || r : (l | r);
+			break;
+		case '&':
+			v = e->op[1] ? l && r : (l & r);
+			break;
+		case '<':
+			v = e->op[1] == '<' ? l << (r & 63) : e->op[1] == '=' ? l <= r : l < r;
+			break;
+		case '>':
+			v = e->op[1] == '>' ? l >> (r & 63) : e->op[1] == '=' ? l >= r : l > r;
+			break;
+		case '=':
+			v = l == r;
+			break;
+		case '-':
+			v = l - r;
+			break;
+		case '+':
+			v = l + r;
+			break;
+		case '*':
+			v = l * r;
+			break;
+		case '/':	/* by a constant not 0 (compile_expr()) */
+			v = r ? l / r : 0;
+			break;
+		case '%':
+			v = r ? l % r : 0;
+			break;
+		}
+		break;
+	}
+	return v & e->mask;
+}
+
 /*
  * %ps of @v, as libtraceevent's print_function() prints it: the name of
  * the function at @v, with "+0x" and the offset into it for %pS and %pF
@@ -343,14 +431,23 @@ static void put_sym_str(struct obuf *o, const struct fop *op, const struct fsym 
 /*
  * The rarer parts of a print fmt, out of run_prog()'s loop: %s of
  * __print_symbolic() and __print_flags() (print_str_arg(), see
- * compile_symbolic()) and %ps of an address.
+ * compile_symbolic()), %ps of an address, numbers of expressions.
  */
 static __attribute__((noinline)) void put_symbol(struct ftk_printer *p, const struct fop *op,
 						 const struct tep_record *rec, struct obuf *o)
 {
-	unsigned long long v = rdn(p, (const char *)rec->data + op->off, op->size) & op->mask;
+	unsigned long long v;
 	const struct fsym *y, *end;
 
+	if (op->ex) {
+		v = eval_expr(p, op->ex, 0, rec);
+		if (op->kind == FOP_EXPR) {
+			put_num(o, op, v);
+			return;
+		}
+	} else {
+		v = rdn(p, (const char *)rec->data + op->off, op->size) & op->mask;
+	}
 	if (op->kind == FOP_FUNC) {
 		put_function(p, o, v, op->pconv);
 		return;
@@ -495,23 +592,8 @@ static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct 
 				else
 					ftk_ob_printf(o, op->fmt, buf);
 			} else if (op->kind == FOP_NUM) {
-				v = rdn(p, (const char *)rec->data + op->off, op->size) & op->mask;
-				if (op->plain && (op->conv == 'd' || op->conv == 'i'))
-					ob_lld(o, op->ls == 0 ? (long long)(int)v :
-						  op->ls == 1 ? (long long)(long)v : (long long)v);
-				else if (op->plain && op->conv == 'u')
-					ob_u0(o, op->ls == 0 ? (unsigned long long)(unsigned int)v :
-						 op->ls == 1 ? (unsigned long long)(unsigned long)v : v, 0);
-				else if (op->zpad)
-					ob_num0(o, op->ls == 0 ? (unsigned long long)(unsigned int)v :
-						   op->ls == 1 ? (unsigned long long)(unsigned long)v : v,
-						op->width, op->conv == 'x' ? 16 : 10);
-				else if (op->ls == 0)
-					ftk_ob_printf(o, op->fmt, (int)v);
-				else if (op->ls == 1)
-					ftk_ob_printf(o, op->fmt, (long)v);
-				else
-					ftk_ob_printf(o, op->fmt, (long long)v);
+				put_num(o, op, rdn(p, (const char *)rec->data + op->off, op->size) &
+					op->mask);
 			} else {
 				put_symbol(p, op, rec, o);
 			}

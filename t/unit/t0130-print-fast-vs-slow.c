@@ -247,6 +247,15 @@ static void check_shapes(void)
 		  "\tfield:unsigned long caller[6];\toffset:16;\tsize:48;\tsigned:0;\n\n",
 		  "\"\\t=> %ps\\n\\t=> %pS\\n\" \"%x %lx\", (void *)REC->caller[0], "
 		  "(u16 *)REC->caller[1], (u8 *)REC->caller[2], (unsigned int *)REC->caller[3]" },
+		{ "expressions: MAJOR/MINOR, ?:, !, ~, &&, ||, comparisons, / and % by constants",
+		  "\tfield:unsigned int dev;\toffset:8;\tsize:4;\tsigned:0;\n"
+		  "\tfield:unsigned char a;\toffset:16;\tsize:1;\tsigned:0;\n"
+		  "\tfield:long b;\toffset:24;\tsize:8;\tsigned:1;\n\n",
+		  "\"dev %d,%d %u %ld %d %d %llx %u %lu %x\", ((unsigned int) ((REC->dev) >> 20)), "
+		  "((unsigned int) ((REC->dev) & ((1U << 20) - 1))), REC->a > 127 ? REC->a : ~REC->a, "
+		  "(REC->b >= 0 ? REC->b : -REC->b), !REC->a, REC->a && REC->b || REC->a == 3, "
+		  "(u64)(REC->a << 3) | (REC->b >> 60), REC->a / 7 + REC->b % 3 - 1, "
+		  "(unsigned long)(u8)(REC->b * 3), REC->a != (u16)REC->b" },
 		{ "__print_flags",
 		  "\tfield:unsigned long flags;\toffset:8;\tsize:8;\tsigned:0;\n"
 		  "\tfield:unsigned char b;\toffset:16;\tsize:1;\tsigned:0;\n\n",
