@@ -176,7 +176,8 @@ static inline __attribute__((always_inline)) void ob_put(struct obuf *o, const c
 }
 
 /* @v in base @base (10 or 16, lower case), zero-padded to @width. */
-static void ob_num0(struct obuf *o, unsigned long long v, int width, int base)
+static inline __attribute__((always_inline)) void ob_num0(struct obuf *o, unsigned long long v,
+							  int width, int base)
 {
 	static const char digits[] = "0123456789abcdef";
 	char num[80], *e = num + sizeof(num), *b;
