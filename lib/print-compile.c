@@ -412,6 +412,28 @@ static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 		{
 			struct tep_print_arg *fa = arg;
 
+			const struct tep_print_arg *in = fa->type == TEP_PRINT_TYPE ? fa->typecast.item : fa;
+			int index = in && in->type == TEP_PRINT_OP && in->op.op && !strcmp(in->op.op, "[");
+			const char *why = NULL;
+			int whole = 1;
+
+			if ((fa->type == TEP_PRINT_SYMBOL || fa->type == TEP_PRINT_FLAGS) &&
+			    op->conv == 's')
+				why = compile_symbolic(ev, fa, op);
+			else if (op->conv != 's' && !index &&
+				 (fa->type == TEP_PRINT_OP ||
+				  (fa->type == TEP_PRINT_TYPE && (!in || in->type != TEP_PRINT_FIELD))))
+				/* an expression, (unsigned int)((REC->dev) >> 20) */
+				why = compile_num_expr(ev, fa, op);
+			else
+				whole = 0;
+			if (whole) {
+				if (why)
+					return why;
+				arg = arg->next;
+				pr->nops++;
+				continue;
+			}
 			/*
 			 * A cast: libtraceevent's eval_type_str() masks the value
 			 * read to the size of the type it names (u8, s16, int,
@@ -428,17 +450,8 @@ static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 				fa = fa->typecast.item;
 				if (op->conv == 's')
 					return "a cast of a string";
-				if (!fa || (fa->type != TEP_PRINT_FIELD &&
-					    (fa->type != TEP_PRINT_OP || !fa->op.op || strcmp(fa->op.op, "[")))) {
-					/* (unsigned int)((REC->dev) >> 20) */
-					const char *why = compile_num_expr(ev, arg, op);
-
-					if (why)
-						return why;
-					arg = arg->next;
-					pr->nops++;
-					continue;
-				}
+				if (!fa)
+					return "a cast of nothing";
 			}
 			if (fa->type == TEP_PRINT_FIELD) {
 				f = fa->field.field ? fa->field.field :
@@ -502,23 +515,6 @@ static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 				op->kind = op->conv == 'p' ? FOP_FUNC : FOP_NUM;
 				op->off = f->offset + idx * f->elementsize;
 				op->size = f->elementsize;
-				pr->nops++;
-				continue;
-			} else if ((fa->type == TEP_PRINT_SYMBOL || fa->type == TEP_PRINT_FLAGS) &&
-				   op->conv == 's') {
-				const char *why = compile_symbolic(ev, fa, op);
-
-				if (why)
-					return why;
-				arg = arg->next;
-				pr->nops++;
-				continue;
-			} else if (fa->type == TEP_PRINT_OP && op->conv != 's') {
-				const char *why = compile_num_expr(ev, fa, op);
-
-				if (why)
-					return why;
-				arg = arg->next;
 				pr->nops++;
 				continue;
 			} else {
