@@ -3,6 +3,7 @@
  * print-compile: the own print-format compiler
  */
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -21,8 +22,9 @@
  * (The compiled programs are run by print-text.c.)
  * Printing an event's own text through tep_print_event() costs about
  * three quarters of the time of a report. For the events whose print
- * format is plain (literal text and %d %u %x %s of fields, no helpers)
- * and for the sched_switch and sched_wakeup plugins, the text is
+ * format is plain (literal text and %d %u %x %s of fields, __get_str(),
+ * __print_symbolic(), __print_flags(), %ps) and for the sched_switch and
+ * sched_wakeup plugins, the text is
  * formatted here instead, with the same reads and casts libtraceevent
  * makes (fields read unsigned at their size, then cast to int, long or
  * long long by the length modifier). The first CHECK_FIRST records of
@@ -82,6 +84,272 @@ static int cast_mask(const char *t, unsigned long long *mask)
 	return 0;
 }
 
+/*
+ * The literal text at *@fmt, up to its next conversion, into @op, as
+ * libtraceevent's parse_arg_string() reads it: "%%" is a '%'; a backslash
+ * and the character after it are \n, \t, \r or that character (the
+ * kprobe formats' \"). Text with either is copied, unescaped, to
+ * pr->text. NULL, or why not: a backslash that ends the format
+ * (libtraceevent reads past it).
+ */
+static const char *compile_literal(struct fprog *pr, struct fop *op, const char **fmt)
+{
+	const char *s = *fmt, *q = s;
+	char *o;
+
+	while (*q && *q != '%' && *q != '\\')
+		q++;
+	*op = (struct fop){ .kind = FOP_LIT, .lit = s, .litlen = q - s };
+	if (!*q || (*q == '%' && q[1] != '%')) {
+		*fmt = q;
+		return NULL;
+	}
+	if (!pr->text) {
+		/* the unescaped text of all literals is no longer than the format */
+		pr->text = malloc(strlen(pr->ev->print_fmt.format) + 1);
+		pr->textlen = 0;
+		if (!pr->text)
+			return "out of memory";
+	}
+	o = pr->text + pr->textlen;
+	op->lit = o;
+	for (q = s; *q && (*q != '%' || q[1] == '%'); q++) {
+		if (*q == '%') {
+			*o++ = *q++;
+		} else if (*q == '\\') {
+			if (!*++q)
+				return "a backslash at the end of the print fmt";
+			*o++ = *q == 'n' ? '\n' : *q == 't' ? '\t' : *q == 'r' ? '\r' : *q;
+		} else {
+			*o++ = *q;
+		}
+	}
+	op->litlen = o - op->lit;
+	pr->textlen += op->litlen;
+	*fmt = q;
+	return NULL;
+}
+
+/*
+ * The field a number argument reads, REC->f or (type)REC->f, with the
+ * mask of the cast in *@mask (see cast_mask()); NULL if it is another
+ * expression or not a plain number field.
+ */
+static struct tep_format_field *num_arg(struct tep_event *ev, struct tep_print_arg *a,
+					unsigned long long *mask)
+{
+	struct tep_format_field *f;
+
+	*mask = ~0ULL;
+	if (a && a->type == TEP_PRINT_TYPE) {
+		if (cast_mask(a->typecast.type, mask))
+			return NULL;
+		a = a->typecast.item;
+	}
+	if (!a || a->type != TEP_PRINT_FIELD)
+		return NULL;
+	f = a->field.field ? a->field.field : tep_find_any_field(ev, a->field.name);
+	if (!f || (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_STRING)) ||
+	    (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8))
+		return NULL;
+	return f;
+}
+
+/*
+ * "%s" of __print_symbolic(REC->f, { 0, "HI" }, ...) or of
+ * __print_flags(REC->f, "|", { 1, "A" }, ...) (@a) into @op. As
+ * libtraceevent's print_str_arg(): the field's value, read unsigned at its
+ * size and masked by a cast, is looked up in the pairs in their order; for
+ * a symbol the first equal prints its name through the conversion, none
+ * "0x%llx"; for flags each pair whose bits are all set prints, joined by
+ * the delimiter, and the bits left over print as "0x%llx". A value written
+ * as a name (eval_flag()'s short table) is left to libtraceevent.
+ */
+static const char *compile_symbolic(struct tep_event *ev, struct tep_print_arg *a, struct fop *op)
+{
+	int flags = a->type == TEP_PRINT_FLAGS;
+	struct tep_print_flag_sym *sym, *list = flags ? a->flags.flags : a->symbol.symbols;
+	struct tep_format_field *f;
+	struct fsym *t;
+	int n = 0;
+
+	f = num_arg(ev, flags ? a->flags.field : a->symbol.field, &op->mask);
+	if (!f)
+		return flags ? "__print_flags of an expression" : "__print_symbolic of an expression";
+	for (sym = list; sym; sym = sym->next) {
+		if (!sym->value || !sym->str || !isdigit((unsigned char)sym->value[0]))
+			return "__print_symbolic or __print_flags of a named value";
+		if (++n > 1024)
+			return "__print_symbolic or __print_flags of too many values";
+	}
+	t = calloc(n ? n : 1, sizeof(*t));
+	if (!t)
+		return "out of memory";
+	for (n = 0, sym = list; sym; sym = sym->next, n++) {
+		t[n].val = strtoull(sym->value, NULL, 0);
+		t[n].str = sym->str;
+		t[n].len = strlen(sym->str);
+	}
+	op->kind = flags ? FOP_FLAGS : FOP_SYM;
+	if (flags && a->flags.delim) {
+		op->lit = a->flags.delim;
+		op->litlen = strlen(a->flags.delim);
+	}
+	op->off = f->offset;
+	op->size = f->size;
+	op->syms = t;
+	op->nsyms = n;
+	return NULL;
+}
+
+/*
+ * Node *@nex of @ex, and the nodes below it, from @a, a number argument
+ * that is an expression: NULL, or why it is not compiled. What
+ * libtraceevent's eval_num_arg() evaluates the same way: numbers, plain
+ * number fields (read unsigned at their size), casts (masks, as
+ * cast_mask()), the operators it knows, ?:. Dividing is by a constant
+ * only (args_safe()); an atom that is a name (test_for_symbol()) is left
+ * to it, and so is [] inside an expression.
+ */
+static const char *compile_expr(struct tep_event *ev, struct tep_print_arg *a, struct fexpr *ex,
+				int *nex, int depth)
+{
+	static const char *const ops[] = { "!", "!=", "~", "|", "||", "&", "&&", "<", "<<", "<=",
+					   ">", ">>", ">=", "==", "-", "+", "/", "%", "*", "?" };
+	struct tep_format_field *f;
+	struct fexpr *e;
+	const char *why;
+	size_t i;
+	int n = *nex;
+
+	if (!a)
+		return "an expression with an operand missing";
+	if (n >= MAX_EXPR || depth > 32)
+		return "a long expression";
+	e = &ex[n];
+	*e = (struct fexpr){ .mask = ~0ULL, .l = -1, .r = -1, .c = -1 };
+	(*nex)++;
+	switch (a->type) {
+	case TEP_PRINT_NULL:	/* the left of a unary operator: 0 */
+		e->kind = EX_CONST;
+		return NULL;
+	case TEP_PRINT_ATOM:
+		if (!a->atom.atom || !isdigit((unsigned char)a->atom.atom[0]))
+			return "an expression of a name";
+		e->kind = EX_CONST;
+		e->val = strtoull(a->atom.atom, NULL, 0);
+		return NULL;
+	case TEP_PRINT_FIELD:
+		f = a->field.field ? a->field.field : tep_find_any_field(ev, a->field.name);
+		if (!f || (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_STRING)) ||
+		    f->offset < 0 || (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8))
+			return "an expression of an odd field";
+		e->kind = EX_FIELD;
+		e->off = f->offset;
+		e->size = f->size;
+		return NULL;
+	case TEP_PRINT_TYPE: {
+		unsigned long long m;
+
+		/* the node is the value cast: masked after it is evaluated */
+		if (cast_mask(a->typecast.type, &m))
+			return "a cast to an odd type";
+		*nex = n;
+		why = compile_expr(ev, a->typecast.item, ex, nex, depth + 1);
+		ex[n].mask &= m;
+		return why;
+	}
+	case TEP_PRINT_OP:
+		break;
+	default:
+		return "an expression of another kind";
+	}
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (a->op.op && !strcmp(a->op.op, ops[i]))
+			break;
+	if (i == sizeof(ops) / sizeof(ops[0]))
+		return "an operator";
+	if (!strcmp(a->op.op, "?")) {
+		struct tep_print_arg *r = a->op.right;
+
+		if (!r || r->type != TEP_PRINT_OP || !r->op.op || strcmp(r->op.op, ":"))
+			return "an operator";
+		e->kind = EX_COND;
+		e->c = *nex;
+		why = compile_expr(ev, a->op.left, ex, nex, depth + 1);
+		if (!why) {
+			e->l = *nex;
+			why = compile_expr(ev, r->op.left, ex, nex, depth + 1);
+		}
+		if (!why) {
+			e->r = *nex;
+			why = compile_expr(ev, r->op.right, ex, nex, depth + 1);
+		}
+		return why;
+	}
+	e->kind = EX_OP;
+	strcpy(e->op, a->op.op);
+	e->l = *nex;
+	why = compile_expr(ev, a->op.left, ex, nex, depth + 1);
+	if (why)
+		return why;
+	e->r = *nex;
+	why = compile_expr(ev, a->op.right, ex, nex, depth + 1);
+	if (!why && (e->op[0] == '/' || e->op[0] == '%') &&
+	    (ex[e->r].kind != EX_CONST || !(ex[e->r].val & ex[e->r].mask)))
+		return "a division by a record value";
+	return why;
+}
+
+/* The number argument @a, an expression, into @op (its nodes in op->ex). */
+static const char *compile_num_expr(struct tep_event *ev, struct tep_print_arg *a, struct fop *op)
+{
+	struct fexpr ex[MAX_EXPR];
+	const char *why;
+	int n = 0;
+
+	why = compile_expr(ev, a, ex, &n, 0);
+	if (why)
+		return why;
+	op->ex = malloc(n * sizeof(*ex));
+	if (!op->ex)
+		return "out of memory";
+	memcpy(op->ex, ex, n * sizeof(*ex));
+	op->kind = op->conv == 'p' ? FOP_FUNC : FOP_EXPR;
+	op->mask = ~0ULL;
+	return NULL;
+}
+
+/*
+ * The conversion from @fmt (its '%') to @q (its letter) into @op: its
+ * printf format and whether the own digits can print it. The format
+ * after it, or NULL if it is too long.
+ */
+static const char *compile_conv(struct fop *op, const char *fmt, const char *q)
+{
+	size_t n = q - fmt + 1;
+
+	op->conv = *q;
+	if (n >= sizeof(op->fmt))
+		return NULL;
+	memcpy(op->fmt, fmt, n);
+	op->fmt[n] = 0;
+	if (fmt[1] == '0' && fmt[2] >= '1' && fmt[2] <= '9') {
+		const char *w = fmt + 2;
+
+		while (*w >= '0' && *w <= '9')
+			w++;
+		if (w == q - op->ls && strchr("ux", *q)) {
+			op->zpad = 1;
+			op->width = atoi(fmt + 2);
+		}
+	} else if (op->plain && *q == 'x') {
+		op->zpad = 1;
+		op->width = 0;
+	}
+	return q + 1;
+}
+
 /* Compile @ev's print fmt into @pr: NULL, or why it cannot be (for ftreport --stat -v). */
 static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 {
@@ -89,22 +357,18 @@ static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 	struct tep_print_arg *arg = ev->print_fmt.args;
 	struct tep_format_field *f;
 	struct fop *op;
-	size_t n;
 
 	if (!fmt)
 		return "no print fmt";
-	if (strchr(fmt, '\\'))
-		return "a backslash in the print fmt";
 	while (*fmt) {
 		if (pr->nops >= MAX_OPS)
 			return "too many parts";
 		op = &pr->ops[pr->nops];
-		if (*fmt != '%') {
-			q = strchr(fmt, '%');
-			n = q ? (size_t)(q - fmt) : strlen(fmt);
-			*op = (struct fop){ .kind = FOP_LIT, .lit = fmt, .litlen = n };
+		if (*fmt != '%' || fmt[1] == '%') {
+			q = compile_literal(pr, op, &fmt);
+			if (q)
+				return q;
 			pr->nops++;
-			fmt += n;
 			continue;
 		}
 		q = fmt + 1;
@@ -125,35 +389,51 @@ static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 			op->ls = *q == 'l' ? op->ls + 1 : *q == 'L' ? 2 : 1;
 			q++;
 		}
-		if (*q == 'p')
-			return "%p";
-		if (op->ls > 2 || !*q || !strchr("diuxXs", *q))
+		if (*q == 'p') {
+			/*
+			 * %ps, %pS, %pf, %pF of an address: libtraceevent's
+			 * print_function() ignores flags and width; other %p
+			 * print through the C library.
+			 */
+			if (q != fmt + 1 || !q[1] || !strchr("sSfF", q[1]))
+				return "%p";
+			op->conv = 'p';
+			op->pconv = q[1];
+			fmt = q + 2;
+		} else if (op->ls > 2 || !*q || !strchr("diuxXs", *q)) {
 			return "a conversion other than d i u x X s";
-		op->conv = *q;
-		n = q - fmt + 1;
-		if (n >= sizeof(op->fmt))
-			return "a long conversion";
-		memcpy(op->fmt, fmt, n);
-		op->fmt[n] = 0;
-		if (fmt[1] == '0' && fmt[2] >= '1' && fmt[2] <= '9') {
-			const char *w = fmt + 2;
-
-			while (*w >= '0' && *w <= '9')
-				w++;
-			if (w == q - op->ls && strchr("ux", *q)) {
-				op->zpad = 1;
-				op->width = atoi(fmt + 2);
-			}
-		} else if (op->plain && *q == 'x') {
-			op->zpad = 1;
-			op->width = 0;
+		} else {
+			fmt = compile_conv(op, fmt, q);
+			if (!fmt)
+				return "a long conversion";
 		}
-		fmt = q + 1;
 		if (!arg)
 			return "fewer arguments than conversions";
 		{
 			struct tep_print_arg *fa = arg;
 
+			const struct tep_print_arg *in = fa->type == TEP_PRINT_TYPE ? fa->typecast.item : fa;
+			int index = in && in->type == TEP_PRINT_OP && in->op.op && !strcmp(in->op.op, "[");
+			const char *why = NULL;
+			int whole = 1;
+
+			if ((fa->type == TEP_PRINT_SYMBOL || fa->type == TEP_PRINT_FLAGS) &&
+			    op->conv == 's')
+				why = compile_symbolic(ev, fa, op);
+			else if (op->conv != 's' && !index &&
+				 (fa->type == TEP_PRINT_OP ||
+				  (fa->type == TEP_PRINT_TYPE && (!in || in->type != TEP_PRINT_FIELD))))
+				/* an expression, (unsigned int)((REC->dev) >> 20) */
+				why = compile_num_expr(ev, fa, op);
+			else
+				whole = 0;
+			if (whole) {
+				if (why)
+					return why;
+				arg = arg->next;
+				pr->nops++;
+				continue;
+			}
 			/*
 			 * A cast: libtraceevent's eval_type_str() masks the value
 			 * read to the size of the type it names (u8, s16, int,
@@ -164,16 +444,16 @@ static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 			 * (unsigned long long)REC->runtime have it.
 			 */
 			if (fa->type == TEP_PRINT_TYPE) {
+				/* of a field or of an element, (void *)REC->caller[0] */
 				if (cast_mask(fa->typecast.type, &op->mask))
 					return "a cast to an odd type";
 				fa = fa->typecast.item;
-				if (!fa || fa->type != TEP_PRINT_FIELD)
-					return "a cast of an expression";
-				f = fa->field.field ? fa->field.field :
-				    tep_find_any_field(ev, fa->field.name);
-				if (!f || op->conv == 's')
+				if (op->conv == 's')
 					return "a cast of a string";
-			} else if (fa->type == TEP_PRINT_FIELD) {
+				if (!fa)
+					return "a cast of nothing";
+			}
+			if (fa->type == TEP_PRINT_FIELD) {
 				f = fa->field.field ? fa->field.field :
 				    tep_find_any_field(ev, fa->field.name);
 			} else if (fa->type == TEP_PRINT_STRING && op->conv == 's') {
@@ -199,6 +479,27 @@ static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 				char *end;
 				long idx;
 
+				if (l && l->type == TEP_PRINT_TYPE && op->mask == ~0ULL &&
+				    l->typecast.type) {
+					/*
+					 * (void *)REC->caller[0] parses as a cast of
+					 * the array: libtraceevent casts the element
+					 * to the type pointed to (eval_type_str()).
+					 */
+					const char *t = l->typecast.type;
+					size_t tl = strlen(t);
+					char pointee[64];
+
+					if (tl >= 2 && t[tl - 1] == '*') {
+						if (tl - 2 >= sizeof(pointee))
+							return "a cast to an odd type";
+						memcpy(pointee, t, tl - 2);
+						pointee[tl - 2] = 0;
+						if (cast_mask(pointee, &op->mask))
+							return "a cast to an odd type";
+					}
+					l = l->typecast.item;
+				}
 				if (!l || l->type != TEP_PRINT_FIELD || !r || r->type != TEP_PRINT_ATOM)
 					return "[] of an expression";
 				f = l->field.field ? l->field.field : tep_find_any_field(ev, l->field.name);
@@ -211,7 +512,7 @@ static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 				    (idx + 1) * (long)f->elementsize > (long)f->size)
 					return "[] of an odd array";
 				arg = arg->next;
-				op->kind = FOP_NUM;
+				op->kind = op->conv == 'p' ? FOP_FUNC : FOP_NUM;
 				op->off = f->offset + idx * f->elementsize;
 				op->size = f->elementsize;
 				pr->nops++;
@@ -246,7 +547,7 @@ static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 				return "a number of an array";
 			if (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8)
 				return "a number of an odd size";
-			op->kind = FOP_NUM;
+			op->kind = op->conv == 'p' ? FOP_FUNC : FOP_NUM;
 		}
 		pr->nops++;
 	}
@@ -383,6 +684,20 @@ static int compile_print(struct fprog *pr, struct tep_event *ev)
 	return 1;
 }
 
+void ftk_print_prog_free(struct fprog *pr)
+{
+	int i;
+
+	if (!pr)
+		return;
+	for (i = 0; i < MAX_OPS; i++) {
+		free(pr->ops[i].syms);
+		free(pr->ops[i].ex);
+	}
+	free(pr->text);
+	free(pr);
+}
+
 struct fprog *ftk_print_compile(struct ftk_printer *p, struct tep_event *ev)
 {
 	struct fprog *pr = calloc(1, sizeof(*pr));
@@ -421,14 +736,20 @@ struct fprog *ftk_print_compile(struct ftk_printer *p, struct tep_event *ev)
 		  (p->flags & FTK_PRINT_RAW) ? "raw fields (-R)" :
 		  (ev->flags & TEP_EVENT_FL_FAILED) ? "libtraceevent could not parse the format" :
 		  (ev->flags & TEP_EVENT_FL_ISBPRINT) ? "bprint" :
-		  ev->flags ? "a function or ftrace event" : NULL;
-	if (pr->why) {
-		if (!p->no_fast && !(p->flags & FTK_PRINT_RAW) && !ev->handler &&
-		    !(ev->flags & (TEP_EVENT_FL_FAILED | TEP_EVENT_FL_ISBPRINT)) &&
-		    compile_print(pr, ev)) {
-			pr->kind = PROG_PRINT;
-			pr->why = NULL;
-		}
+		  (ev->flags & (TEP_EVENT_FL_NOHANDLE | TEP_EVENT_FL_PRINTRAW)) ?
+		  "the event's NOHANDLE or PRINTRAW flag" : NULL;
+	if (pr->why)
+		return pr;
+	if (ev->handler && (ev->flags & TEP_EVENT_FL_ISFTRACE)) {
+		/* the printer's own function_graph and kernel_stack handlers */
+		pr->kind = ftk_print_graph_compile(p, ev, pr->f);
+		if (pr->kind == PROG_SLOW)
+			/* libtraceevent's function plugin */
+			pr->why = ftk_print_plugin_compile(p, ev, pr->f, &pr->indent, &pr->kind);
+		return pr;
+	}
+	if (!ev->handler && (ev->flags & TEP_EVENT_FL_ISFTRACE) && compile_print(pr, ev)) {
+		pr->kind = PROG_PRINT;
 		return pr;
 	}
 	if (ev->handler) {

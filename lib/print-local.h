@@ -31,6 +31,12 @@ struct obuf {
 	size_t	len, cap;
 };
 
+/* A CPU's functions, for the function plugin's indent (print-graph.c). */
+struct fstack {
+	int		size;
+	const char	**stack;
+};
+
 struct ftk_printer {
 	FILE			*out;
 	struct tep_handle	*tep;
@@ -60,6 +66,10 @@ struct ftk_printer {
 	int			leaf_cpu;	/* the funcgraph_exit a leaf printed already: */
 	unsigned long long	leaf_ts;	/* it prints nothing when it comes */
 	int			leaf_pending;
+	struct fstack		*fstacks;	/* ftrace:function: per CPU */
+	int			nr_fstacks;
+	struct tep_event	*gret;		/* funcgraph_exit, once found */
+	struct tep_format_field	*gret_f[3];	/* its func, calltime, rettime */
 	unsigned char		*comm_known;	/* pids libtraceevent has a comm for */
 	int			comm_array;	/* libtraceevent's comm list became its array */
 	unsigned char		*chrome_seen;	/* chrome: pids named in metadata */
@@ -79,8 +89,8 @@ struct comm_slot {
 /*
  * Printing an event's own text through tep_print_event() costs about
  * three quarters of the time of a report. For the events whose print
- * format is plain (literal text and %d %u %x %s of fields, no helpers)
- * and for the sched_switch and sched_wakeup plugins, the text is
+ * format is plain (literal text and %d %u %x %s of fields, __get_str(),
+ * __print_symbolic()) and for the sched_switch and sched_wakeup plugins, the text is
  * formatted here instead, with the same reads and casts libtraceevent
  * makes (fields read unsigned at their size, then cast to int, long or
  * long long by the length modifier). The first CHECK_FIRST records of
@@ -91,7 +101,32 @@ struct comm_slot {
 #define CHECK_FIRST	32
 #define MAX_OPS		32
 
-enum fop_kind { FOP_LIT, FOP_NUM, FOP_STR, FOP_DSTR };
+enum fop_kind { FOP_LIT, FOP_NUM, FOP_STR, FOP_DSTR, FOP_SYM, FOP_FLAGS, FOP_FUNC, FOP_EXPR };
+
+/*
+ * A node of a number argument that is an expression, ((unsigned int)
+ * ((REC->dev) >> 20)): evaluated as libtraceevent's eval_num_arg() does,
+ * in unsigned long long, each node's value masked by the casts around it.
+ */
+enum { EX_CONST, EX_FIELD, EX_OP, EX_COND };
+
+struct fexpr {
+	unsigned long long	val;	/* EX_CONST */
+	unsigned long long	mask;	/* of the casts around the node */
+	unsigned int		off, size;	/* EX_FIELD */
+	short			l, r, c;	/* operands; EX_COND: c ? l : r */
+	unsigned char		kind;
+	char			op[3];	/* EX_OP */
+};
+
+#define MAX_EXPR	64
+
+/* A __print_symbolic() pair: the value and its name (the tep handle's). */
+struct fsym {
+	unsigned long long	val;
+	const char		*str;
+	unsigned int		len;
+};
 
 struct fop {
 	enum fop_kind	kind;
@@ -100,15 +135,20 @@ struct fop {
 	int		zpad;		/* "%0Nx"-style: zero-padded to width, done here */
 	int		width;
 	char		conv;
+	char		pconv;		/* FOP_FUNC: the letter after %p (s S f F) */
 	char		fmt[24];
-	const char	*lit;
+	const char	*lit;		/* FOP_LIT; FOP_FLAGS: the delimiter (or NULL) */
 	unsigned int	litlen;
 	unsigned int	off, size;
 	int		rel;		/* FOP_DSTR: __rel_loc, offset from the field's end */
-	unsigned long long mask;	/* FOP_NUM: of a cast (u8, int, ...): all ones if none */
+	unsigned long long mask;	/* FOP_NUM, _SYM, _FLAGS: of a cast (u8, int, ...): all ones if none */
+	struct fsym	*syms;		/* FOP_SYM, FOP_FLAGS: in the print fmt's order */
+	int		nsyms;
+	struct fexpr	*ex;		/* FOP_EXPR, and FOP_FUNC of one: node 0 is the root */
 };
 
-enum { PROG_SLOW, PROG_GENERIC, PROG_SWITCH, PROG_WAKEUP, PROG_PRINT, PROG_UNSAFE };
+enum { PROG_SLOW, PROG_GENERIC, PROG_SWITCH, PROG_WAKEUP, PROG_PRINT, PROG_UNSAFE,
+       PROG_GRAPH_ENTRY, PROG_GRAPH_EXIT, PROG_STACK, PROG_FUNCTION, PROG_RAW_DATA };
 
 struct fprog {
 	struct tep_event	*ev;
@@ -118,10 +158,13 @@ struct fprog {
 	const char		*why;		/* PROG_SLOW, PROG_UNSAFE: why not compiled */
 	unsigned long long	slow;		/* records printed by libtraceevent */
 	int			nops;
+	char			*text;		/* literals with escapes, unescaped */
+	size_t			textlen;
 	struct fop		ops[MAX_OPS];
 	/* plugin layouts */
 	struct tep_format_field	*f[8];
 	unsigned char		state_ok[32];	/* PROG_SWITCH: states checked against the plugin */
+	int			indent;		/* PROG_FUNCTION: the plugin's indent option */
 };
 
 static inline unsigned long long rdn(struct ftk_printer *p, const void *ptr, int size)
@@ -139,6 +182,7 @@ static inline unsigned long long rdn(struct ftk_printer *p, const void *ptr, int
 
 /* print-compile.c */
 struct fprog *ftk_print_compile(struct ftk_printer *p, struct tep_event *ev);
+void ftk_print_prog_free(struct fprog *pr);
 int ftk_print_record_ok(struct ftk_printer *p, struct tep_event *ev, const struct tep_record *rec);
 /* print-text.c */
 struct fprog *ftk_print_prog(struct ftk_printer *p, struct tep_event *ev);
@@ -147,10 +191,26 @@ void ftk_print_info(struct ftk_printer *p, struct tep_record *rec, struct tep_ev
 int ftk_print_text(struct ftk_printer *p, const struct tep_record *crec, int buf,
 		   struct tep_event *ev);
 int ftk_print_flush(struct ftk_printer *p);
+void ftk_ob_put(struct obuf *o, const char *s, size_t n);
+void ftk_ob_printf(struct obuf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* print-json.c */
 int ftk_print_other(struct ftk_printer *p, const struct tep_record *crec, int buf,
 		    struct tep_event *ev);
 /* print-graph.c */
 void ftk_print_graph_register(struct ftk_printer *p);
+int ftk_print_graph_compile(struct ftk_printer *p, struct tep_event *ev,
+			    struct tep_format_field **f);
+int ftk_print_graph_entry(struct ftk_printer *p, struct obuf *o, unsigned long long func,
+			  unsigned long long depth, int pid);
+void ftk_print_graph_exit(struct obuf *o, unsigned long long calltime, unsigned long long rettime,
+			  unsigned long long depth);
+void ftk_print_graph_stack(struct ftk_printer *p, struct obuf *o, const struct tep_record *rec,
+			   const struct tep_format_field *f);
+const char *ftk_print_plugin_compile(struct ftk_printer *p, struct tep_event *ev,
+				     struct tep_format_field **f, int *indent, int *kind);
+void ftk_print_raw_data(struct ftk_printer *p, struct obuf *o, const struct tep_record *rec,
+			unsigned long long id, const struct tep_format_field *buf);
+void ftk_print_function(struct ftk_printer *p, struct obuf *o, unsigned long long ip,
+			unsigned long long parent_ip, int cpu, int indent);
 
 #endif

@@ -176,7 +176,8 @@ static inline __attribute__((always_inline)) void ob_put(struct obuf *o, const c
 }
 
 /* @v in base @base (10 or 16, lower case), zero-padded to @width. */
-static void ob_num0(struct obuf *o, unsigned long long v, int width, int base)
+static inline __attribute__((always_inline)) void ob_num0(struct obuf *o, unsigned long long v,
+							  int width, int base)
 {
 	static const char digits[] = "0123456789abcdef";
 	char num[80], *e = num + sizeof(num), *b;
@@ -206,9 +207,13 @@ static void ob_lld(struct obuf *o, long long v)
 	ob_put(o, b, e - b);
 }
 
-static void ob_printf(struct obuf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* ob_put() for the other parts of the printer (print-graph.c). */
+void ftk_ob_put(struct obuf *o, const char *s, size_t n)
+{
+	ob_put(o, s, n);
+}
 
-static void ob_printf(struct obuf *o, const char *fmt, ...)
+void ftk_ob_printf(struct obuf *o, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -305,6 +310,185 @@ static void put_state(struct obuf *o, int val)
 	ob_put(o, buf, n);
 }
 
+/* A number through its conversion, cast as the length modifier says. */
+static inline __attribute__((always_inline)) void put_num(struct obuf *o, const struct fop *op,
+							  unsigned long long v)
+{
+	if (op->plain && (op->conv == 'd' || op->conv == 'i'))
+		ob_lld(o, op->ls == 0 ? (long long)(int)v :
+			  op->ls == 1 ? (long long)(long)v : (long long)v);
+	else if (op->plain && op->conv == 'u')
+		ob_u0(o, op->ls == 0 ? (unsigned long long)(unsigned int)v :
+			 op->ls == 1 ? (unsigned long long)(unsigned long)v : v, 0);
+	else if (op->zpad)
+		ob_num0(o, op->ls == 0 ? (unsigned long long)(unsigned int)v :
+			   op->ls == 1 ? (unsigned long long)(unsigned long)v : v,
+			op->width, op->conv == 'x' ? 16 : 10);
+	else if (op->ls == 0)
+		ftk_ob_printf(o, op->fmt, (int)v);
+	else if (op->ls == 1)
+		ftk_ob_printf(o, op->fmt, (long)v);
+	else
+		ftk_ob_printf(o, op->fmt, (long long)v);
+}
+
+/*
+ * Node @i of the expression @ex on @rec, as eval_num_arg() evaluates it
+ * (see compile_expr()); shifts count modulo 64, as the machine shifts.
+ */
+static unsigned long long eval_expr(struct ftk_printer *p, const struct fexpr *ex, int i,
+				    const struct tep_record *rec)
+{
+	const struct fexpr *e = &ex[i];
+	unsigned long long l, r, v = 0;
+
+	switch (e->kind) {
+	case EX_CONST:
+		v = e->val;
+		break;
+	case EX_FIELD:
+		v = rdn(p, (const char *)rec->data + e->off, e->size);
+		break;
+	case EX_COND:
+		v = eval_expr(p, ex, eval_expr(p, ex, e->c, rec) ? e->l : e->r, rec);
+		break;
+	case EX_OP:
+		l = eval_expr(p, ex, e->l, rec);
+		r = eval_expr(p, ex, e->r, rec);
+		switch (e->op[0]) {
+		case '!':
+			v = e->op[1] ? l != r : !r;
+			break;
+		case '~':
+			v = ~r;
+			break;
+		case '|':
+			v = e->op[1] ? l || r : (l | r);
+			break;
+		case '&':
+			v = e->op[1] ? l && r : (l & r);
+			break;
+		case '<':
+			v = e->op[1] == '<' ? l << (r & 63) : e->op[1] == '=' ? l <= r : l < r;
+			break;
+		case '>':
+			v = e->op[1] == '>' ? l >> (r & 63) : e->op[1] == '=' ? l >= r : l > r;
+			break;
+		case '=':
+			v = l == r;
+			break;
+		case '-':
+			v = l - r;
+			break;
+		case '+':
+			v = l + r;
+			break;
+		case '*':
+			v = l * r;
+			break;
+		case '/':	/* by a constant not 0 (compile_expr()) */
+			v = r ? l / r : 0;
+			break;
+		case '%':
+			v = r ? l % r : 0;
+			break;
+		}
+		break;
+	}
+	return v & e->mask;
+}
+
+/*
+ * %ps of @v, as libtraceevent's print_function() prints it: the name of
+ * the function at @v, with "+0x" and the offset into it for %pS and %pF
+ * (@conv 'S', 'F'); without one, the address in hex.
+ */
+static __attribute__((noinline)) void put_function(struct ftk_printer *p, struct obuf *o,
+						   unsigned long long v, char conv)
+{
+	const char *func = tep_find_function(p->tep, v);
+
+	if (!func) {
+		if (tep_get_long_size(p->tep) == 4)
+			ftk_ob_printf(o, "0x%lx", (long)v);
+		else
+			ftk_ob_printf(o, "0x%llx", v);
+		return;
+	}
+	ob_put(o, func, strlen(func));
+	if (conv == 'S' || conv == 'F')
+		ftk_ob_printf(o, "+0x%llx", v - tep_find_function_address(p->tep, v));
+}
+
+/* A name of __print_symbolic() or __print_flags(), through the conversion. */
+static void put_sym_str(struct obuf *o, const struct fop *op, const struct fsym *y)
+{
+	if (op->plain)
+		ob_put(o, y->str, y->len);
+	else
+		ftk_ob_printf(o, op->fmt, y->str);
+}
+
+/*
+ * The rarer parts of a print fmt, out of run_prog()'s loop: %s of
+ * __print_symbolic() and __print_flags() (print_str_arg(), see
+ * compile_symbolic()), %ps of an address, numbers of expressions.
+ */
+static __attribute__((noinline)) void put_symbol(struct ftk_printer *p, const struct fop *op,
+						 const struct tep_record *rec, struct obuf *o)
+{
+	unsigned long long v;
+	const struct fsym *y, *end;
+
+	if (op->ex) {
+		v = eval_expr(p, op->ex, 0, rec);
+		if (op->kind == FOP_EXPR) {
+			put_num(o, op, v);
+			return;
+		}
+	} else {
+		v = rdn(p, (const char *)rec->data + op->off, op->size) & op->mask;
+	}
+	if (op->kind == FOP_FUNC) {
+		put_function(p, o, v, op->pconv);
+		return;
+	}
+	y = op->syms;
+	end = y + op->nsyms;
+	if (op->kind == FOP_FLAGS) {
+		/* signed, as print_str_arg() has them */
+		long long val = (long long)v, fval;
+		int print = 0;
+
+		for (; y < end; y++) {
+			fval = (long long)y->val;
+			if (!val && fval < 0) {
+				put_sym_str(o, op, y);
+				break;
+			}
+			if (fval > 0 && (val & fval) == fval) {
+				if (print && op->lit)
+					ob_put(o, op->lit, op->litlen);
+				put_sym_str(o, op, y);
+				print = 1;
+				val &= ~fval;
+			}
+		}
+		if (val) {
+			if (print && op->lit)
+				ob_put(o, op->lit, op->litlen);
+			ftk_ob_printf(o, "0x%llx", (unsigned long long)val);
+		}
+		return;
+	}
+	while (y < end && y->val != v)
+		y++;
+	if (y == end)
+		ftk_ob_printf(o, "0x%llx", v);
+	else
+		put_sym_str(o, op, y);
+}
+
 static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct tep_record *rec,
 		    struct obuf *o, int reg)
 {
@@ -346,17 +530,32 @@ static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct 
 		return 0;
 	case PROG_PRINT: {
 		/* ftrace:print (see compile_print()) */
-		const char *func, *str = (const char *)rec->data + pr->f[1]->offset;
+		const char *str = (const char *)rec->data + pr->f[1]->offset;
 		size_t n = (size_t)rec->size - pr->f[1]->offset;
 
-		func = tep_find_function(p->tep, rd(p, rec, pr->f[0]));
-		if (!func)
-			return -1;	/* an address of no symbol: libtraceevent's way */
-		ob_put(o, func, strlen(func));
+		put_function(p, o, rd(p, rec, pr->f[0]), 's');
 		ob_put(o, ": ", 2);
 		ob_put(o, str, strnlen(str, n));
 		return 0;
 	}
+	case PROG_GRAPH_ENTRY:
+		return ftk_print_graph_entry(p, o, rd(p, rec, pr->f[0]), rd(p, rec, pr->f[1]),
+					     p->pid_size ? (int)rdn(p, (const char *)rec->data +
+								   p->pid_off, p->pid_size) :
+					     tep_data_pid(p->tep, (struct tep_record *)rec));
+	case PROG_GRAPH_EXIT:
+		ftk_print_graph_exit(o, rd(p, rec, pr->f[0]), rd(p, rec, pr->f[1]), rd(p, rec, pr->f[2]));
+		return 0;
+	case PROG_FUNCTION:
+		ftk_print_function(p, o, rd(p, rec, pr->f[0]), rd(p, rec, pr->f[1]), rec->cpu,
+				   pr->indent);
+		return 0;
+	case PROG_RAW_DATA:
+		ftk_print_raw_data(p, o, rec, rd(p, rec, pr->f[0]), pr->f[1]);
+		return 0;
+	case PROG_STACK:
+		ftk_print_graph_stack(p, o, rec, pr->f[0]);
+		return 0;
 	case PROG_GENERIC:
 		for (i = 0; i < pr->nops; i++) {
 			const struct fop *op = &pr->ops[i];
@@ -383,7 +582,7 @@ static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct 
 				if (op->plain)
 					ob_put(o, str, nul - str);
 				else
-					ob_printf(o, op->fmt, str);
+					ftk_ob_printf(o, op->fmt, str);
 			} else if (op->kind == FOP_STR) {
 				char buf[1025];
 
@@ -392,25 +591,12 @@ static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct 
 				if (op->plain)
 					ob_put(o, buf, strlen(buf));
 				else
-					ob_printf(o, op->fmt, buf);
+					ftk_ob_printf(o, op->fmt, buf);
+			} else if (op->kind == FOP_NUM) {
+				put_num(o, op, rdn(p, (const char *)rec->data + op->off, op->size) &
+					op->mask);
 			} else {
-				v = rdn(p, (const char *)rec->data + op->off, op->size) & op->mask;
-				if (op->plain && (op->conv == 'd' || op->conv == 'i'))
-					ob_lld(o, op->ls == 0 ? (long long)(int)v :
-						  op->ls == 1 ? (long long)(long)v : (long long)v);
-				else if (op->plain && op->conv == 'u')
-					ob_u0(o, op->ls == 0 ? (unsigned long long)(unsigned int)v :
-						 op->ls == 1 ? (unsigned long long)(unsigned long)v : v, 0);
-				else if (op->zpad)
-					ob_num0(o, op->ls == 0 ? (unsigned long long)(unsigned int)v :
-						   op->ls == 1 ? (unsigned long long)(unsigned long)v : v,
-						op->width, op->conv == 'x' ? 16 : 10);
-				else if (op->ls == 0)
-					ob_printf(o, op->fmt, (int)v);
-				else if (op->ls == 1)
-					ob_printf(o, op->fmt, (long)v);
-				else
-					ob_printf(o, op->fmt, (long long)v);
+				put_symbol(p, op, rec, o);
 			}
 		}
 		return 0;

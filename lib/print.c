@@ -93,8 +93,11 @@ FTK_API void ftk_printer_free(struct ftk_printer *p)
 	for (i = 0; i < p->nr_bufs; i++)
 		free(p->bufs[i].name);
 	for (i = 0; i < p->nr_progs; i++)
-		free(p->progs[i]);
+		ftk_print_prog_free(p->progs[i]);
 	free(p->progs);
+	for (i = 0; i < p->nr_fstacks; i++)
+		free(p->fstacks[i].stack);
+	free(p->fstacks);
 	free(p->comms);
 	free(p->comm_known);
 	free(p->chrome_seen);
@@ -287,8 +290,15 @@ FTK_API int ftk_printer_end(struct ftk_printer *p)
  */
 FTK_API int ftk_printer_ftrace_overrides(struct ftk_printer *p, struct ftk_merge *m)
 {
+	int i;
+
 	p->merge = m;
 	ftk_print_graph_register(p);
+	/* programs compiled before the handlers were there are built again */
+	for (i = 0; i < p->nr_progs; i++) {
+		ftk_print_prog_free(p->progs[i]);
+		p->progs[i] = NULL;
+	}
 	return 0;
 }
 
