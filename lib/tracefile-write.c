@@ -112,6 +112,26 @@ struct ftk_tracewrite {
 	struct tf_compressor	z;
 	char			*what;		/* "cannot write 'PATH'" */
 	struct ftk_errmsg	err;
+	/* A template's event formats and kallsyms, for ftk_tracewrite_reuse(). */
+	struct kept		*kept;		/* this writer's, once its template is saved */
+	const struct ftk_tracewrite *from;	/* the writer whose kept metadata to reuse */
+};
+
+/*
+ * The two costly metadata sections of a template (the formats of every
+ * event, about 2000 tracefs files on a distribution kernel, and kallsyms,
+ * 4 to 5 MB the kernel formats line by line): where they are in the
+ * template file, and what they were read with, to know whether they are
+ * still current when the recording's file is written.
+ */
+struct kept {
+	int		fd;		/* the template file */
+	uint64_t	off[2];		/* the event formats, kallsyms */
+	uint64_t	len[2];
+	char		*events;	/* available_events before the formats were read */
+	char		*modules;	/* /proc/modules (names, sizes, states, addresses) before kallsyms */
+	char		**systems;	/* with FTK_TRACEWRITE_SOME_SYSTEMS, the systems stored */
+	unsigned int	flags;
 };
 
 /*
@@ -456,6 +476,125 @@ static int meta_file(struct ftk_tracewrite *w, struct buf *b, const char *path, 
 	return 0;
 }
 
+/* ------------------------------------------------------------ kept metadata */
+
+/*
+ * /proc/modules reduced to what moves kallsyms: each module's name, size,
+ * state and address (not its use counts). "" without modules; NULL when
+ * it cannot be read.
+ */
+static char *modules_sig(void)
+{
+	char *text, *line, *next, *f[6], *out, *o;
+	size_t len;
+	int n;
+
+	n = ftk_read_file("/proc/modules", &text, &len);
+	if (n == -ENOENT)
+		return strdup("");
+	if (n)
+		return NULL;
+	out = malloc(len + 1);
+	if (!out) {
+		free(text);
+		return NULL;
+	}
+	o = out;
+	for (line = text; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		for (n = 0; n < 6 && (f[n] = strtok_r(n ? NULL : line, " ", &line)); n++)
+			;
+		if (n < 6)
+			continue;
+		o += sprintf(o, "%s %s %s %s\n", f[0], f[1], f[4], f[5]);
+	}
+	*o = 0;
+	free(text);
+	return out;
+}
+
+/* available_events of the tracefs: which events exist; NULL when it cannot be read. */
+static char *events_sig(struct ftk_tracewrite *w)
+{
+	char path[PATH_MAX], *text;
+	size_t len;
+
+	if (root_path(w, path, sizeof(path), "available_events") ||
+	    ftk_read_file(path, &text, &len))
+		return NULL;
+	return text;
+}
+
+static bool same_systems(char **a, char **b)
+{
+	for (; a && *a && b && *b; a++, b++)
+		if (strcmp(*a, *b))
+			return false;
+	return !(a && *a) && !(b && *b);
+}
+
+/*
+ * Whether the writer reused from kept section @i (0: event formats, 1:
+ * kallsyms) that is still what tracefs would give: the same events exist,
+ * the same modules are loaded (an event created, a module loaded or
+ * removed since the template means reading the section anew).
+ */
+static bool kept_current(const struct ftk_tracewrite *w, int i)
+{
+	const struct kept *k = w->from ? w->from->kept : NULL;
+	char *now;
+	bool same;
+
+	if (!k || k->fd < 0 || !k->len[i])
+		return false;
+	if (i == 0) {
+		if ((w->flags ^ k->flags) & FTK_TRACEWRITE_SOME_SYSTEMS)
+			return false;
+		if ((w->flags & FTK_TRACEWRITE_SOME_SYSTEMS) && !same_systems(w->systems, k->systems))
+			return false;
+	}
+	now = i == 0 ? events_sig((struct ftk_tracewrite *)w) : modules_sig();
+	same = now && (i == 0 ? k->events : k->modules) &&
+	       !strcmp(now, i == 0 ? k->events : k->modules);
+	free(now);
+	return same;
+}
+
+/* Append kept section @i to @b; -errno when the template cannot be read. */
+static int kept_read(const struct ftk_tracewrite *w, struct buf *b, int i)
+{
+	const struct kept *k = w->from->kept;
+	uint64_t off = k->off[i], left = k->len[i];
+	char tmp[65536];
+	ssize_t r;
+
+	while (left && !b->err) {
+		r = pread(k->fd, tmp, left < sizeof(tmp) ? left : sizeof(tmp), off);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return r < 0 ? -errno : -EIO;
+		buf_add(b, tmp, r);
+		off += r;
+		left -= r;
+	}
+	return b->err;
+}
+
+static void kept_free(struct kept *k)
+{
+	if (!k)
+		return;
+	if (k->fd >= 0)
+		close(k->fd);
+	free(k->events);
+	free(k->modules);
+	ftk_list_free(k->systems);
+	free(k);
+}
+
 struct meta_offsets {
 	uint64_t	off[6];		/* HEADER_INFO .. CMDLINES */
 };
@@ -469,6 +608,9 @@ static int write_metadata(struct ftk_tracewrite *w, struct meta_offsets *mo)
 	char path[PATH_MAX];
 	struct buf b = { 0 };
 	int i, ret = 0, count;
+	/* save_template() keeps where the costly sections are (struct kept) */
+	bool filling = w->kept && w->kept->fd >= 0 && w->version < 7 && !w->comp &&
+		       !w->kept->len[0] && !w->kept->len[1];
 
 	for (i = 0; i < 6 && !ret; i++) {
 		b.len = 0;
@@ -480,13 +622,24 @@ static int write_metadata(struct ftk_tracewrite *w, struct meta_offsets *mo)
 			ret = system_formats(w, &b, "ftrace", &count);
 			break;
 		case TF_OPT_EVENT_FORMATS:
+			if (kept_current(w, 0) && !kept_read(w, &b, 0))
+				break;
+			b.len = 0;
+			if (filling)
+				w->kept->events = events_sig(w);
 			ret = meta_events(w, &b);
 			break;
 		case TF_OPT_KALLSYMS:
-			if (w->flags & FTK_TRACEWRITE_NO_KALLSYMS)
+			if (w->flags & FTK_TRACEWRITE_NO_KALLSYMS) {
 				buf_u32(&b, 0);
-			else
-				ret = meta_file(w, &b, "/proc/kallsyms", 4);
+				break;
+			}
+			if (kept_current(w, 1) && !kept_read(w, &b, 1))
+				break;
+			b.len = 0;
+			if (filling)
+				w->kept->modules = modules_sig();
+			ret = meta_file(w, &b, "/proc/kallsyms", 4);
 			break;
 		case TF_OPT_PRINTK:
 			root_path(w, path, sizeof(path), "printk_formats");
@@ -512,6 +665,11 @@ static int write_metadata(struct ftk_tracewrite *w, struct meta_offsets *mo)
 			ret = out_section(w, TF_OPT_HEADER_INFO + i, desc[i], &b, &mo->off[i]);
 			if (ret)
 				fail_out(w, ret);
+		}
+		/* A template (version 6, uncompressed): each section's bytes as they are. */
+		if (!ret && filling && (i == 2 || i == 3)) {
+			w->kept->off[i - 2] = mo->off[i];
+			w->kept->len[i - 2] = b.len;
 		}
 	}
 	buf_release(&b);
@@ -561,25 +719,78 @@ static int copy_region(struct ftk_tracewrite *w, const struct seg *s)
 	return ret;
 }
 
-/* Compressed CPU data: chunk count, then (zsize, size, data) per chunk. */
+/* Chunks read from the spool at once, and output gathered before one write. */
+#define CHUNKS_PER_READ		25
+#define OUT_BATCH		(1 << 20)
+
+/* Compressed chunks being gathered for one write. */
+struct zout {
+	char	*data;
+	size_t	len;
+	size_t	bound;		/* the largest compressed chunk */
+};
+
+/* Compress @n bytes of @src in chunks of @chunk (the last may be shorter) into @o. */
+static int zout_chunks(struct ftk_tracewrite *w, struct zout *o, const char *src, size_t n,
+		       size_t chunk)
+{
+	uint32_t hdr[2];
+	size_t k;
+	long z;
+	int ret;
+
+	for (; n; src += k, n -= k) {
+		k = n < chunk ? n : chunk;
+		z = tf_compress(&w->z, o->data + o->len + 8, o->bound, src, k);
+		if (z < 0)
+			return z;
+		hdr[0] = z;
+		hdr[1] = k;
+		memcpy(o->data + o->len, hdr, 8);
+		o->len += 8 + z;
+		if (o->len >= OUT_BATCH) {
+			ret = out_write(w, o->data, o->len);
+			o->len = 0;
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Compressed CPU data: chunk count, then (zsize, size, data) per chunk of
+ * PAGES_PER_CHUNK pages, as trace-cmd makes them (the regions of a CPU
+ * are one stream: only its last chunk is short). The spools are read
+ * CHUNKS_PER_READ chunks at a time and the compressed chunks gathered
+ * into about OUT_BATCH bytes per write, with the writer's one compression
+ * context: a few syscalls per MB where a read and two writes per chunk
+ * were.
+ */
 static int copy_compressed(struct ftk_tracewrite *w, struct wcpu *c, uint32_t psz)
 {
-	size_t chunk = (size_t)psz * PAGES_PER_CHUNK, fill = 0;
+	size_t chunk = (size_t)psz * PAGES_PER_CHUNK, rsize = chunk * CHUNKS_PER_READ, fill = 0;
 	uint32_t nchunks = (c->total + chunk - 1) / chunk;
+	struct zout o = { .bound = tf_compress_bound(w->comp, chunk) };
 	uint64_t start = w->pos, in, left;
 	char *src;
-	int i, ret;
+	int i, ret = 0;
 	ssize_t r;
 
-	src = malloc(chunk);
-	if (!src)
+	src = malloc(rsize);
+	o.data = malloc(OUT_BATCH + 8 + o.bound);
+	if (!src || !o.data) {
+		free(src);
+		free(o.data);
 		return -ENOMEM;
-	ret = out_write(w, &nchunks, 4);
+	}
+	memcpy(o.data, &nchunks, 4);
+	o.len = 4;
 	for (i = 0; i < c->nr_segs && !ret; i++) {
 		in = c->segs[i].off;
 		left = c->segs[i].len;
 		while (left && !ret) {
-			size_t k = chunk - fill < left ? chunk - fill : left;
+			size_t k = rsize - fill < left ? rsize - fill : left;
 
 			r = pread(c->segs[i].fd, src + fill, k, in);
 			if (r < 0 && errno == EINTR)
@@ -591,15 +802,18 @@ static int copy_compressed(struct ftk_tracewrite *w, struct wcpu *c, uint32_t ps
 			fill += r;
 			in += r;
 			left -= r;
-			if (fill == chunk) {
-				ret = out_block(w, src, fill, NULL);
+			if (fill == rsize) {
+				ret = zout_chunks(w, &o, src, fill, chunk);
 				fill = 0;
 			}
 		}
 	}
 	if (!ret && fill)
-		ret = out_block(w, src, fill, NULL);
+		ret = zout_chunks(w, &o, src, fill, chunk);
+	if (!ret && o.len)
+		ret = out_write(w, o.data, o.len);
 	free(src);
+	free(o.data);
 	c->file_size = w->pos - start;
 	return ret;
 }
@@ -1213,6 +1427,7 @@ FTK_API void ftk_tracewrite_free(struct ftk_tracewrite *w)
 	buf_release(&w->strings);
 	buf_release(&w->opts);
 	buf_release(&w->comms);
+	kept_free(w->kept);
 	if (w->fd >= 0)
 		close(w->fd);
 	free(w);
@@ -1698,14 +1913,28 @@ static int save_template(struct ftk_tracewrite *w)
 	enum tracefile_comp comp = w->comp;
 	char trailer[TEMPLATE_TRAILER];
 	uint32_t n = w->ncpus;
+	char **s;
 
+	/* Where the costly sections land, for ftk_tracewrite_reuse(); none if this fails. */
+	kept_free(w->kept);
+	w->kept = calloc(1, sizeof(*w->kept));
+	if (w->kept) {
+		w->kept->flags = w->flags;
+		for (s = w->systems; s && *s; s++)
+			if (ftk_list_add(&w->kept->systems, *s))
+				w->kept->flags = ~w->flags;	/* never matches */
+		w->kept->fd = fcntl(w->fd, F_DUPFD_CLOEXEC, 0);
+	}
 	w->version = 6;
 	w->comp = TF_COMP_NONE;
 	ret = save_v6(w);
 	w->version = version;
 	w->comp = comp;
-	if (ret)
+	if (ret) {
+		kept_free(w->kept);
+		w->kept = NULL;
 		return ret;
+	}
 	memcpy(trailer, &w->table_off, 8);
 	memcpy(trailer + 8, &n, 4);
 	memcpy(trailer + 12, &w->page_size, 4);
@@ -1735,6 +1964,32 @@ FTK_API int ftk_tracewrite_save_template(struct ftk_tracewrite *w, const char *p
 		if (w->cpus[cpu].total)
 			return ftk_err(-EBUSY);
 	return ftk_err(save_as(w, path, save_template));
+}
+
+/**
+ * ftk_tracewrite_reuse() - take the costly metadata from a template's writer
+ * @w: the writer of the recording's file
+ * @from: a writer that saved a template (ftk_tracewrite_save_template())
+ *        at the start of the recording, or NULL for none; it must not be
+ *        freed before @w's save returned
+ *
+ * @w's save then takes the event formats and kallsyms from @from's
+ * template file instead of reading tracefs and /proc again (on a
+ * distribution kernel some 2000 format files and 4 to 5 MB of kallsyms,
+ * the larger part of a short recording's CPU time), but only while they
+ * are still current: the formats while available_events reads the same
+ * (and the same systems are asked for), kallsyms while /proc/modules names
+ * the same modules at the same addresses. Otherwise, or when the template
+ * cannot be read, they are read anew as without this call. The other
+ * sections (headers, printk formats, cmdlines, the options) are always
+ * read at the save.
+ *
+ * Return: 0.
+ */
+FTK_API int ftk_tracewrite_reuse(struct ftk_tracewrite *w, const struct ftk_tracewrite *from)
+{
+	w->from = from;
+	return 0;
 }
 
 /* The whole pages of a spool that look like ring buffer pages: its usable length. */

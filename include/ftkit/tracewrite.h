@@ -77,6 +77,7 @@ FTK_API int ftk_tracewrite_save_fd(struct ftk_tracewrite *w, int fd, const char 
 FTK_API const char *ftk_tracewrite_errmsg(const struct ftk_tracewrite *w);
 FTK_API int ftk_tracewrite_compression_ok(const char *name);
 FTK_API int ftk_tracewrite_save_template(struct ftk_tracewrite *w, const char *path);
+FTK_API int ftk_tracewrite_reuse(struct ftk_tracewrite *w, const struct ftk_tracewrite *from);
 FTK_API int ftk_tracewrite_recover(const char *dir, const char *path,
 				   struct ftk_tracewrite_recovered *r);
 
