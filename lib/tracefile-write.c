@@ -74,6 +74,7 @@ struct wcpu {
 
 /* An instance's buffer stored beside the top one (ftk_tracewrite_buffer()). */
 struct wbuffer {
+	struct ftk_tracefs *t;		/* kept, not owned: its set_event */
 	char		*name;
 	char		*clock_file;	/* its trace_clock contents */
 	char		*clock;		/* its selected clock */
@@ -417,7 +418,7 @@ static bool system_wanted(struct ftk_tracewrite *w, const char *sys)
 {
 	char **s;
 
-	if (!(w->flags & FTK_TRACEWRITE_SOME_SYSTEMS))
+	if (!(w->flags & (FTK_TRACEWRITE_SOME_SYSTEMS | FTK_TRACEWRITE_ENABLED_SYSTEMS)))
 		return true;
 	for (s = w->systems; s && *s; s++)
 		if (!strcmp(*s, sys))
@@ -476,6 +477,55 @@ static int meta_file(struct ftk_tracewrite *w, struct buf *b, const char *path, 
 	return 0;
 }
 
+/* Add the systems of the events on in @t's set_event to w->systems. */
+static int add_enabled(struct ftk_tracewrite *w, struct ftk_tracefs *t)
+{
+	char *text, *line, *next, *colon;
+	int ret;
+
+	ret = ftk_tracefs_read(t, "set_event", &text);
+	if (ret)
+		return ret;
+	for (line = text; !ret && line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		colon = strchr(line, ':');
+		if (!colon)
+			continue;
+		*colon = 0;
+		ret = ftk_tracewrite_system(w, line);
+	}
+	free(text);
+	return ret;
+}
+
+/*
+ * FTK_TRACEWRITE_ENABLED_SYSTEMS: the systems of every buffer's events on
+ * now, and of the template's when it is reused (its systems were on at the
+ * start). Where set_event cannot be read, every system is stored.
+ */
+static void enabled_systems(struct ftk_tracewrite *w)
+{
+	const struct kept *k = w->from ? w->from->kept : NULL;
+	char **s;
+	int i, ret;
+
+	if (!(w->flags & FTK_TRACEWRITE_ENABLED_SYSTEMS))
+		return;
+	ret = add_enabled(w, w->t);
+	for (i = 0; !ret && i < w->nr_bufs; i++)
+		ret = add_enabled(w, w->bufs[i].t);
+	if (!ret && k && (k->flags & FTK_TRACEWRITE_ENABLED_SYSTEMS))
+		for (s = k->systems; !ret && s && *s; s++)
+			ret = ftk_tracewrite_system(w, *s);
+	if (ret) {
+		pr_debug("cannot list the events on (%s): every format is stored\n",
+			 strerror(-ret));
+		w->flags &= ~FTK_TRACEWRITE_ENABLED_SYSTEMS;
+	}
+}
+
 /* ------------------------------------------------------------ kept metadata */
 
 /*
@@ -527,12 +577,26 @@ static char *events_sig(struct ftk_tracewrite *w)
 	return text;
 }
 
+static bool in_list(char **l, const char *s)
+{
+	for (; l && *l; l++)
+		if (!strcmp(*l, s))
+			return true;
+	return false;
+}
+
+/* The same systems in both lists, in any order. */
 static bool same_systems(char **a, char **b)
 {
-	for (; a && *a && b && *b; a++, b++)
-		if (strcmp(*a, *b))
+	char **s;
+
+	for (s = a; s && *s; s++)
+		if (!in_list(b, *s))
 			return false;
-	return !(a && *a) && !(b && *b);
+	for (s = b; s && *s; s++)
+		if (!in_list(a, *s))
+			return false;
+	return true;
 }
 
 /*
@@ -550,9 +614,11 @@ static bool kept_current(const struct ftk_tracewrite *w, int i)
 	if (!k || k->fd < 0 || !k->len[i])
 		return false;
 	if (i == 0) {
-		if ((w->flags ^ k->flags) & FTK_TRACEWRITE_SOME_SYSTEMS)
+		unsigned int some = FTK_TRACEWRITE_SOME_SYSTEMS | FTK_TRACEWRITE_ENABLED_SYSTEMS;
+
+		if ((w->flags ^ k->flags) & some)
 			return false;
-		if ((w->flags & FTK_TRACEWRITE_SOME_SYSTEMS) && !same_systems(w->systems, k->systems))
+		if ((w->flags & some) && !same_systems(w->systems, k->systems))
 			return false;
 	}
 	now = i == 0 ? events_sig((struct ftk_tracewrite *)w) : modules_sig();
@@ -611,7 +677,15 @@ static int write_metadata(struct ftk_tracewrite *w, struct meta_offsets *mo)
 	/* save_template() keeps where the costly sections are (struct kept) */
 	bool filling = w->kept && w->kept->fd >= 0 && w->version < 7 && !w->comp &&
 		       !w->kept->len[0] && !w->kept->len[1];
+	char **s;
 
+	enabled_systems(w);
+	if (filling) {
+		w->kept->flags = w->flags;
+		for (s = w->systems; s && *s; s++)
+			if (ftk_list_add(&w->kept->systems, *s))
+				w->kept->flags = ~w->flags;	/* matches no writer */
+	}
 	for (i = 0; i < 6 && !ret; i++) {
 		b.len = 0;
 		switch (TF_OPT_HEADER_INFO + i) {
@@ -1582,6 +1656,7 @@ FTK_API int ftk_tracewrite_buffer(struct ftk_tracewrite *w, const char *name,
 		return ftk_err(ret);
 	}
 	x->page_size = ring_page_size(t);
+	x->t = t;
 	w->cur = x->cpus;
 	return ++w->nr_bufs;
 }
@@ -1913,18 +1988,12 @@ static int save_template(struct ftk_tracewrite *w)
 	enum tracefile_comp comp = w->comp;
 	char trailer[TEMPLATE_TRAILER];
 	uint32_t n = w->ncpus;
-	char **s;
 
 	/* Where the costly sections land, for ftk_tracewrite_reuse(); none if this fails. */
 	kept_free(w->kept);
 	w->kept = calloc(1, sizeof(*w->kept));
-	if (w->kept) {
-		w->kept->flags = w->flags;
-		for (s = w->systems; s && *s; s++)
-			if (ftk_list_add(&w->kept->systems, *s))
-				w->kept->flags = ~w->flags;	/* never matches */
+	if (w->kept)
 		w->kept->fd = fcntl(w->fd, F_DUPFD_CLOEXEC, 0);
-	}
 	w->version = 6;
 	w->comp = TF_COMP_NONE;
 	ret = save_v6(w);

@@ -1349,6 +1349,9 @@ int main(int argc, char **argv)
 	wopts.version = o.version;
 	wopts.compression = o.compression;
 	wopts.flags = o.noksyms ? FTK_TRACEWRITE_NO_KALLSYMS : 0;
+	/* the formats of the events on, as trace-cmd record stores those asked for */
+	if (!o.flight)
+		wopts.flags |= FTK_TRACEWRITE_ENABLED_SYSTEMS;
 	if (!o.flight)
 		spool_template(t, &wopts);
 	if (o.flight) {

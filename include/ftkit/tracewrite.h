@@ -38,6 +38,13 @@ enum ftk_tracewrite_flags {
 	FTK_TRACEWRITE_NO_KALLSYMS	= 1 << 0,
 	/* Only the formats of event systems named with ftk_tracewrite_system(). */
 	FTK_TRACEWRITE_SOME_SYSTEMS	= 1 << 1,
+	/*
+	 * Only the formats of event systems with an event on (set_event, soft
+	 * mode of triggers included) in a buffer written, when saved, or when
+	 * the template reused (ftk_tracewrite_reuse()) was; and those named with
+	 * ftk_tracewrite_system(). The ftrace system is always stored.
+	 */
+	FTK_TRACEWRITE_ENABLED_SYSTEMS	= 1 << 2,
 };
 
 struct ftk_tracewrite_opts {
