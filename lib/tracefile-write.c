@@ -793,8 +793,8 @@ static int copy_region(struct ftk_tracewrite *w, const struct seg *s)
 	return ret;
 }
 
-/* Chunks read from the spool at once, and output gathered before one write. */
-#define CHUNKS_PER_READ		25
+/* Chunks mapped (or read) from a spool at once; output gathered before one write. */
+#define CHUNKS_PER_READ		100
 #define OUT_BATCH		(1 << 20)
 
 /* Compressed chunks being gathered for one write. */
@@ -832,61 +832,122 @@ static int zout_chunks(struct ftk_tracewrite *w, struct zout *o, const char *src
 	return 0;
 }
 
+/* A CPU's data as one stream of chunks: what is short of a chunk waits in carry. */
+struct zin {
+	char	*carry;		/* one chunk */
+	size_t	fill;
+	size_t	chunk;
+};
+
+/* Feed @n bytes at @p: whole chunks are compressed from where they are. */
+static int zin_feed(struct ftk_tracewrite *w, struct zout *o, struct zin *z, const char *p,
+		    size_t n)
+{
+	size_t k, whole;
+	int ret = 0;
+
+	if (z->fill) {
+		k = z->chunk - z->fill < n ? z->chunk - z->fill : n;
+		memcpy(z->carry + z->fill, p, k);
+		z->fill += k;
+		p += k;
+		n -= k;
+		if (z->fill < z->chunk)
+			return 0;
+		ret = zout_chunks(w, o, z->carry, z->chunk, z->chunk);
+		z->fill = 0;
+	}
+	whole = n / z->chunk * z->chunk;
+	if (!ret && whole)
+		ret = zout_chunks(w, o, p, whole, z->chunk);
+	memcpy(z->carry, p + whole, n - whole);
+	z->fill = n - whole;
+	return ret;
+}
+
+/*
+ * @len bytes of @fd at @off into @z: mapped (MAP_POPULATE: the spool's
+ * pages are compressed where they are in the page cache, not copied out
+ * first, which costs as much as compressing them under emulation), or
+ * read into *@buf (@cap bytes, made on first use) where the file cannot be
+ * mapped.
+ */
+static int zin_region(struct ftk_tracewrite *w, struct zout *o, struct zin *z, int fd,
+		      uint64_t off, uint64_t len, char **buf, size_t cap)
+{
+	static long pagesz;
+	struct stat st;
+	bool map;
+	size_t k;
+	ssize_t r;
+	void *m;
+	int ret = 0;
+
+	if (!pagesz)
+		pagesz = sysconf(_SC_PAGESIZE);
+	map = pagesz > 0 && !(off % pagesz) && !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	      off + len <= (uint64_t)st.st_size;
+	while (len && !ret) {
+		k = len < cap ? len : cap;
+		m = map ? mmap(NULL, k, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, off) : MAP_FAILED;
+		if (m != MAP_FAILED) {
+			ret = zin_feed(w, o, z, m, k);
+			munmap(m, k);
+		} else {
+			map = false;
+			if (!*buf && !(*buf = malloc(cap)))
+				return -ENOMEM;
+			r = pread(fd, *buf, k, off);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				return r < 0 ? -errno : -EIO;
+			k = r;
+			ret = zin_feed(w, o, z, *buf, k);
+		}
+		off += k;
+		len -= k;
+	}
+	return ret;
+}
+
 /*
  * Compressed CPU data: chunk count, then (zsize, size, data) per chunk of
  * PAGES_PER_CHUNK pages, as trace-cmd makes them (the regions of a CPU
- * are one stream: only its last chunk is short). The spools are read
- * CHUNKS_PER_READ chunks at a time and the compressed chunks gathered
- * into about OUT_BATCH bytes per write, with the writer's one compression
- * context: a few syscalls per MB where a read and two writes per chunk
- * were.
+ * are one stream: only its last chunk is short), with the writer's one
+ * compression context. The spools are mapped CHUNKS_PER_READ chunks at a
+ * time and the compressed chunks gathered into about OUT_BATCH bytes per
+ * write: a few syscalls per MB, and no copy of the data out of the page
+ * cache.
  */
 static int copy_compressed(struct ftk_tracewrite *w, struct wcpu *c, uint32_t psz)
 {
-	size_t chunk = (size_t)psz * PAGES_PER_CHUNK, rsize = chunk * CHUNKS_PER_READ, fill = 0;
+	size_t chunk = (size_t)psz * PAGES_PER_CHUNK, rsize = chunk * CHUNKS_PER_READ;
 	uint32_t nchunks = (c->total + chunk - 1) / chunk;
 	struct zout o = { .bound = tf_compress_bound(w->comp, chunk) };
-	uint64_t start = w->pos, in, left;
-	char *src;
+	struct zin z = { .chunk = chunk };
+	uint64_t start = w->pos;
+	char *buf = NULL;
 	int i, ret = 0;
-	ssize_t r;
 
-	src = malloc(rsize);
+	z.carry = malloc(chunk);
 	o.data = malloc(OUT_BATCH + 8 + o.bound);
-	if (!src || !o.data) {
-		free(src);
-		free(o.data);
-		return -ENOMEM;
+	if (!z.carry || !o.data) {
+		ret = -ENOMEM;
+		goto out;
 	}
 	memcpy(o.data, &nchunks, 4);
 	o.len = 4;
-	for (i = 0; i < c->nr_segs && !ret; i++) {
-		in = c->segs[i].off;
-		left = c->segs[i].len;
-		while (left && !ret) {
-			size_t k = rsize - fill < left ? rsize - fill : left;
-
-			r = pread(c->segs[i].fd, src + fill, k, in);
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r <= 0) {
-				ret = r < 0 ? -errno : -EIO;
-				break;
-			}
-			fill += r;
-			in += r;
-			left -= r;
-			if (fill == rsize) {
-				ret = zout_chunks(w, &o, src, fill, chunk);
-				fill = 0;
-			}
-		}
-	}
-	if (!ret && fill)
-		ret = zout_chunks(w, &o, src, fill, chunk);
+	for (i = 0; i < c->nr_segs && !ret; i++)
+		ret = zin_region(w, &o, &z, c->segs[i].fd, c->segs[i].off, c->segs[i].len, &buf,
+				 rsize);
+	if (!ret && z.fill)
+		ret = zout_chunks(w, &o, z.carry, z.fill, chunk);
 	if (!ret && o.len)
 		ret = out_write(w, o.data, o.len);
-	free(src);
+out:
+	free(buf);
+	free(z.carry);
 	free(o.data);
 	c->file_size = w->pos - start;
 	return ret;

@@ -521,6 +521,38 @@ int main(void)
 	}
 	buffers_and_options(t, fd, cpus, dir, 7, have_tc);
 	buffers_and_options(t, fd, cpus, dir, 6, have_tc);
+	{
+		/* Regions at offsets that cannot be mapped: read, the same chunks result. */
+		FTK_OPTS(ftk_tracewrite_opts, o, .version = 7, .compression = "zstd",
+			 .flags = FTK_TRACEWRITE_NO_KALLSYMS);
+		char odd[4300], *file, *data = NULL, version[8], alg[16];
+		struct ftk_tracewrite *w = NULL;
+		size_t flen = 0, len = 0;
+		int ofd;
+
+		snprintf(odd, sizeof(odd), "%s/odd", dir);
+		ofd = open(odd, O_RDWR | O_CREAT | O_TRUNC, 0600);
+		if (ofd < 0 || write(ofd, "x", 1) != 1 ||
+		    write(ofd, cpus[0].data, cpus[0].len) != (ssize_t)cpus[0].len)
+			bail_out("cannot write %s", odd);
+		snprintf(out, sizeof(out), "%s/odd.dat", dir);
+		ret = ftk_tracewrite_new(t, &o, &w);
+		if (!ret) {
+			ftk_tracewrite_add(w, 0, ofd, 1, 7 * PAGE);
+			ftk_tracewrite_add(w, 0, ofd, 1 + 7 * PAGE, cpus[0].len - 7 * PAGE);
+			ret = ftk_tracewrite_save(w, out);
+		}
+		ftk_tracewrite_free(w);
+		file = ret ? NULL : slurp(out, &flen);
+		ok(file && !cpu_data(file, flen, 0, &data, &len, version, alg) &&
+		   len == cpus[0].len && !memcmp(data, cpus[0].data, len),
+		   "zstd: regions at unaligned offsets (read, not mapped) stored identical");
+		free(data);
+		free(file);
+		close(ofd);
+		unlink(odd);
+		unlink(out);
+	}
 	reuse_metadata(root, dir);
 	ok(ftk_tracewrite_compression_ok("zstd") && !ftk_tracewrite_compression_ok("lz4"),
 	   "compression names checked");
