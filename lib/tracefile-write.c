@@ -119,11 +119,11 @@ struct ftk_tracewrite {
 };
 
 /*
- * The two costly metadata sections of a template (the formats of every
- * event, about 2000 tracefs files on a distribution kernel, and kallsyms,
- * 4 to 5 MB the kernel formats line by line): where they are in the
- * template file, and what they were read with, to know whether they are
- * still current when the recording's file is written.
+ * The two costly metadata sections of a template (the event formats, some
+ * 2000 tracefs files on a distribution kernel when every system is
+ * stored, and kallsyms, 4 to 5 MB the kernel formats line by line): where
+ * they are in the template file, and what they were read with, to know
+ * whether they are still current when the recording's file is written.
  */
 struct kept {
 	int		fd;		/* the template file */
@@ -131,7 +131,7 @@ struct kept {
 	uint64_t	len[2];
 	char		*events;	/* available_events before the formats were read */
 	char		*modules;	/* /proc/modules (names, sizes, states, addresses) before kallsyms */
-	char		**systems;	/* with FTK_TRACEWRITE_SOME_SYSTEMS, the systems stored */
+	char		**systems;	/* with _SOME_ or _ENABLED_SYSTEMS, the systems stored */
 	unsigned int	flags;
 };
 
@@ -344,7 +344,7 @@ static int out_section(struct ftk_tracewrite *w, uint16_t id, const char *desc, 
 
 /* ------------------------------------------------------------ metadata */
 
-static int root_path(struct ftk_tracewrite *w, char *buf, size_t len, const char *file)
+static int root_path(const struct ftk_tracewrite *w, char *buf, size_t len, const char *file)
 {
 	int n = snprintf(buf, len, "%s/%s", ftk_tracefs_root(w->t), file);
 
@@ -535,7 +535,7 @@ static void enabled_systems(struct ftk_tracewrite *w)
  */
 static char *modules_sig(void)
 {
-	char *text, *line, *next, *f[6], *out, *o;
+	char *text, *line, *next, *f[6], *out, *o, *save;
 	size_t len;
 	int n;
 
@@ -554,7 +554,8 @@ static char *modules_sig(void)
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = 0;
-		for (n = 0; n < 6 && (f[n] = strtok_r(n ? NULL : line, " ", &line)); n++)
+		/* name size uses deps state address */
+		for (n = 0; n < 6 && (f[n] = strtok_r(n ? NULL : line, " ", &save)); n++)
 			;
 		if (n < 6)
 			continue;
@@ -566,7 +567,7 @@ static char *modules_sig(void)
 }
 
 /* available_events of the tracefs: which events exist; NULL when it cannot be read. */
-static char *events_sig(struct ftk_tracewrite *w)
+static char *events_sig(const struct ftk_tracewrite *w)
 {
 	char path[PATH_MAX], *text;
 	size_t len;
@@ -621,7 +622,9 @@ static bool kept_current(const struct ftk_tracewrite *w, int i)
 		if ((w->flags & some) && !same_systems(w->systems, k->systems))
 			return false;
 	}
-	now = i == 0 ? events_sig((struct ftk_tracewrite *)w) : modules_sig();
+	if (i == 1 && ((w->flags ^ k->flags) & FTK_TRACEWRITE_NO_KALLSYMS))
+		return false;
+	now = i == 0 ? events_sig(w) : modules_sig();
 	same = now && (i == 0 ? k->events : k->modules) &&
 	       !strcmp(now, i == 0 ? k->events : k->modules);
 	free(now);
