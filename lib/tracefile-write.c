@@ -631,14 +631,32 @@ static bool kept_current(const struct ftk_tracewrite *w, int i)
 	return same;
 }
 
-/* Append kept section @i to @b; -errno when the template cannot be read. */
-static int kept_read(const struct ftk_tracewrite *w, struct buf *b, int i)
+/*
+ * Kept section @i: mapped from the template into *@mb (nothing copied;
+ * *@map and *@maplen to munmap), or read into @b where it cannot be
+ * mapped (*@map NULL). 0, or -errno when the template cannot be read.
+ */
+static int kept_get(const struct ftk_tracewrite *w, struct buf *b, struct buf *mb, int i,
+		    void **map, size_t *maplen)
 {
 	const struct kept *k = w->from->kept;
-	uint64_t off = k->off[i], left = k->len[i];
+	long pagesz = sysconf(_SC_PAGESIZE);
+	uint64_t off = k->off[i], left = k->len[i], lead;
 	char tmp[65536];
 	ssize_t r;
+	void *m;
 
+	*map = NULL;
+	if (pagesz > 0) {
+		lead = off % pagesz;
+		m = mmap(NULL, lead + left, PROT_READ, MAP_SHARED | MAP_POPULATE, k->fd, off - lead);
+		if (m != MAP_FAILED) {
+			*map = m;
+			*maplen = lead + left;
+			*mb = (struct buf){ .data = (char *)m + lead, .len = left, .cap = left };
+			return 0;
+		}
+	}
 	while (left && !b->err) {
 		r = pread(k->fd, tmp, left < sizeof(tmp) ? left : sizeof(tmp), off);
 		if (r < 0 && errno == EINTR)
@@ -675,8 +693,10 @@ static int write_metadata(struct ftk_tracewrite *w, struct meta_offsets *mo)
 		"command lines",
 	};
 	char path[PATH_MAX];
-	struct buf b = { 0 };
+	struct buf b = { 0 }, kb, *sec;
 	int i, ret = 0, count;
+	size_t maplen = 0;
+	void *map = NULL;
 	/* save_template() keeps where the costly sections are (struct kept) */
 	bool filling = w->kept && w->kept->fd >= 0 && w->version < 7 && !w->comp &&
 		       !w->kept->len[0] && !w->kept->len[1];
@@ -691,6 +711,7 @@ static int write_metadata(struct ftk_tracewrite *w, struct meta_offsets *mo)
 	}
 	for (i = 0; i < 6 && !ret; i++) {
 		b.len = 0;
+		sec = &b;
 		switch (TF_OPT_HEADER_INFO + i) {
 		case TF_OPT_HEADER_INFO:
 			ret = meta_headers(w, &b);
@@ -699,8 +720,10 @@ static int write_metadata(struct ftk_tracewrite *w, struct meta_offsets *mo)
 			ret = system_formats(w, &b, "ftrace", &count);
 			break;
 		case TF_OPT_EVENT_FORMATS:
-			if (kept_current(w, 0) && !kept_read(w, &b, 0))
+			if (kept_current(w, 0) && !kept_get(w, &b, &kb, 0, &map, &maplen)) {
+				sec = map ? &kb : &b;
 				break;
+			}
 			b.len = 0;
 			if (filling)
 				w->kept->events = events_sig(w);
@@ -711,8 +734,10 @@ static int write_metadata(struct ftk_tracewrite *w, struct meta_offsets *mo)
 				buf_u32(&b, 0);
 				break;
 			}
-			if (kept_current(w, 1) && !kept_read(w, &b, 1))
+			if (kept_current(w, 1) && !kept_get(w, &b, &kb, 1, &map, &maplen)) {
+				sec = map ? &kb : &b;
 				break;
+			}
 			b.len = 0;
 			if (filling)
 				w->kept->modules = modules_sig();
@@ -739,9 +764,13 @@ static int write_metadata(struct ftk_tracewrite *w, struct meta_offsets *mo)
 			break;
 		}
 		if (!ret) {
-			ret = out_section(w, TF_OPT_HEADER_INFO + i, desc[i], &b, &mo->off[i]);
+			ret = out_section(w, TF_OPT_HEADER_INFO + i, desc[i], sec, &mo->off[i]);
 			if (ret)
 				fail_out(w, ret);
+		}
+		if (map) {
+			munmap(map, maplen);
+			map = NULL;
 		}
 		/* A template (version 6, uncompressed): each section's bytes as they are. */
 		if (!ret && filling && (i == 2 || i == 3)) {
