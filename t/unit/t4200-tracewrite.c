@@ -457,8 +457,8 @@ int main(void)
 		bail_out("cannot open the fixture tree %s", root);
 	if (!mkdtemp(dir))
 		bail_out("mkdtemp: %s", strerror(errno));
-	/* more than one compressed chunk, and than one read of 25 chunks, the last short */
-	make_cpu(&cpus[0], 0, 263, 100);
+	/* more than one compressed chunk, and than one mapping of 100 chunks, the last short */
+	make_cpu(&cpus[0], 0, 1013, 100);
 	make_cpu(&cpus[1], 1, 1, 50);
 	snprintf(spool, sizeof(spool), "%s/spool", dir);
 	fd = open(spool, O_RDWR | O_CREAT | O_TRUNC, 0600);
