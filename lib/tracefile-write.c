@@ -74,6 +74,7 @@ struct wcpu {
 
 /* An instance's buffer stored beside the top one (ftk_tracewrite_buffer()). */
 struct wbuffer {
+	struct ftk_tracefs *t;		/* kept, not owned: its set_event */
 	char		*name;
 	char		*clock_file;	/* its trace_clock contents */
 	char		*clock;		/* its selected clock */
@@ -112,6 +113,26 @@ struct ftk_tracewrite {
 	struct tf_compressor	z;
 	char			*what;		/* "cannot write 'PATH'" */
 	struct ftk_errmsg	err;
+	/* A template's event formats and kallsyms, for ftk_tracewrite_reuse(). */
+	struct kept		*kept;		/* this writer's, once its template is saved */
+	const struct ftk_tracewrite *from;	/* the writer whose kept metadata to reuse */
+};
+
+/*
+ * The two costly metadata sections of a template (the event formats, some
+ * 2000 tracefs files on a distribution kernel when every system is
+ * stored, and kallsyms, 4 to 5 MB the kernel formats line by line): where
+ * they are in the template file, and what they were read with, to know
+ * whether they are still current when the recording's file is written.
+ */
+struct kept {
+	int		fd;		/* the template file */
+	uint64_t	off[2];		/* the event formats, kallsyms */
+	uint64_t	len[2];
+	char		*events;	/* available_events before the formats were read */
+	char		*modules;	/* /proc/modules (names, sizes, states, addresses) before kallsyms */
+	char		**systems;	/* with _SOME_ or _ENABLED_SYSTEMS, the systems stored */
+	unsigned int	flags;
 };
 
 /*
@@ -323,7 +344,7 @@ static int out_section(struct ftk_tracewrite *w, uint16_t id, const char *desc, 
 
 /* ------------------------------------------------------------ metadata */
 
-static int root_path(struct ftk_tracewrite *w, char *buf, size_t len, const char *file)
+static int root_path(const struct ftk_tracewrite *w, char *buf, size_t len, const char *file)
 {
 	int n = snprintf(buf, len, "%s/%s", ftk_tracefs_root(w->t), file);
 
@@ -397,7 +418,7 @@ static bool system_wanted(struct ftk_tracewrite *w, const char *sys)
 {
 	char **s;
 
-	if (!(w->flags & FTK_TRACEWRITE_SOME_SYSTEMS))
+	if (!(w->flags & (FTK_TRACEWRITE_SOME_SYSTEMS | FTK_TRACEWRITE_ENABLED_SYSTEMS)))
 		return true;
 	for (s = w->systems; s && *s; s++)
 		if (!strcmp(*s, sys))
@@ -456,6 +477,211 @@ static int meta_file(struct ftk_tracewrite *w, struct buf *b, const char *path, 
 	return 0;
 }
 
+/* Add the systems of the events on in @t's set_event to w->systems. */
+static int add_enabled(struct ftk_tracewrite *w, struct ftk_tracefs *t)
+{
+	char *text, *line, *next, *colon;
+	int ret;
+
+	ret = ftk_tracefs_read(t, "set_event", &text);
+	if (ret)
+		return ret;
+	for (line = text; !ret && line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		colon = strchr(line, ':');
+		if (!colon)
+			continue;
+		*colon = 0;
+		ret = ftk_tracewrite_system(w, line);
+	}
+	free(text);
+	return ret;
+}
+
+/*
+ * FTK_TRACEWRITE_ENABLED_SYSTEMS: the systems of every buffer's events on
+ * now, and of the template's when it is reused (its systems were on at the
+ * start). Where set_event cannot be read, every system is stored.
+ */
+static void enabled_systems(struct ftk_tracewrite *w)
+{
+	const struct kept *k = w->from ? w->from->kept : NULL;
+	char **s;
+	int i, ret;
+
+	if (!(w->flags & FTK_TRACEWRITE_ENABLED_SYSTEMS))
+		return;
+	ret = add_enabled(w, w->t);
+	for (i = 0; !ret && i < w->nr_bufs; i++)
+		ret = add_enabled(w, w->bufs[i].t);
+	if (!ret && k && (k->flags & FTK_TRACEWRITE_ENABLED_SYSTEMS))
+		for (s = k->systems; !ret && s && *s; s++)
+			ret = ftk_tracewrite_system(w, *s);
+	if (ret) {
+		pr_debug("cannot list the events on (%s): every format is stored\n",
+			 strerror(-ret));
+		w->flags &= ~FTK_TRACEWRITE_ENABLED_SYSTEMS;
+	}
+}
+
+/* ------------------------------------------------------------ kept metadata */
+
+/*
+ * /proc/modules reduced to what moves kallsyms: each module's name, size,
+ * state and address (not its use counts). "" without modules; NULL when
+ * it cannot be read.
+ */
+static char *modules_sig(void)
+{
+	char *text, *line, *next, *f[6], *out, *o, *save;
+	size_t len;
+	int n;
+
+	n = ftk_read_file("/proc/modules", &text, &len);
+	if (n == -ENOENT)
+		return strdup("");
+	if (n)
+		return NULL;
+	out = malloc(len + 1);
+	if (!out) {
+		free(text);
+		return NULL;
+	}
+	o = out;
+	for (line = text; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		/* name size uses deps state address */
+		for (n = 0; n < 6 && (f[n] = strtok_r(n ? NULL : line, " ", &save)); n++)
+			;
+		if (n < 6)
+			continue;
+		o += sprintf(o, "%s %s %s %s\n", f[0], f[1], f[4], f[5]);
+	}
+	*o = 0;
+	free(text);
+	return out;
+}
+
+/* available_events of the tracefs: which events exist; NULL when it cannot be read. */
+static char *events_sig(const struct ftk_tracewrite *w)
+{
+	char path[PATH_MAX], *text;
+	size_t len;
+
+	if (root_path(w, path, sizeof(path), "available_events") ||
+	    ftk_read_file(path, &text, &len))
+		return NULL;
+	return text;
+}
+
+static bool in_list(char **l, const char *s)
+{
+	for (; l && *l; l++)
+		if (!strcmp(*l, s))
+			return true;
+	return false;
+}
+
+/* The same systems in both lists, in any order. */
+static bool same_systems(char **a, char **b)
+{
+	char **s;
+
+	for (s = a; s && *s; s++)
+		if (!in_list(b, *s))
+			return false;
+	for (s = b; s && *s; s++)
+		if (!in_list(a, *s))
+			return false;
+	return true;
+}
+
+/*
+ * Whether the writer reused from kept section @i (0: event formats, 1:
+ * kallsyms) that is still what tracefs would give: the same events exist,
+ * the same modules are loaded (an event created, a module loaded or
+ * removed since the template means reading the section anew).
+ */
+static bool kept_current(const struct ftk_tracewrite *w, int i)
+{
+	const struct kept *k = w->from ? w->from->kept : NULL;
+	char *now;
+	bool same;
+
+	if (!k || k->fd < 0 || !k->len[i])
+		return false;
+	if (i == 0) {
+		unsigned int some = FTK_TRACEWRITE_SOME_SYSTEMS | FTK_TRACEWRITE_ENABLED_SYSTEMS;
+
+		if ((w->flags ^ k->flags) & some)
+			return false;
+		if ((w->flags & some) && !same_systems(w->systems, k->systems))
+			return false;
+	}
+	if (i == 1 && ((w->flags ^ k->flags) & FTK_TRACEWRITE_NO_KALLSYMS))
+		return false;
+	now = i == 0 ? events_sig(w) : modules_sig();
+	same = now && (i == 0 ? k->events : k->modules) &&
+	       !strcmp(now, i == 0 ? k->events : k->modules);
+	free(now);
+	return same;
+}
+
+/*
+ * Kept section @i: mapped from the template into *@mb (nothing copied;
+ * *@map and *@maplen to munmap), or read into @b where it cannot be
+ * mapped (*@map NULL). 0, or -errno when the template cannot be read.
+ */
+static int kept_get(const struct ftk_tracewrite *w, struct buf *b, struct buf *mb, int i,
+		    void **map, size_t *maplen)
+{
+	const struct kept *k = w->from->kept;
+	long pagesz = sysconf(_SC_PAGESIZE);
+	uint64_t off = k->off[i], left = k->len[i], lead;
+	char tmp[65536];
+	ssize_t r;
+	void *m;
+
+	*map = NULL;
+	if (pagesz > 0) {
+		lead = off % pagesz;
+		m = mmap(NULL, lead + left, PROT_READ, MAP_SHARED | MAP_POPULATE, k->fd, off - lead);
+		if (m != MAP_FAILED) {
+			*map = m;
+			*maplen = lead + left;
+			*mb = (struct buf){ .data = (char *)m + lead, .len = left, .cap = left };
+			return 0;
+		}
+	}
+	while (left && !b->err) {
+		r = pread(k->fd, tmp, left < sizeof(tmp) ? left : sizeof(tmp), off);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return r < 0 ? -errno : -EIO;
+		buf_add(b, tmp, r);
+		off += r;
+		left -= r;
+	}
+	return b->err;
+}
+
+static void kept_free(struct kept *k)
+{
+	if (!k)
+		return;
+	if (k->fd >= 0)
+		close(k->fd);
+	free(k->events);
+	free(k->modules);
+	ftk_list_free(k->systems);
+	free(k);
+}
+
 struct meta_offsets {
 	uint64_t	off[6];		/* HEADER_INFO .. CMDLINES */
 };
@@ -467,11 +693,25 @@ static int write_metadata(struct ftk_tracewrite *w, struct meta_offsets *mo)
 		"command lines",
 	};
 	char path[PATH_MAX];
-	struct buf b = { 0 };
+	struct buf b = { 0 }, kb, *sec;
 	int i, ret = 0, count;
+	size_t maplen = 0;
+	void *map = NULL;
+	/* save_template() keeps where the costly sections are (struct kept) */
+	bool filling = w->kept && w->kept->fd >= 0 && w->version < 7 && !w->comp &&
+		       !w->kept->len[0] && !w->kept->len[1];
+	char **s;
 
+	enabled_systems(w);
+	if (filling) {
+		w->kept->flags = w->flags;
+		for (s = w->systems; s && *s; s++)
+			if (ftk_list_add(&w->kept->systems, *s))
+				w->kept->flags = ~w->flags;	/* matches no writer */
+	}
 	for (i = 0; i < 6 && !ret; i++) {
 		b.len = 0;
+		sec = &b;
 		switch (TF_OPT_HEADER_INFO + i) {
 		case TF_OPT_HEADER_INFO:
 			ret = meta_headers(w, &b);
@@ -480,13 +720,28 @@ static int write_metadata(struct ftk_tracewrite *w, struct meta_offsets *mo)
 			ret = system_formats(w, &b, "ftrace", &count);
 			break;
 		case TF_OPT_EVENT_FORMATS:
+			if (kept_current(w, 0) && !kept_get(w, &b, &kb, 0, &map, &maplen)) {
+				sec = map ? &kb : &b;
+				break;
+			}
+			b.len = 0;
+			if (filling)
+				w->kept->events = events_sig(w);
 			ret = meta_events(w, &b);
 			break;
 		case TF_OPT_KALLSYMS:
-			if (w->flags & FTK_TRACEWRITE_NO_KALLSYMS)
+			if (w->flags & FTK_TRACEWRITE_NO_KALLSYMS) {
 				buf_u32(&b, 0);
-			else
-				ret = meta_file(w, &b, "/proc/kallsyms", 4);
+				break;
+			}
+			if (kept_current(w, 1) && !kept_get(w, &b, &kb, 1, &map, &maplen)) {
+				sec = map ? &kb : &b;
+				break;
+			}
+			b.len = 0;
+			if (filling)
+				w->kept->modules = modules_sig();
+			ret = meta_file(w, &b, "/proc/kallsyms", 4);
 			break;
 		case TF_OPT_PRINTK:
 			root_path(w, path, sizeof(path), "printk_formats");
@@ -509,9 +764,18 @@ static int write_metadata(struct ftk_tracewrite *w, struct meta_offsets *mo)
 			break;
 		}
 		if (!ret) {
-			ret = out_section(w, TF_OPT_HEADER_INFO + i, desc[i], &b, &mo->off[i]);
+			ret = out_section(w, TF_OPT_HEADER_INFO + i, desc[i], sec, &mo->off[i]);
 			if (ret)
 				fail_out(w, ret);
+		}
+		if (map) {
+			munmap(map, maplen);
+			map = NULL;
+		}
+		/* A template (version 6, uncompressed): each section's bytes as they are. */
+		if (!ret && filling && (i == 2 || i == 3)) {
+			w->kept->off[i - 2] = mo->off[i];
+			w->kept->len[i - 2] = b.len;
 		}
 	}
 	buf_release(&b);
@@ -561,45 +825,162 @@ static int copy_region(struct ftk_tracewrite *w, const struct seg *s)
 	return ret;
 }
 
-/* Compressed CPU data: chunk count, then (zsize, size, data) per chunk. */
-static int copy_compressed(struct ftk_tracewrite *w, struct wcpu *c, uint32_t psz)
+/* Chunks mapped (or read) from a spool at once; output gathered before one write. */
+#define CHUNKS_PER_READ		100
+#define OUT_BATCH		(1 << 20)
+
+/* Compressed chunks being gathered for one write. */
+struct zout {
+	char	*data;
+	size_t	len;
+	size_t	bound;		/* the largest compressed chunk */
+};
+
+/* Compress @n bytes of @src in chunks of @chunk (the last may be shorter) into @o. */
+static int zout_chunks(struct ftk_tracewrite *w, struct zout *o, const char *src, size_t n,
+		       size_t chunk)
 {
-	size_t chunk = (size_t)psz * PAGES_PER_CHUNK, fill = 0;
-	uint32_t nchunks = (c->total + chunk - 1) / chunk;
-	uint64_t start = w->pos, in, left;
-	char *src;
-	int i, ret;
-	ssize_t r;
+	uint32_t hdr[2];
+	size_t k;
+	long z;
+	int ret;
 
-	src = malloc(chunk);
-	if (!src)
-		return -ENOMEM;
-	ret = out_write(w, &nchunks, 4);
-	for (i = 0; i < c->nr_segs && !ret; i++) {
-		in = c->segs[i].off;
-		left = c->segs[i].len;
-		while (left && !ret) {
-			size_t k = chunk - fill < left ? chunk - fill : left;
-
-			r = pread(c->segs[i].fd, src + fill, k, in);
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r <= 0) {
-				ret = r < 0 ? -errno : -EIO;
-				break;
-			}
-			fill += r;
-			in += r;
-			left -= r;
-			if (fill == chunk) {
-				ret = out_block(w, src, fill, NULL);
-				fill = 0;
-			}
+	for (; n; src += k, n -= k) {
+		k = n < chunk ? n : chunk;
+		z = tf_compress(&w->z, o->data + o->len + 8, o->bound, src, k);
+		if (z < 0)
+			return z;
+		hdr[0] = z;
+		hdr[1] = k;
+		memcpy(o->data + o->len, hdr, 8);
+		o->len += 8 + z;
+		if (o->len >= OUT_BATCH) {
+			ret = out_write(w, o->data, o->len);
+			o->len = 0;
+			if (ret)
+				return ret;
 		}
 	}
-	if (!ret && fill)
-		ret = out_block(w, src, fill, NULL);
-	free(src);
+	return 0;
+}
+
+/* A CPU's data as one stream of chunks: what is short of a chunk waits in carry. */
+struct zin {
+	char	*carry;		/* one chunk */
+	size_t	fill;
+	size_t	chunk;
+};
+
+/* Feed @n bytes at @p: whole chunks are compressed from where they are. */
+static int zin_feed(struct ftk_tracewrite *w, struct zout *o, struct zin *z, const char *p,
+		    size_t n)
+{
+	size_t k, whole;
+	int ret = 0;
+
+	if (z->fill) {
+		k = z->chunk - z->fill < n ? z->chunk - z->fill : n;
+		memcpy(z->carry + z->fill, p, k);
+		z->fill += k;
+		p += k;
+		n -= k;
+		if (z->fill < z->chunk)
+			return 0;
+		ret = zout_chunks(w, o, z->carry, z->chunk, z->chunk);
+		z->fill = 0;
+	}
+	whole = n / z->chunk * z->chunk;
+	if (!ret && whole)
+		ret = zout_chunks(w, o, p, whole, z->chunk);
+	memcpy(z->carry, p + whole, n - whole);
+	z->fill = n - whole;
+	return ret;
+}
+
+/*
+ * @len bytes of @fd at @off into @z: mapped (MAP_POPULATE: the spool's
+ * pages are compressed where they are in the page cache, not copied out
+ * first, which costs as much as compressing them under emulation), or
+ * read into *@buf (@cap bytes, made on first use) where the file cannot be
+ * mapped.
+ */
+static int zin_region(struct ftk_tracewrite *w, struct zout *o, struct zin *z, int fd,
+		      uint64_t off, uint64_t len, char **buf, size_t cap)
+{
+	static long pagesz;
+	struct stat st;
+	bool map;
+	size_t k;
+	ssize_t r;
+	void *m;
+	int ret = 0;
+
+	if (!pagesz)
+		pagesz = sysconf(_SC_PAGESIZE);
+	map = pagesz > 0 && !(off % pagesz) && !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	      off + len <= (uint64_t)st.st_size;
+	while (len && !ret) {
+		k = len < cap ? len : cap;
+		m = map ? mmap(NULL, k, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, off) : MAP_FAILED;
+		if (m != MAP_FAILED) {
+			ret = zin_feed(w, o, z, m, k);
+			munmap(m, k);
+		} else {
+			map = false;
+			if (!*buf && !(*buf = malloc(cap)))
+				return -ENOMEM;
+			r = pread(fd, *buf, k, off);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				return r < 0 ? -errno : -EIO;
+			k = r;
+			ret = zin_feed(w, o, z, *buf, k);
+		}
+		off += k;
+		len -= k;
+	}
+	return ret;
+}
+
+/*
+ * Compressed CPU data: chunk count, then (zsize, size, data) per chunk of
+ * PAGES_PER_CHUNK pages, as trace-cmd makes them (the regions of a CPU
+ * are one stream: only its last chunk is short), with the writer's one
+ * compression context. The spools are mapped CHUNKS_PER_READ chunks at a
+ * time and the compressed chunks gathered into about OUT_BATCH bytes per
+ * write: a few syscalls per MB, and no copy of the data out of the page
+ * cache.
+ */
+static int copy_compressed(struct ftk_tracewrite *w, struct wcpu *c, uint32_t psz)
+{
+	size_t chunk = (size_t)psz * PAGES_PER_CHUNK, rsize = chunk * CHUNKS_PER_READ;
+	uint32_t nchunks = (c->total + chunk - 1) / chunk;
+	struct zout o = { .bound = tf_compress_bound(w->comp, chunk) };
+	struct zin z = { .chunk = chunk };
+	uint64_t start = w->pos;
+	char *buf = NULL;
+	int i, ret = 0;
+
+	z.carry = malloc(chunk);
+	o.data = malloc(OUT_BATCH + 8 + o.bound);
+	if (!z.carry || !o.data) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	memcpy(o.data, &nchunks, 4);
+	o.len = 4;
+	for (i = 0; i < c->nr_segs && !ret; i++)
+		ret = zin_region(w, &o, &z, c->segs[i].fd, c->segs[i].off, c->segs[i].len, &buf,
+				 rsize);
+	if (!ret && z.fill)
+		ret = zout_chunks(w, &o, z.carry, z.fill, chunk);
+	if (!ret && o.len)
+		ret = out_write(w, o.data, o.len);
+out:
+	free(buf);
+	free(z.carry);
+	free(o.data);
 	c->file_size = w->pos - start;
 	return ret;
 }
@@ -1213,6 +1594,7 @@ FTK_API void ftk_tracewrite_free(struct ftk_tracewrite *w)
 	buf_release(&w->strings);
 	buf_release(&w->opts);
 	buf_release(&w->comms);
+	kept_free(w->kept);
 	if (w->fd >= 0)
 		close(w->fd);
 	free(w);
@@ -1367,6 +1749,7 @@ FTK_API int ftk_tracewrite_buffer(struct ftk_tracewrite *w, const char *name,
 		return ftk_err(ret);
 	}
 	x->page_size = ring_page_size(t);
+	x->t = t;
 	w->cur = x->cpus;
 	return ++w->nr_bufs;
 }
@@ -1699,13 +2082,21 @@ static int save_template(struct ftk_tracewrite *w)
 	char trailer[TEMPLATE_TRAILER];
 	uint32_t n = w->ncpus;
 
+	/* Where the costly sections land, for ftk_tracewrite_reuse(); none if this fails. */
+	kept_free(w->kept);
+	w->kept = calloc(1, sizeof(*w->kept));
+	if (w->kept)
+		w->kept->fd = fcntl(w->fd, F_DUPFD_CLOEXEC, 0);
 	w->version = 6;
 	w->comp = TF_COMP_NONE;
 	ret = save_v6(w);
 	w->version = version;
 	w->comp = comp;
-	if (ret)
+	if (ret) {
+		kept_free(w->kept);
+		w->kept = NULL;
 		return ret;
+	}
 	memcpy(trailer, &w->table_off, 8);
 	memcpy(trailer + 8, &n, 4);
 	memcpy(trailer + 12, &w->page_size, 4);
@@ -1735,6 +2126,32 @@ FTK_API int ftk_tracewrite_save_template(struct ftk_tracewrite *w, const char *p
 		if (w->cpus[cpu].total)
 			return ftk_err(-EBUSY);
 	return ftk_err(save_as(w, path, save_template));
+}
+
+/**
+ * ftk_tracewrite_reuse() - take the costly metadata from a template's writer
+ * @w: the writer of the recording's file
+ * @from: a writer that saved a template (ftk_tracewrite_save_template())
+ *        at the start of the recording, or NULL for none; it must not be
+ *        freed before @w's save returned
+ *
+ * @w's save then takes the event formats and kallsyms from @from's
+ * template file instead of reading tracefs and /proc again (on a
+ * distribution kernel some 2000 format files and 4 to 5 MB of kallsyms,
+ * the larger part of a short recording's CPU time), but only while they
+ * are still current: the formats while available_events reads the same
+ * (and the same systems are asked for), kallsyms while /proc/modules names
+ * the same modules at the same addresses. Otherwise, or when the template
+ * cannot be read, they are read anew as without this call. The other
+ * sections (headers, printk formats, cmdlines, the options) are always
+ * read at the save.
+ *
+ * Return: 0.
+ */
+FTK_API int ftk_tracewrite_reuse(struct ftk_tracewrite *w, const struct ftk_tracewrite *from)
+{
+	w->from = from;
+	return 0;
 }
 
 /* The whole pages of a spool that look like ring buffer pages: its usable length. */

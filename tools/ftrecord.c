@@ -397,6 +397,9 @@ static int time_and_maps(struct ftk_tracewrite *w)
 	return ret;
 }
 
+/* The template's writer: the save takes its event formats and kallsyms while current. */
+static struct ftk_tracewrite *tmpl_w;
+
 /* The file, with the command's name for its pid (saved_cmdlines may lack it). */
 static int save(struct ftk_tracefs *t, const char *output, const struct ftk_tracewrite_opts *wopts,
 		const char *comm, pid_t pid)
@@ -410,6 +413,7 @@ static int save(struct ftk_tracefs *t, const char *output, const struct ftk_trac
 		tool_err("cannot write '%s': %s", output, ftk_strerror(ret, buf, sizeof(buf)));
 		return ret;
 	}
+	ftk_tracewrite_reuse(w, tmpl_w);
 	ret = ftk_capture_add_to(cap, w);
 	for (i = 0; !ret && i < o.nr_xb; i++) {
 		ret = ftk_tracewrite_buffer(w, o.xb[i].name, o.xb[i].t);
@@ -778,7 +782,7 @@ static void spool_template(struct ftk_tracefs *t, const struct ftk_tracewrite_op
 	if (ftk_tracewrite_new(t, wopts, &w) || ftk_tracewrite_save_template(w, path))
 		fatal("cannot write the recovery template: %s",
 		      w ? ftk_tracewrite_errmsg(w) : "out of memory");
-	ftk_tracewrite_free(w);
+	tmpl_w = w;
 }
 
 /* --recover FILE: FILE.spool/ into FILE. */
@@ -1290,6 +1294,8 @@ static int keep(struct ftk_tracefs *t, struct tool_args *a, struct ftk_tracewrit
 		if (!ret)
 			ret = sret;
 	}
+	ftk_tracewrite_free(tmpl_w);
+	tmpl_w = NULL;
 	total = summary();
 	ftk_capture_free(cap);
 	free_extra();
@@ -1343,6 +1349,9 @@ int main(int argc, char **argv)
 	wopts.version = o.version;
 	wopts.compression = o.compression;
 	wopts.flags = o.noksyms ? FTK_TRACEWRITE_NO_KALLSYMS : 0;
+	/* the formats of the events on, as trace-cmd record stores those asked for */
+	if (!o.flight)
+		wopts.flags |= FTK_TRACEWRITE_ENABLED_SYSTEMS;
 	if (!o.flight)
 		spool_template(t, &wopts);
 	if (o.flight) {

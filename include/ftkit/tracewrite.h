@@ -38,6 +38,13 @@ enum ftk_tracewrite_flags {
 	FTK_TRACEWRITE_NO_KALLSYMS	= 1 << 0,
 	/* Only the formats of event systems named with ftk_tracewrite_system(). */
 	FTK_TRACEWRITE_SOME_SYSTEMS	= 1 << 1,
+	/*
+	 * Only the formats of event systems with an event on (set_event, soft
+	 * mode of triggers included) in a buffer written, when saved, or when
+	 * the template reused (ftk_tracewrite_reuse()) was; and those named with
+	 * ftk_tracewrite_system(). The ftrace system is always stored.
+	 */
+	FTK_TRACEWRITE_ENABLED_SYSTEMS	= 1 << 2,
 };
 
 struct ftk_tracewrite_opts {
@@ -77,6 +84,7 @@ FTK_API int ftk_tracewrite_save_fd(struct ftk_tracewrite *w, int fd, const char 
 FTK_API const char *ftk_tracewrite_errmsg(const struct ftk_tracewrite *w);
 FTK_API int ftk_tracewrite_compression_ok(const char *name);
 FTK_API int ftk_tracewrite_save_template(struct ftk_tracewrite *w, const char *path);
+FTK_API int ftk_tracewrite_reuse(struct ftk_tracewrite *w, const struct ftk_tracewrite *from);
 FTK_API int ftk_tracewrite_recover(const char *dir, const char *path,
 				   struct ftk_tracewrite_recovered *r);
 

@@ -328,6 +328,115 @@ static int count_report(const char *path, int *first_ok)
 	return n;
 }
 
+/* Write @text to @dir/@name. */
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[4400];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f))
+		bail_out("cannot write %s", path);
+}
+
+/* Whether the saved file @path holds @needle (its metadata is not compressed). */
+static int holds(const char *path, const char *needle)
+{
+	size_t len;
+	char *file = slurp(path, &len);
+	int found = file && memmem(file, len, needle, strlen(needle)) != NULL;
+
+	free(file);
+	return found;
+}
+
+/*
+ * ftk_tracewrite_reuse() with FTK_TRACEWRITE_ENABLED_SYSTEMS, on a copy of
+ * the fixture tree: a save takes the template's formats while
+ * available_events and set_event say nothing changed (a format file edited
+ * behind its back shows which copy was stored), reads them again when an
+ * event appeared or a system was switched on, and stores only the systems
+ * with an event on.
+ */
+static void reuse_metadata(const char *fixture, const char *dir)
+{
+	FTK_OPTS(ftk_tracewrite_opts, o, .version = 7,
+		 .flags = FTK_TRACEWRITE_NO_KALLSYMS | FTK_TRACEWRITE_ENABLED_SYSTEMS);
+	char tfs[4200], cmd[20000], tmpl[4300], out[4300], *fmt;
+	struct ftk_tracewrite *a = NULL, *b = NULL;
+	struct ftk_tracefs *t;
+	size_t len;
+
+	snprintf(tfs, sizeof(tfs), "%s/tfs", dir);
+	snprintf(cmd, sizeof(cmd), "cp -r '%s' '%s' && mkdir -p '%s/events/sched/sched_wakeup' "
+		 "'%s/events/irq/irq_handler_entry'", fixture, tfs, tfs, tfs);
+	if (system(cmd))
+		bail_out("cannot copy %s", fixture);
+	put(tfs, "available_events", "sched:sched_switch\nftrace:print\n");
+	put(tfs, "set_event", "sched:sched_switch\n");
+	if (ftk_tracefs_open(tfs, NULL, 0, &t))
+		bail_out("cannot open %s", tfs);
+	snprintf(tmpl, sizeof(tmpl), "%s/template", dir);
+	snprintf(out, sizeof(out), "%s/reuse.dat", dir);
+	ok(!ftk_tracewrite_new(t, &o, &a) && !ftk_tracewrite_save_template(a, tmpl),
+	   "reuse: template saved");
+	ok(holds(tmpl, "name: sched_switch") && !holds(tmpl, "name: irq_handler_entry"),
+	   "reuse: the template holds the system on (sched), no other");
+
+	/* The format edited where available_events cannot see it: the template's copy is stored. */
+	snprintf(cmd, sizeof(cmd), "%s/events/sched/sched_switch/format", tfs);
+	fmt = slurp(cmd, &len);
+	if (!fmt)
+		bail_out("cannot read %s", cmd);
+	fmt[len] = 0;
+	put(tfs, "events/sched/sched_switch/format", "name: sched_switch\nID: 372\nformat:\n"
+	    "\tfield:int edited;\toffset:8;\tsize:4;\tsigned:1;\n\nprint fmt: \"edited\"\n");
+	ftk_tracewrite_new(t, &o, &b);
+	ftk_tracewrite_reuse(b, a);
+	ok(b && !ftk_tracewrite_save(b, out), "reuse: saved");
+	ok(holds(out, "prev_comm") && !holds(out, "field:int edited"),
+	   "reuse: nothing changed: the formats are the template's, not read again");
+	ftk_tracewrite_free(b);
+
+	/* A new event in a system on: available_events differs, the formats are read again. */
+	put(tfs, "events/sched/sched_wakeup/format", "name: sched_wakeup\nID: 373\nformat:\n"
+	    "\tfield:int pid;\toffset:8;\tsize:4;\tsigned:1;\n\nprint fmt: \"pid=%d\", REC->pid\n");
+	put(tfs, "available_events", "sched:sched_switch\nsched:sched_wakeup\nftrace:print\n");
+	ftk_tracewrite_new(t, &o, &b);
+	ftk_tracewrite_reuse(b, a);
+	ok(b && !ftk_tracewrite_save(b, out), "reuse: saved after an event was added");
+	ok(holds(out, "name: sched_wakeup") && holds(out, "field:int edited"),
+	   "reuse: an event added: the formats are read again (the new one and the edit stored)");
+	ftk_tracewrite_free(b);
+
+	/* Another system switched on (its event existed at the start): read again, and stored. */
+	put(tfs, "events/irq/irq_handler_entry/format", "name: irq_handler_entry\nID: 374\n"
+	    "format:\n\tfield:int irq;\toffset:8;\tsize:4;\tsigned:1;\n\n"
+	    "print fmt: \"irq=%d\", REC->irq\n");
+	put(tfs, "available_events", "sched:sched_switch\nsched:sched_wakeup\nftrace:print\n"
+	    "irq:irq_handler_entry\n");
+	ftk_tracewrite_free(a);
+	a = NULL;
+	ok(!ftk_tracewrite_new(t, &o, &a) && !ftk_tracewrite_save_template(a, tmpl),
+	   "reuse: a new template saved");
+	put(tfs, "set_event", "sched:sched_switch\nirq:irq_handler_entry\n");
+	ftk_tracewrite_new(t, &o, &b);
+	ftk_tracewrite_reuse(b, a);
+	ok(b && !ftk_tracewrite_save(b, out), "reuse: saved after irq was switched on");
+	ok(holds(out, "name: irq_handler_entry") && holds(out, "name: sched_wakeup") &&
+	   !holds(tmpl, "name: irq_handler_entry"),
+	   "reuse: a system switched on since the template: its formats are stored, "
+	   "the others still are");
+	ftk_tracewrite_free(b);
+	ftk_tracewrite_free(a);
+	ftk_tracefs_close(t);
+	free(fmt);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s' '%s'", tfs, tmpl, out);
+	if (system(cmd))
+		diag("cannot remove %s", tfs);
+}
+
 int main(void)
 {
 	const char *srcdir = getenv("top_srcdir");
@@ -348,7 +457,8 @@ int main(void)
 		bail_out("cannot open the fixture tree %s", root);
 	if (!mkdtemp(dir))
 		bail_out("mkdtemp: %s", strerror(errno));
-	make_cpu(&cpus[0], 0, 12, 100);	/* more than one compressed chunk */
+	/* more than one compressed chunk, and than one mapping of 100 chunks, the last short */
+	make_cpu(&cpus[0], 0, 1013, 100);
 	make_cpu(&cpus[1], 1, 1, 50);
 	snprintf(spool, sizeof(spool), "%s/spool", dir);
 	fd = open(spool, O_RDWR | O_CREAT | O_TRUNC, 0600);
@@ -411,6 +521,39 @@ int main(void)
 	}
 	buffers_and_options(t, fd, cpus, dir, 7, have_tc);
 	buffers_and_options(t, fd, cpus, dir, 6, have_tc);
+	{
+		/* Regions at offsets that cannot be mapped: read, the same chunks result. */
+		FTK_OPTS(ftk_tracewrite_opts, o, .version = 7, .compression = "zstd",
+			 .flags = FTK_TRACEWRITE_NO_KALLSYMS);
+		char odd[4300], *file, *data = NULL, version[8], alg[16];
+		struct ftk_tracewrite *w = NULL;
+		size_t flen = 0, len = 0;
+		int ofd;
+
+		snprintf(odd, sizeof(odd), "%s/odd", dir);
+		ofd = open(odd, O_RDWR | O_CREAT | O_TRUNC, 0600);
+		if (ofd < 0 || write(ofd, "x", 1) != 1 ||
+		    write(ofd, cpus[0].data, cpus[0].len) != (ssize_t)cpus[0].len)
+			bail_out("cannot write %s", odd);
+		snprintf(out, sizeof(out), "%s/odd.dat", dir);
+		ret = ftk_tracewrite_new(t, &o, &w);
+		if (!ret) {
+			ftk_tracewrite_add(w, 0, ofd, 1, 7 * PAGE);
+			ftk_tracewrite_add(w, 0, ofd, 1 + 7 * PAGE, cpus[0].len - 7 * PAGE);
+			ret = ftk_tracewrite_save(w, out);
+		}
+		ftk_tracewrite_free(w);
+		file = ret ? NULL : slurp(out, &flen);
+		ok(file && !cpu_data(file, flen, 0, &data, &len, version, alg) &&
+		   len == cpus[0].len && !memcmp(data, cpus[0].data, len),
+		   "zstd: regions at unaligned offsets (read, not mapped) stored identical");
+		free(data);
+		free(file);
+		close(ofd);
+		unlink(odd);
+		unlink(out);
+	}
+	reuse_metadata(root, dir);
 	ok(ftk_tracewrite_compression_ok("zstd") && !ftk_tracewrite_compression_ok("lz4"),
 	   "compression names checked");
 	{
