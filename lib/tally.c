@@ -650,7 +650,8 @@ static void add_lat(struct ftk_tally *t, struct task *k, int pid, uint64_t nr, u
  * moves the CPU time accounting on, raw_syscalls events count system calls.
  * Records of one CPU must come in time order.
  */
-FTK_API void ftk_tally_add(struct ftk_tally *t, const struct tep_record *rec)
+static inline __attribute__((always_inline)) void tally_add(struct ftk_tally *t,
+							     const struct tep_record *rec)
 {
 	struct tep_record *r = (struct tep_record *)rec;
 	struct cpu *c = NULL;
@@ -743,6 +744,28 @@ FTK_API void ftk_tally_add(struct ftk_tally *t, const struct tep_record *rec)
 		if (paired && enr == nr)
 			add_lat(t, k, pid, nr, lat, ret < 0);
 	}
+}
+
+FTK_API void ftk_tally_add(struct ftk_tally *t, const struct tep_record *rec)
+{
+	tally_add(t, rec);
+}
+
+/**
+ * ftk_tally_add_fn() - ftk_tally_add() as a reader's callback
+ * @t: the tally (a struct ftk_tally *)
+ * @rec: the record
+ *
+ * For ftk_live_read(l, ftk_tally_add_fn, t, 0): the record is counted with
+ * no function of the caller's in between (at a million records a second,
+ * a wrapper's two calls a record were a tenth of fttop's time).
+ *
+ * Return: 0, so that the read goes on.
+ */
+FTK_API int ftk_tally_add_fn(void *t, const struct tep_record *rec)
+{
+	tally_add(t, rec);
+	return 0;
 }
 
 /**
