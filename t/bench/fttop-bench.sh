@@ -227,7 +227,8 @@ for r in $(seq 1 "$ROUNDS"); do
 	echo "  CPU per event against fttop's steady state: trace_pipe" \
 	     "$(ratio "$(per_ev "$pipe_cpu" "$pipe_ev")" "$(per_ev "$top_steady" "$top_steady_ev")")" \
 	     "${tc_cpu:+ trace-cmd $(ratio "$(per_ev "$tc_cpu" "$tc_ev")" "$(per_ev "$top_steady" "$top_steady_ev")")}"
-	echo "  CPU time against fttop's whole run: trace_pipe $(ratio "$pipe_cpu" "$top_cpu")" \
-	     "${tc_cpu:+ trace-cmd $(ratio "$tc_cpu" "$top_cpu")}"
+	# trace-cmd ran three times as long: shares of a core, not seconds
+	echo "  share of a core against fttop's whole run: trace_pipe $(ratio "$pipe_cpu" "$top_cpu")" \
+	     "${tc_cpu:+ trace-cmd $(ratio "$(pct "$tc_cpu" $((3 * SECS)))" "$(pct "$top_cpu" "$SECS")")}"
 	[ "$top_rc" = 0 ] || echo "  fttop exited $top_rc: $(head -2 "$tmp/top.err")"
 done
