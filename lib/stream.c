@@ -633,20 +633,11 @@ static int fill(struct ftk_stream *s)
  */
 static inline __attribute__((always_inline)) int fill_fast(struct ftk_stream *s)
 {
-	unsigned int curr, type;
-	uint32_t h;
-
 	if (s->have)
 		return 1;
-	if (!s->done && s->cur_page && s->native && (curr = s->sb.next) < s->sb.size) {
-		memcpy(&h, s->sb.data + curr, sizeof(h));
-		type = FTK_SUBBUF_TYPE(h);
-		if (type && type <= 28) {
-			ftk_subbuf_take(&s->sb, curr, type, s->sb.ts + FTK_SUBBUF_DELTA(h));
-			return take(s, s->cur_page + FTK_SUBBUF_HDR + s->sb.index, s->sb.ts,
-				    s->sb.len, s->sb.rec_len, FTK_SUBBUF_HDR + s->sb.curr);
-		}
-	}
+	if (!s->done && s->cur_page && s->native && ftk_subbuf_next_data(&s->sb))
+		return take(s, s->cur_page + FTK_SUBBUF_HDR + s->sb.index, s->sb.ts,
+			    s->sb.len, s->sb.rec_len, FTK_SUBBUF_HDR + s->sb.curr);
 	return fill(s);
 }
 

@@ -66,22 +66,29 @@ static inline int ftk_subbuf_take(struct ftk_subbuf *sb, unsigned int curr, unsi
 }
 
 /*
- * ftk_subbuf_next() inline for the usual event, a small data event right
- * at @next (its header's type, the low 5 bits on a little-endian host, is
- * its length in words, 1 to 28); the rest goes to ftk_subbuf_next().
+ * The usual event, inline: a small data event right at @next (its header's
+ * type, the low 5 bits on a little-endian host, is its length in words, 1
+ * to 28). 1 with it found; 0, nothing changed, for anything else (the end,
+ * time extends, padding), which ftk_subbuf_next() deals with.
  */
-static inline int ftk_subbuf_next_inline(struct ftk_subbuf *sb)
+static inline int ftk_subbuf_next_data(struct ftk_subbuf *sb)
 {
 	unsigned int curr = sb->next, type;
 	uint32_t h;
 
-	if (curr < sb->size) {
-		memcpy(&h, sb->data + curr, sizeof(h));
-		type = FTK_SUBBUF_TYPE(h);
-		if (type && type <= 28)
-			return ftk_subbuf_take(sb, curr, type, sb->ts + FTK_SUBBUF_DELTA(h));
-	}
-	return ftk_subbuf_next(sb);
+	if (curr >= sb->size)
+		return 0;
+	memcpy(&h, sb->data + curr, sizeof(h));
+	type = FTK_SUBBUF_TYPE(h);
+	if (!type || type > 28)
+		return 0;
+	return ftk_subbuf_take(sb, curr, type, sb->ts + FTK_SUBBUF_DELTA(h));
+}
+
+/* ftk_subbuf_next(), with the usual event inline. */
+static inline int ftk_subbuf_next_inline(struct ftk_subbuf *sb)
+{
+	return ftk_subbuf_next_data(sb) ? 1 : ftk_subbuf_next(sb);
 }
 
 #endif

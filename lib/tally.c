@@ -346,33 +346,11 @@ static void set_comm(struct task *k, const struct tep_record *rec, struct tep_fo
 }
 
 /*
- * A numeric field of @rec. Records of this machine's byte order (a live
- * buffer's always are) are read here: tep_read_number_field() was a tenth
- * of fttop's time at 1M events/s (perf record -e cpu-clock).
+ * A numeric field of @rec, looked up with fld_find(). Records of this
+ * machine's byte order (a live buffer's always are) are read here:
+ * tep_read_number_field() was a tenth of fttop's time at 1M events/s
+ * (perf record -e cpu-clock).
  */
-static inline __attribute__((always_inline)) uint64_t num(const struct ftk_tally *t, const struct tep_record *rec,
-		    struct tep_format_field *f)
-{
-	const unsigned char *p = (const unsigned char *)rec->data + f->offset;
-	unsigned long long v = 0;
-	uint32_t v32;
-	uint16_t v16;
-
-	if (f->offset < 0 || f->size < 0 || f->offset + f->size > rec->size)
-		return 0;
-	if (t->native) {
-		switch (f->size) {
-		case 1: return *p;
-		case 2: memcpy(&v16, p, 2); return v16;
-		case 4: memcpy(&v32, p, 4); return v32;
-		case 8: memcpy(&v, p, 8); return v;
-		}
-	}
-	tep_read_number_field(f, rec->data, &v);
-	return v;
-}
-
-/* num() of a field looked up with fld_find(). */
 static inline __attribute__((always_inline)) uint64_t numc(const struct ftk_tally *t,
 							   const struct tep_record *rec,
 							   const struct fld *x)
@@ -394,6 +372,15 @@ static inline __attribute__((always_inline)) uint64_t numc(const struct ftk_tall
 	}
 	tep_read_number_field(x->f, rec->data, &v);
 	return v;
+}
+
+/* numc() of a field described by libtraceevent alone (the user-space hist's). */
+static inline uint64_t num(const struct ftk_tally *t, const struct tep_record *rec,
+			   struct tep_format_field *f)
+{
+	const struct fld x = { f, f->offset, f->size };
+
+	return f->offset < 0 || f->size < 0 ? 0 : numc(t, rec, &x);
 }
 
 /* Charge the time since the last switch on @c to whoever ran there until @ts. */
@@ -650,8 +637,7 @@ static void add_lat(struct ftk_tally *t, struct task *k, int pid, uint64_t nr, u
  * moves the CPU time accounting on, raw_syscalls events count system calls.
  * Records of one CPU must come in time order.
  */
-static inline __attribute__((always_inline)) void tally_add(struct ftk_tally *t,
-							     const struct tep_record *rec)
+FTK_API void ftk_tally_add(struct ftk_tally *t, const struct tep_record *rec)
 {
 	struct tep_record *r = (struct tep_record *)rec;
 	struct cpu *c = NULL;
@@ -744,28 +730,6 @@ static inline __attribute__((always_inline)) void tally_add(struct ftk_tally *t,
 		if (paired && enr == nr)
 			add_lat(t, k, pid, nr, lat, ret < 0);
 	}
-}
-
-FTK_API void ftk_tally_add(struct ftk_tally *t, const struct tep_record *rec)
-{
-	tally_add(t, rec);
-}
-
-/**
- * ftk_tally_add_fn() - ftk_tally_add() as a reader's callback
- * @t: the tally (a struct ftk_tally *)
- * @rec: the record
- *
- * For ftk_live_read(l, ftk_tally_add_fn, t, 0): the record is counted with
- * no function of the caller's in between (at a million records a second,
- * a wrapper's two calls a record were a tenth of fttop's time).
- *
- * Return: 0, so that the read goes on.
- */
-FTK_API int ftk_tally_add_fn(void *t, const struct tep_record *rec)
-{
-	tally_add(t, rec);
-	return 0;
 }
 
 /**

@@ -40,6 +40,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <ftkit/event.h>
 #include <ftkit/instance.h>
 #include <ftkit/tracewrite.h>
 #include <ftkit/version.h>
@@ -480,23 +481,18 @@ static int meta_file(struct ftk_tracewrite *w, struct buf *b, const char *path, 
 /* Add the systems of the events on in @t's set_event to w->systems. */
 static int add_enabled(struct ftk_tracewrite *w, struct ftk_tracefs *t)
 {
-	char *text, *line, *next, *colon;
+	char **events, **e, *colon;
 	int ret;
 
-	ret = ftk_tracefs_read(t, "set_event", &text);
-	if (ret)
-		return ret;
-	for (line = text; !ret && line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = 0;
-		colon = strchr(line, ':');
+	ret = ftk_event_enabled(t, &events);
+	for (e = events; !ret && e && *e; e++) {
+		colon = strchr(*e, ':');
 		if (!colon)
 			continue;
 		*colon = 0;
-		ret = ftk_tracewrite_system(w, line);
+		ret = ftk_tracewrite_system(w, *e);
 	}
-	free(text);
+	ftk_list_free(events);
 	return ret;
 }
 

@@ -766,9 +766,7 @@ static int add(void *ctx, const struct tep_record *rec)
 
 static void drain(struct top *o)
 {
-	/* -C: its CPUs only; else every record goes straight to the tally */
-	if ((o->cpus ? ftk_live_read(o->live, add, o, 0) :
-		       ftk_live_read(o->live, ftk_tally_add_fn, o->tally, 0)) < 0)
+	if (ftk_live_read(o->live, add, o, 0) < 0)
 		fail(EXIT_FAIL, "%s", ftk_live_errmsg(o->live));
 	prof_read(o);
 }

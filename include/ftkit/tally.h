@@ -5,7 +5,7 @@
  *
  *	struct ftk_tally *t = ftk_tally_new(ftk_live_tep(l), nr_cpus);
  *	loop:
- *		ftk_live_read(l, ftk_tally_add_fn, t, 0);
+ *		ftk_live_read(l, add, t, 0);	// add() calls ftk_tally_add(t, rec)
  *		ftk_tally_mark(t, seconds);	// close an interval of @seconds
  *		n = ftk_tally_rows(t, FTK_TALLY_EVENTS, &rows);
  *		... print rows[0..n-1] ...; free(rows);
@@ -87,8 +87,6 @@ FTK_API void ftk_tally_free(struct ftk_tally *t);
  * it on the first record of a sub-buffer, counts as lost on that CPU).
  */
 FTK_API void ftk_tally_add(struct ftk_tally *t, const struct tep_record *rec);
-/* ftk_tally_add() as an ftk_live_fn: ftk_live_read(l, ftk_tally_add_fn, t, 0); returns 0. */
-FTK_API int ftk_tally_add_fn(void *t, const struct tep_record *rec);
 /* Close an interval that lasted @seconds: deltas and rates are taken here. */
 FTK_API void ftk_tally_mark(struct ftk_tally *t, double seconds);
 /* The rows of @view, unsorted, in *@out (free() it); their number or a negative errno. */
