@@ -49,6 +49,7 @@
 #include <ftkit/print.h>
 
 #include "internal.h"
+#include "comm-local.h"
 #include "format-check.h"
 
 #define FC_MAX_DEPTH	32	/* '(' and '!' nested */
@@ -783,6 +784,9 @@ int ftk_filter_add(struct tep_event_filter *filter, const char *str, char *why, 
 		if (bad)
 			return ftk_err(-EINVAL);
 	}
+	/* libtraceevent's filter asks libtraceevent for a COMM */
+	if (strstr(str, "COMM") && ftk_comms_to_tep(tep))
+		return ftk_err(-ENOMEM);
 	ret = tep_filter_add_filter_str(filter, str);
 	if (ret < 0) {
 		if (ret == TEP_ERRNO__MEM_ALLOC_FAILED)

@@ -20,6 +20,7 @@
 
 #include <traceevent/event-parse.h>
 
+#include "comm-local.h"
 #include "internal.h"
 #include "stream-local.h"
 #include "tracefile-read-local.h"
@@ -156,14 +157,14 @@ FTK_API struct tep_handle *ftk_live_tep(const struct ftk_live *l)
 FTK_API const char *ftk_live_comm(struct ftk_live *l, int pid)
 {
 	struct tep_handle *tep = ftk_tracefile_tep(l->tf);
-	const char *comm = tep_data_comm_from_pid(tep, pid);
+	const char *comm = ftk_comm(tep, pid);
 
 	if (strcmp(comm, "<...>") || pid == l->comm_miss)
 		return comm;
 	l->comm_miss = pid;
 	if (tf_live_comms_reload(l->tf))
 		return comm;
-	return tep_data_comm_from_pid(tep, pid);
+	return ftk_comm(tep, pid);
 }
 
 /**

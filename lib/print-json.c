@@ -97,7 +97,7 @@ int ftk_print_other(struct ftk_printer *p, const struct tep_record *crec, int bu
 	const struct pbuf *pb = buf >= 0 && buf < p->nr_bufs ? &p->bufs[buf] : NULL;
 	const char *bname = pb ? pb->name : "";
 	int pid = tep_data_pid(p->tep, rec);
-	const char *comm = tep_data_comm_from_pid(p->tep, pid);
+	const char *comm = ftk_comms_get(p->ctab, p->tep, pid);
 	const char *sys = ev ? ev->system : "unknown", *name = ev ? ev->name : "unknown";
 	size_t info;
 

@@ -20,6 +20,8 @@
 #include <ftkit/merge.h>
 #include <ftkit/print.h>
 
+#include "comm-local.h"
+
 struct pbuf {
 	char	*name;
 	int	in_ns;
@@ -59,6 +61,7 @@ struct ftk_printer {
 	int			swap;		/* file endianness differs from ours */
 	unsigned int		comm_gen;	/* bumped whenever comms may change */
 	struct comm_slot	*comms;		/* pid -> comm cache */
+	struct ftk_comms	*ctab;		/* the tep's comm table (comm.c), or NULL */
 	struct obuf		ob;		/* text lines not written yet */
 	int			type_off, type_size;	/* common_type, common_pid: */
 	int			pid_off, pid_size;	/* read without a field lookup */
@@ -70,8 +73,6 @@ struct ftk_printer {
 	int			nr_fstacks;
 	struct tep_event	*gret;		/* funcgraph_exit, once found */
 	struct tep_format_field	*gret_f[3];	/* its func, calltime, rettime */
-	unsigned char		*comm_known;	/* pids libtraceevent has a comm for */
-	int			comm_array;	/* libtraceevent's comm list became its array */
 	unsigned char		*chrome_seen;	/* chrome: pids named in metadata */
 	int			*chrome_pids;
 	int			chrome_npids, chrome_apids;

@@ -255,32 +255,21 @@ static void ob_u0(struct obuf *o, unsigned long long v, int width)
 /*
  * The plugin's write_and_save_comm(): print the comm and register it for
  * @pid, on every call as the plugin does. How often matters: until the
- * first look-up of a pid, libtraceevent keeps comms in a list that takes
- * duplicates, and which duplicate wins after its sort depends on them
- * all. In checking mode (@reg 0) libtraceevent's own call registers.
+ * first look-up of a pid, comms are kept as a list that takes duplicates,
+ * and which duplicate wins after its sort depends on them all. In
+ * checking mode (@reg 0) libtraceevent's own call registers too, with
+ * libtraceevent: the tep's comm table (comm.c) still needs this one.
  */
 static void put_comm(struct ftk_printer *p, struct obuf *o, const struct tep_record *rec,
 		     const struct tep_format_field *f, int pid, int reg)
 {
 	const char *c = (const char *)rec->data + f->offset;
 	size_t n = strnlen(c, f->size);
-	char comm[72];
 
 	ob_put(o, c, n);
-	if (!reg)
+	if (!reg && !p->ctab)
 		return;
-	/*
-	 * Once libtraceevent sorted its comms into an array, registering a
-	 * pid it has is a no-op: skip the search for pids known to be there.
-	 */
-	if (p->comm_array && p->comm_known && pid > 0 && pid < (1 << 22) &&
-	    (p->comm_known[pid >> 3] & (1 << (pid & 7))))
-		return;
-	memcpy(comm, c, n);
-	comm[n] = 0;
-	tep_register_comm(p->tep, comm, pid);
-	if (p->comm_array && p->comm_known && pid > 0 && pid < (1 << 22))
-		p->comm_known[pid >> 3] |= 1 << (pid & 7);
+	ftk_comms_add(p->ctab, p->tep, c, n, pid);
 	/* only this pid's comm can have changed */
 	if (p->comms && p->comms[(unsigned int)pid % COMM_SLOTS].pid == pid)
 		p->comms[(unsigned int)pid % COMM_SLOTS].gen = 0;
@@ -699,8 +688,8 @@ static void event_text(struct ftk_printer *p, struct tep_record *rec, struct tep
 }
 
 /*
- * tep_data_comm_from_pid() is a binary search; lines of one task come in
- * runs, so keep what it said, until a comm may have been registered.
+ * A comm is a binary search; lines of one task come in runs, so keep
+ * what it said, until a comm may have been registered.
  */
 static const char *lookup_comm(struct ftk_printer *p, int pid, size_t *len)
 {
@@ -710,7 +699,7 @@ static const char *lookup_comm(struct ftk_printer *p, int pid, size_t *len)
 	if (!p->comms)
 		p->comms = calloc(COMM_SLOTS, sizeof(*p->comms));
 	if (!p->comms) {
-		comm = tep_data_comm_from_pid(p->tep, pid);
+		comm = ftk_comms_get(p->ctab, p->tep, pid);
 		*len = strlen(comm);
 		return comm;
 	}
@@ -719,16 +708,8 @@ static const char *lookup_comm(struct ftk_printer *p, int pid, size_t *len)
 		*len = c->len;
 		return c->comm;
 	}
-	comm = tep_data_comm_from_pid(p->tep, pid);
+	comm = ftk_comms_get(p->ctab, p->tep, pid);
 	*len = strlen(comm);
-	if (pid != 0) {
-		/* the first look-up of a pid sorts libtraceevent's comm list into an array */
-		p->comm_array = 1;
-		if (!p->comm_known)
-			p->comm_known = calloc(1, (1 << 22) / 8);
-		if (p->comm_known && pid > 0 && pid < (1 << 22) && strcmp(comm, "<...>"))
-			p->comm_known[pid >> 3] |= 1 << (pid & 7);
-	}
 	if (*len < sizeof(c->comm)) {
 		c->gen = p->comm_gen;
 		c->pid = pid;

@@ -75,6 +75,7 @@ FTK_API struct ftk_printer *ftk_printer_new(FILE *out, struct tep_handle *tep,
 	p->no_check = ftk_env(FTK_ENV_PRINT_NOCHECK) != NULL;
 	p->swap = tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);
 	p->comm_gen = 1;
+	p->ctab = ftk_comms_of(tep);
 	if (flags & FTK_PRINT_NSEC)
 		tep_set_flag(tep, TEP_NSEC_OUTPUT);
 	return p;
@@ -99,7 +100,6 @@ FTK_API void ftk_printer_free(struct ftk_printer *p)
 		free(p->fstacks[i].stack);
 	free(p->fstacks);
 	free(p->comms);
-	free(p->comm_known);
 	free(p->chrome_seen);
 	free(p->chrome_pids);
 	free(p->ob.b);
@@ -257,7 +257,7 @@ FTK_API int ftk_printer_end(struct ftk_printer *p)
 
 		/* Name each thread's track, as Perfetto and chrome://tracing show them. */
 		for (i = 0; i < p->chrome_npids; i++) {
-			const char *comm = tep_data_comm_from_pid(p->tep, p->chrome_pids[i]);
+			const char *comm = ftk_comms_get(p->ctab, p->tep, p->chrome_pids[i]);
 
 			fprintf(p->out, "%s{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":",
 				p->nrec || i || p->file_name ? ",\n" : "",

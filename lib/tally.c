@@ -17,6 +17,7 @@
 #include <ftkit/latency.h>
 #include <ftkit/tally.h>
 
+#include "comm-local.h"
 #include "internal.h"
 #include "latency-local.h"
 
@@ -802,7 +803,7 @@ static void comm_of(const struct ftk_tally *t, const struct task *k, char *buf, 
 		snprintf(buf, len, "<idle>");
 		return;
 	}
-	c = tep_data_comm_from_pid(t->tep, k->pid);
+	c = ftk_comm(t->tep, k->pid);
 	if (c && strcmp(c, "<...>")) {
 		snprintf(buf, len, "%s", c);
 		return;

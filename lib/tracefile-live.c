@@ -21,6 +21,7 @@
 #include <traceevent/event-parse.h>
 #include <tracefs/tracefs.h>
 
+#include "comm-local.h"
 #include "internal.h"
 #include "tracefile-read-local.h"
 
@@ -222,9 +223,7 @@ int tf_live_comms_reload(struct ftk_tracefile *tf)
 
 	if (!tf->live_root || !(txt = read_text(tf->live_root, "saved_cmdlines")))
 		return -ENOENT;
-	tf_cmdlines_parse(tf->tep, txt);
-	free(txt);
-	return 0;
+	return ftk_comms_parse(tf->comms, tf->tep, txt);
 }
 
 struct tep_event *tf_live_event(struct ftk_tracefile *tf, const char *sys, const char *name)
@@ -302,7 +301,7 @@ FTK_API int ftk_tracefile_open_live(const char *tracing_dir, const char *instanc
 		return ftk_err(tf_fail(tf, -errno, "cannot open: %s", strerror(errno)));
 	tf->live_root = strdup(root);
 	tf->tep = tep_alloc();
-	if (!tf->live_root || !tf->tep)
+	if (!tf->live_root || !tf->tep || !(tf->comms = ftk_comms_bind(tf->tep)))
 		return ftk_err(-ENOMEM);
 	ret = live_header(tf);
 	if (!ret && (flags & FTK_TRACEFILE_LAZY)) {
@@ -330,10 +329,10 @@ FTK_API int ftk_tracefile_open_live(const char *tracing_dir, const char *instanc
 	}
 	if (!(flags & FTK_TRACEFILE_NO_PLUGINS))
 		tf->plugins = tep_load_plugins(tf->tep);
-	if ((txt = read_text(root, "saved_cmdlines"))) {
-		tf_cmdlines_parse(tf->tep, txt);
-		free(txt);
-	}
+	if ((txt = read_text(root, "saved_cmdlines")) &&
+	    (ret = ftk_comms_parse(tf->comms, tf->tep, txt)))
+		return ftk_err(tf_fail(tf, ret, "cannot read %s/saved_cmdlines: %s", root,
+				       strerror(-ret)));
 	if ((txt = read_text(root, "printk_formats"))) {
 		keep_colon_lines(txt);
 		tep_parse_printk_formats(tf->tep, txt);

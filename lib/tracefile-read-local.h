@@ -150,6 +150,7 @@ struct ftk_tracefile {
 	struct tf_live_id	*live_ids;	/* every event's id, read on the first miss */
 	int			nr_live_ids;	/* -1: the scan failed */
 	struct tf_ksyms		*ksyms;		/* the kallsyms index, or NULL */
+	struct ftk_comms	*comms;		/* saved_cmdlines, bound to tep (comm.c) */
 	void			*dctx;		/* zstd context the data streams share */
 	unsigned char		*zbuf;		/* and their compressed-chunk buffer */
 	size_t			zbuf_cap;
@@ -194,8 +195,6 @@ void tf_ksyms_free(struct tf_ksyms *k);
 int tf_lazy_start(struct ftk_tracefile *tf);
 /* Live and lazy: parse the format of event @id, unless it is known; 0 if it is now. */
 int tf_live_fmt_load(struct ftk_tracefile *tf, int id);
-/* saved_cmdlines' text into @tep as tep_parse_saved_cmdlines() reads it; @text is changed. */
-void tf_cmdlines_parse(struct tep_handle *tep, char *text);
 /* Live: the kernel's saved_cmdlines read again, the pids not known yet added; 0 or <0. */
 int tf_live_comms_reload(struct ftk_tracefile *tf);
 /* Live: the event @sys:@name, its format parsed now if it was not; NULL if there is none. */

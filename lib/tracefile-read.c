@@ -25,6 +25,7 @@
 
 #include <traceevent/event-parse.h>
 
+#include "comm-local.h"
 #include "format-check.h"
 #include "internal.h"
 #include "stream-local.h"
@@ -782,110 +783,6 @@ static int read_printk(struct cur *c)
 	return 0;
 }
 
-/* A saved_cmdlines line read, not yet given to libtraceevent. */
-struct comm_line {
-	unsigned int		key;		/* 999999999 - pid: 30 bits */
-	const char		*comm;
-};
-
-/*
- * Give libtraceevent the @n comms of @c, the highest pid first and those
- * of one pid in text order (a stable radix sort): it keeps them newest
- * first, then sorts them by pid (a merge sort) on the first look-up, and
- * a list already in order costs it half the comparisons: 4.4M of the 14M
- * instructions of a 24-event report went there. Its order among equal
- * pids is the same as for the lines given in text order.
- */
-static void register_comms(struct tep_handle *tep, struct comm_line *c, size_t n)
-{
-	struct comm_line *t = n > 1 ? malloc(n * sizeof(*t)) : NULL, *from = c, *to = t, *x;
-	size_t count[1024], i, sum, k;
-	int shift;
-
-	for (shift = 0; t && shift < 30; shift += 10) {
-		memset(count, 0, sizeof(count));
-		for (i = 0; i < n; i++)
-			count[(from[i].key >> shift) & 1023]++;
-		for (k = 0, sum = 0; k < 1024; k++) {
-			size_t c0 = count[k];
-
-			count[k] = sum;
-			sum += c0;
-		}
-		for (i = 0; i < n; i++)
-			to[count[(from[i].key >> shift) & 1023]++] = from[i];
-		x = from;
-		from = to;
-		to = x;
-	}
-	for (i = 0; i < n; i++)
-		tep_register_comm(tep, from[i].comm, 999999999 - (int)from[i].key);
-	free(t);
-}
-
-/*
- * saved_cmdlines ("PID COMM" a line) into @tep, as tep_parse_saved_cmdlines()
- * does: lines split as strtok(3) splits them, each read as sscanf's "%d
- * %m[^\n]", registered (see register_comms()), stopping at the first line
- * that does not read. Written by hand because sscanf (and its malloc per
- * comm) was 13M of the 57M instructions ftreport spent on a 62-event file;
- * the lines of a form other than blanks, 1-9 digits, blanks, a name are
- * left to libtraceevent, from that line on. @text is changed (its
- * newlines cut).
- */
-void tf_cmdlines_parse(struct tep_handle *tep, char *text)
-{
-	char *p = text, *line, *nl, *comm;
-	struct comm_line *c = NULL, *nc;
-	size_t n = 0, cap = 0;
-	int pid, digits;
-
-	for (;;) {
-		while (*p == '\n')
-			p++;
-		if (!*p)
-			break;
-		line = p;
-		while (*p != '\n' && *p && isspace((unsigned char)*p))
-			p++;
-		for (pid = 0, digits = 0; *p >= '0' && *p <= '9' && digits < 10; p++, digits++)
-			pid = pid * 10 + (*p - '0');
-		comm = p;
-		while (*comm != '\n' && *comm && isspace((unsigned char)*comm))
-			comm++;
-		if (!digits || digits > 9 || !*comm || *comm == '\n') {
-			register_comms(tep, c, n);
-			n = 0;
-			tep_parse_saved_cmdlines(tep, line);
-			break;
-		}
-		nl = strchr(comm, '\n');
-		if (nl)
-			*nl = '\0';
-		if (n == cap) {
-			cap = cap ? 2 * cap : 1024;
-			nc = realloc(c, cap * sizeof(*c));
-			if (!nc) {	/* registered as they come */
-				register_comms(tep, c, n);
-				n = 0;
-				cap = 0;
-				free(c);
-				c = NULL;
-				tep_register_comm(tep, comm, pid);
-				goto next;
-			}
-			c = nc;
-		}
-		c[n++] = (struct comm_line){ .key = 999999999 - pid, .comm = comm };
-next:
-		if (!nl)
-			break;
-		p = nl + 1;
-	}
-	register_comms(tep, c, n);
-	free(c);
-}
-
 static int read_cmdlines(struct cur *c)
 {
 	char *b;
@@ -893,9 +790,7 @@ static int read_cmdlines(struct cur *c)
 
 	if (ret)
 		return ret;
-	tf_cmdlines_parse(c->tf->tep, b);
-	free(b);
-	return 0;
+	return ftk_comms_parse(c->tf->comms, c->tf->tep, b);
 }
 
 /* "[local] global counter" or "local" -> "local". */
@@ -1809,7 +1704,7 @@ FTK_API int ftk_tracefile_open(const char *path, unsigned int flags, struct ftk_
 		return ftk_err(tf_fail(tf, -FTK_E_FORMAT, "bad page size %u at offset %llu",
 				       tf->page_size, c.pos - 4));
 	tf->tep = tep_alloc();
-	if (!tf->tep)
+	if (!tf->tep || !(tf->comms = ftk_comms_bind(tf->tep)))
 		return ftk_err(-ENOMEM);
 	tep_set_file_bigendian(tf->tep, tf->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	tep_set_local_bigendian(tf->tep, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ?
@@ -1874,6 +1769,7 @@ FTK_API void ftk_tracefile_close(struct ftk_tracefile *tf)
 	}
 	if (tf->plugins)
 		tep_unload_plugins(tf->plugins, tf->tep);
+	ftk_comms_unbind(tf->comms);
 	if (tf->tep)
 		tep_free(tf->tep);
 	if (tf->fd >= 0)

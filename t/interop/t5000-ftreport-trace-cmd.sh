@@ -69,6 +69,8 @@ same "-F per-event filters" "$f" -F 'sched_switch: next_pid > 100' -F 'sched_wak
 same "-F a word that is no field, in a comparison" "$f" -F 'sched_switch: nosuch == 1 || prev_pid > 100'
 same "-F strings and regexes" "$f" -F 'sched: prev_comm =~ "^[a-k]" && next_comm != "bash" || comm ~ "*o*"'
 same "-F arithmetic and negation" "$f" -F 'sched_switch: !(prev_state & 1) && prev_pid > 100 || prev_state & 2'
+# COMM: the comm of the record's pid, from the file's saved_cmdlines and the sched plugin's
+same "-F COMM" "$f" -F 'sched_switch: COMM == "bash" || COMM ~ "k*"' -F 'print: COMM != "make"'
 f="$tmp/s7.dat"
 same "function_graph with -t" "$f" -t
 same "function_graph with -N (no trace-cmd handlers)" "$f" -N

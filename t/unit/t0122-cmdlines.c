@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The trace file reader's saved_cmdlines parser (tf_cmdlines_parse() in
- * lib/tracefile-read.c) against libtraceevent's tep_parse_saved_cmdlines():
- * the same text given to both must name every pid the same, on ordinary
- * lines and on odd ones (blanks, tabs, carriage returns, names with spaces,
- * a pid repeated, signs, ten digits, a line with no name or no pid, which
- * stops libtraceevent's parse, no final newline), on random texts, and on
- * this machine's saved_cmdlines.
+ * The comm tables (lib/comm.c) against libtraceevent's own comms:
+ * - saved_cmdlines given to ftk_comms_parse() and to
+ *   tep_parse_saved_cmdlines() must name every pid the same, on ordinary
+ *   lines and on odd ones (blanks, tabs, carriage returns, names with
+ *   spaces, a pid repeated, signs, ten digits, a line with no name or no
+ *   pid, which stops libtraceevent's parse, no final newline), on random
+ *   texts, and on this machine's saved_cmdlines;
+ * - random runs of registrations and look-ups, pids repeated before and
+ *   after the first look-up, must give the answers tep_register_comm() and
+ *   tep_data_comm_from_pid() give, also once handed over with
+ *   ftk_comms_to_tep().
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +20,7 @@
 
 #include "internal.h"
 #include "tap.h"
-#include "tracefile-read-local.h"
+#include "comm-local.h"
 
 #define MAX_PID	200000
 
@@ -24,16 +28,17 @@
 static void check_text(const char *what, const char *text)
 {
 	struct tep_handle *a = tep_alloc(), *b = tep_alloc();
+	struct ftk_comms *c = b ? ftk_comms_bind(b) : NULL;
 	char *copy = strdup(text);
 	int pid, bad = -1, n = 0;
 
-	if (!a || !b || !copy)
+	if (!a || !c || !copy)
 		bail_out("out of memory");
 	tep_parse_saved_cmdlines(a, text);
-	tf_cmdlines_parse(b, copy);
+	ftk_comms_parse(c, b, copy);
 	for (pid = -5; pid <= MAX_PID && bad < 0; pid++) {
 		const char *x = tep_data_comm_from_pid(a, pid);
-		const char *y = tep_data_comm_from_pid(b, pid);
+		const char *y = ftk_comm(b, pid);
 
 		if (strcmp(x, y))
 			bad = pid;
@@ -44,8 +49,8 @@ static void check_text(const char *what, const char *text)
 	   bad < 0 ? "" : " (a pid differs)");
 	if (bad >= 0)
 		diag("pid %d: libtraceevent '%s', ours '%s'", bad, tep_data_comm_from_pid(a, bad),
-		     tep_data_comm_from_pid(b, bad));
-	free(copy);
+		     ftk_comm(b, bad));
+	ftk_comms_unbind(c);
 	tep_free(a);
 	tep_free(b);
 }
@@ -69,6 +74,55 @@ static const char *const texts[][2] = {
 	{ "only blank lines", "\n\n\n" },
 	{ "empty", "" },
 };
+
+/*
+ * @steps random registrations (of pids 1..@pids, a few 0, names that say
+ * when they came) and look-ups, the first look-up after @first steps,
+ * after a saved_cmdlines text of its own: every look-up the same from
+ * both; @handover: ftk_comms_to_tep() half way.
+ */
+static int run_ops(unsigned int *seed, int pids, int steps, int first, int handover)
+{
+	struct tep_handle *a = tep_alloc(), *b = tep_alloc();
+	struct ftk_comms *c = b ? ftk_comms_bind(b) : NULL;
+	char name[32], *text = malloc(64 * 16 + 1);
+	int i, pid, bad = 0;
+	size_t len = 0;
+
+	if (!a || !c || !text)
+		bail_out("out of memory");
+	for (i = 0; i < 16; i++)
+		len += sprintf(text + len, "%d saved%d\n", 1 + rand_r(seed) % pids, i);
+	tep_parse_saved_cmdlines(a, text);
+	ftk_comms_parse(c, b, text);
+	for (i = 0; i < steps && !bad; i++) {
+		pid = rand_r(seed) % 10 ? 1 + rand_r(seed) % pids : 0;
+		if (handover && i == steps / 2)
+			ftk_comms_to_tep(b);
+		if (i >= first && rand_r(seed) % 2) {
+			const char *x = tep_data_comm_from_pid(a, pid), *y = ftk_comm(b, pid);
+
+			if (strcmp(x, y)) {
+				diag("step %d: pid %d: libtraceevent '%s', ours '%s'", i, pid, x, y);
+				bad = 1;
+			}
+			continue;
+		}
+		snprintf(name, sizeof(name), "reg%d", i);
+		tep_register_comm(a, name, pid);
+		ftk_comms_add(c, b, name, strlen(name), pid);
+	}
+	for (pid = 0; pid <= pids && !bad; pid++)
+		if (strcmp(tep_data_comm_from_pid(a, pid), ftk_comm(b, pid))) {
+			diag("at the end: pid %d: libtraceevent '%s', ours '%s'", pid,
+			     tep_data_comm_from_pid(a, pid), ftk_comm(b, pid));
+			bad = 1;
+		}
+	ftk_comms_unbind(c);
+	tep_free(a);
+	tep_free(b);
+	return !bad;
+}
 
 int main(void)
 {
@@ -95,24 +149,38 @@ int main(void)
 		else {
 			/* many quietly, one line for all */
 			struct tep_handle *a = tep_alloc(), *b = tep_alloc();
+			struct ftk_comms *c = b ? ftk_comms_bind(b) : NULL;
 			char *copy = strdup(r);
 			int pid;
 
+			if (!a || !c || !copy)
+				bail_out("out of memory");
 			tep_parse_saved_cmdlines(a, r);
-			tf_cmdlines_parse(b, copy);
+			ftk_comms_parse(c, b, copy);
 			for (pid = 0; pid < 100000; pid++)
-				if (strcmp(tep_data_comm_from_pid(a, pid), tep_data_comm_from_pid(b, pid)))
+				if (strcmp(tep_data_comm_from_pid(a, pid), ftk_comm(b, pid)))
 					break;
 			if (pid < 100000) {
 				ok(0, "random text %zu: pid %d differs", i, pid);
 				diag("%s", r);
 			}
-			free(copy);
+			ftk_comms_unbind(c);
 			tep_free(a);
 			tep_free(b);
 		}
 	}
 	free(r);
+
+	{
+		int good = 1, k;
+
+		for (k = 0; k < 300 && good; k++)
+			good = run_ops(&seed, 3 + k % 40, 200, k % 50, 0);
+		ok(good, "registrations and look-ups: libtraceevent's answers (%d runs)", k);
+		for (k = 0, good = 1; k < 100 && good; k++)
+			good = run_ops(&seed, 3 + k % 40, 200, k % 150, 1);
+		ok(good, "and once handed to libtraceevent (%d runs)", k);
+	}
 
 	if (ftk_read_file("/sys/kernel/tracing/saved_cmdlines", &text, &len) == 0 && len > 0)
 		check_text("this machine's saved_cmdlines", text);

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* comm.c: pid -> comm tables bound to a tep, with libtraceevent's answers. */
+#ifndef FTKIT_COMM_LOCAL_H
+#define FTKIT_COMM_LOCAL_H
+
+#include <stddef.h>
+
+struct tep_handle;
+struct ftk_comms;
+
+struct ftk_comms *ftk_comms_bind(struct tep_handle *tep);
+void ftk_comms_unbind(struct ftk_comms *c);
+struct ftk_comms *ftk_comms_of(const struct tep_handle *tep);
+/* saved_cmdlines' text into @c (NULL: into @tep); @text is taken over. 0 or -ENOMEM. */
+int ftk_comms_parse(struct ftk_comms *c, struct tep_handle *tep, char *text);
+const char *ftk_comm(struct tep_handle *tep, int pid);
+const char *ftk_comms_get(struct ftk_comms *c, struct tep_handle *tep, int pid);
+int ftk_comms_add(struct ftk_comms *c, struct tep_handle *tep, const char *comm, size_t len,
+		  int pid);
+int ftk_comms_to_tep(struct tep_handle *tep);
+
+#endif
