@@ -155,6 +155,9 @@ static struct tep_format_field *num_arg(struct tep_event *ev, struct tep_print_a
 	return f;
 }
 
+static const char *compile_expr(struct tep_event *ev, struct tep_print_arg *a, struct fexpr *ex,
+				int *nex, int depth);
+
 /*
  * "%s" of __print_symbolic(REC->f, { 0, "HI" }, ...) or of
  * __print_flags(REC->f, "|", { 1, "A" }, ...) (@a) into @op. As
@@ -174,8 +177,20 @@ static const char *compile_symbolic(struct tep_event *ev, struct tep_print_arg *
 	int n = 0;
 
 	f = num_arg(ev, flags ? a->flags.field : a->symbol.field, &op->mask);
-	if (!f)
-		return flags ? "__print_flags of an expression" : "__print_symbolic of an expression";
+	if (!f) {
+		/* of an expression: sched_switch's REC->prev_state & (...) */
+		struct fexpr ex[MAX_EXPR];
+		const char *why;
+		int nex = 0;
+
+		why = compile_expr(ev, flags ? a->flags.field : a->symbol.field, ex, &nex, 0);
+		if (why)
+			return why;
+		op->ex = malloc(nex * sizeof(*ex));
+		if (!op->ex)
+			return "out of memory";
+		memcpy(op->ex, ex, nex * sizeof(*ex));
+	}
 	for (sym = list; sym; sym = sym->next) {
 		if (!sym->value || !sym->str || !isdigit((unsigned char)sym->value[0]))
 			return "__print_symbolic or __print_flags of a named value";
@@ -195,8 +210,10 @@ static const char *compile_symbolic(struct tep_event *ev, struct tep_print_arg *
 		op->lit = a->flags.delim;
 		op->litlen = strlen(a->flags.delim);
 	}
-	op->off = f->offset;
-	op->size = f->size;
+	if (f) {
+		op->off = f->offset;
+		op->size = f->size;
+	}
 	op->syms = t;
 	op->nsyms = n;
 	return NULL;
@@ -320,6 +337,88 @@ static const char *compile_num_expr(struct tep_event *ev, struct tep_print_arg *
 	return NULL;
 }
 
+static const char *compile_str_branch(struct tep_event *ev, struct tep_print_arg *a,
+				      struct fop *op, int depth);
+
+/*
+ * "%s" of c ? a : b (@a, '?' with ':' on its right) into @op: the
+ * condition is evaluated as a number (eval_num_arg()), and the string
+ * chosen prints through the conversion (print_str_arg()): sched_switch's
+ * prev_state without its plugin (-N).
+ */
+static const char *compile_scond(struct tep_event *ev, struct tep_print_arg *a, struct fop *op,
+				 int depth)
+{
+	struct tep_print_arg *r = a->op.right;
+	struct fexpr ex[MAX_EXPR];
+	const char *why;
+	int i, n = 0;
+
+	if (!r || r->type != TEP_PRINT_OP || !r->op.op || strcmp(r->op.op, ":"))
+		return "an operator";
+	if (depth > 8)
+		return "a long expression";
+	why = compile_expr(ev, a->op.left, ex, &n, 0);
+	if (why)
+		return why;
+	op->ex = malloc(n * sizeof(*ex));
+	op->alt = calloc(2, sizeof(*op->alt));
+	if (!op->ex || !op->alt)
+		return "out of memory";
+	memcpy(op->ex, ex, n * sizeof(*ex));
+	op->kind = FOP_SCOND;
+	for (i = 0; i < 2; i++) {
+		struct fop *b = &op->alt[i];
+
+		*b = (struct fop){ .mask = ~0ULL, .ls = op->ls, .plain = op->plain, .conv = op->conv };
+		memcpy(b->fmt, op->fmt, sizeof(b->fmt));
+		why = compile_str_branch(ev, i ? r->op.right : r->op.left, b, depth + 1);
+		if (why)
+			return why;
+	}
+	return NULL;
+}
+
+/*
+ * A string a '?' chooses (@a) into @op: a constant ("R"), a symbol or
+ * flags, a char array field, or another ?:.
+ */
+static const char *compile_str_branch(struct tep_event *ev, struct tep_print_arg *a,
+				      struct fop *op, int depth)
+{
+	struct tep_format_field *f;
+
+	if (!a)
+		return "an operator";
+	switch (a->type) {
+	case TEP_PRINT_ATOM:
+		if (!a->atom.atom || strchr(a->atom.atom, '\\'))
+			return "a string constant with an escape";
+		op->kind = FOP_LIT;
+		op->lit = a->atom.atom;
+		op->litlen = strlen(a->atom.atom);
+		return NULL;
+	case TEP_PRINT_SYMBOL:
+	case TEP_PRINT_FLAGS:
+		return compile_symbolic(ev, a, op);
+	case TEP_PRINT_OP:
+		if (a->op.op && !strcmp(a->op.op, "?"))
+			return compile_scond(ev, a, op, depth);
+		return "an operator";
+	case TEP_PRINT_FIELD:
+		f = a->field.field ? a->field.field : tep_find_any_field(ev, a->field.name);
+		if (!f || !(f->flags & TEP_FIELD_IS_ARRAY) || (f->flags & TEP_FIELD_IS_DYNAMIC) ||
+		    f->size <= 0 || f->size > 1024 || !strstr(f->type, "char"))
+			return "%s of a field not a char array";
+		op->kind = FOP_STR;
+		op->off = f->offset;
+		op->size = f->size;
+		return NULL;
+	default:
+		return "?: of a string of another kind";
+	}
+}
+
 /*
  * The conversion from @fmt (its '%') to @q (its letter) into @op: its
  * printf format and whether the own digits can print it. The format
@@ -420,6 +519,9 @@ static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 			if ((fa->type == TEP_PRINT_SYMBOL || fa->type == TEP_PRINT_FLAGS) &&
 			    op->conv == 's')
 				why = compile_symbolic(ev, fa, op);
+			else if (op->conv == 's' && fa->type == TEP_PRINT_OP && fa->op.op &&
+				 !strcmp(fa->op.op, "?"))
+				why = compile_scond(ev, fa, op, 0);
 			else if (op->conv != 's' && !index &&
 				 (fa->type == TEP_PRINT_OP ||
 				  (fa->type == TEP_PRINT_TYPE && (!in || in->type != TEP_PRINT_FIELD))))
@@ -537,7 +639,14 @@ static const char *compile_generic(struct fprog *pr, struct tep_event *ev)
 			return "a dynamic field";
 		op->off = f->offset;
 		op->size = f->size;
-		if (op->conv == 's') {
+		if (op->conv == 's' && !(f->flags & TEP_FIELD_IS_ARRAY) &&
+		    f->size == tep_get_long_size(ev->tep) && (f->size == 4 || f->size == 8)) {
+			/*
+			 * A string's kernel address (ftrace:bputs' str): the
+			 * text the printk formats list there (print-printk.c).
+			 */
+			op->kind = FOP_PSTR;
+		} else if (op->conv == 's') {
 			if (!(f->flags & TEP_FIELD_IS_ARRAY) || f->size <= 0 || f->size > 1024 ||
 			    !strstr(f->type, "char"))
 				return "%s of a field not a char array";
@@ -684,16 +793,44 @@ static int compile_print(struct fprog *pr, struct tep_event *ev)
 	return 1;
 }
 
+/*
+ * ftrace:bprint (trace_printk()): libtraceevent prints it by the printk
+ * format at REC->fmt, not by its print fmt; the fields ip, fmt and buf
+ * into pr->f[0..2] (print-printk.c prints it). NULL, or why not.
+ */
+static const char *compile_bprint(struct fprog *pr, struct tep_event *ev)
+{
+	struct tep_format_field *ip = num_field(ev, "ip"), *fmt = num_field(ev, "fmt");
+	struct tep_format_field *buf = tep_find_field(ev, "buf");
+
+	if (!ip || !fmt || !buf || buf->offset < 0 || (buf->flags & TEP_FIELD_IS_DYNAMIC))
+		return "a bprint event of odd fields";
+	pr->f[0] = ip;
+	pr->f[1] = fmt;
+	pr->f[2] = buf;
+	return NULL;
+}
+
+/* What @op holds (not @op itself). */
+static void fop_release(struct fop *op)
+{
+	int i;
+
+	free(op->syms);
+	free(op->ex);
+	for (i = 0; op->alt && i < 2; i++)
+		fop_release(&op->alt[i]);
+	free(op->alt);
+}
+
 void ftk_print_prog_free(struct fprog *pr)
 {
 	int i;
 
 	if (!pr)
 		return;
-	for (i = 0; i < MAX_OPS; i++) {
-		free(pr->ops[i].syms);
-		free(pr->ops[i].ex);
-	}
+	for (i = 0; i < MAX_OPS; i++)
+		fop_release(&pr->ops[i]);
 	free(pr->text);
 	free(pr);
 }
@@ -735,11 +872,16 @@ struct fprog *ftk_print_compile(struct ftk_printer *p, struct tep_event *ev)
 	pr->why = p->no_fast ? "FTK_PRINT_SLOW is set" :
 		  (p->flags & FTK_PRINT_RAW) ? "raw fields (-R)" :
 		  (ev->flags & TEP_EVENT_FL_FAILED) ? "libtraceevent could not parse the format" :
-		  (ev->flags & TEP_EVENT_FL_ISBPRINT) ? "bprint" :
 		  (ev->flags & (TEP_EVENT_FL_NOHANDLE | TEP_EVENT_FL_PRINTRAW)) ?
 		  "the event's NOHANDLE or PRINTRAW flag" : NULL;
 	if (pr->why)
 		return pr;
+	if (ev->flags & TEP_EVENT_FL_ISBPRINT) {
+		pr->why = compile_bprint(pr, ev);
+		if (!pr->why)
+			pr->kind = PROG_BPRINT;
+		return pr;
+	}
 	if (ev->handler && (ev->flags & TEP_EVENT_FL_ISFTRACE)) {
 		/* the printer's own function_graph and kernel_stack handlers */
 		pr->kind = ftk_print_graph_compile(p, ev, pr->f);

@@ -76,6 +76,8 @@ struct ftk_printer {
 	unsigned char		*chrome_seen;	/* chrome: pids named in metadata */
 	int			*chrome_pids;
 	int			chrome_npids, chrome_apids;
+	struct ftk_printk	*printk;	/* the file's printk formats, on first use */
+	int			printk_none;	/* none kept for this tep */
 };
 
 #define COMM_SLOTS	4096
@@ -102,7 +104,8 @@ struct comm_slot {
 #define CHECK_FIRST	32
 #define MAX_OPS		32
 
-enum fop_kind { FOP_LIT, FOP_NUM, FOP_STR, FOP_DSTR, FOP_SYM, FOP_FLAGS, FOP_FUNC, FOP_EXPR };
+enum fop_kind { FOP_LIT, FOP_NUM, FOP_STR, FOP_DSTR, FOP_SYM, FOP_FLAGS, FOP_FUNC, FOP_EXPR,
+	       FOP_PSTR, FOP_SCOND };
 
 /*
  * A node of a number argument that is an expression, ((unsigned int)
@@ -145,11 +148,13 @@ struct fop {
 	unsigned long long mask;	/* FOP_NUM, _SYM, _FLAGS: of a cast (u8, int, ...): all ones if none */
 	struct fsym	*syms;		/* FOP_SYM, FOP_FLAGS: in the print fmt's order */
 	int		nsyms;
-	struct fexpr	*ex;		/* FOP_EXPR, and FOP_FUNC of one: node 0 is the root */
+	struct fexpr	*ex;		/* FOP_EXPR, and FOP_FUNC of one: node 0 is the root;
+					 * FOP_SCOND: the condition */
+	struct fop	*alt;		/* FOP_SCOND: the strings if true [0] and if not [1] */
 };
 
 enum { PROG_SLOW, PROG_GENERIC, PROG_SWITCH, PROG_WAKEUP, PROG_PRINT, PROG_UNSAFE,
-       PROG_GRAPH_ENTRY, PROG_GRAPH_EXIT, PROG_STACK, PROG_FUNCTION, PROG_RAW_DATA };
+       PROG_GRAPH_ENTRY, PROG_GRAPH_EXIT, PROG_STACK, PROG_FUNCTION, PROG_RAW_DATA, PROG_BPRINT };
 
 struct fprog {
 	struct tep_event	*ev;
@@ -194,6 +199,13 @@ int ftk_print_text(struct ftk_printer *p, const struct tep_record *crec, int buf
 int ftk_print_flush(struct ftk_printer *p);
 void ftk_ob_put(struct obuf *o, const char *s, size_t n);
 void ftk_ob_printf(struct obuf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ftk_put_function(struct ftk_printer *p, struct obuf *o, unsigned long long v, char conv);
+/* print-printk.c */
+struct ftk_printk;
+void ftk_printk_free(struct ftk_printk *t);
+int ftk_print_bprint(struct ftk_printer *p, struct fprog *pr, const struct tep_record *rec,
+		     struct obuf *o);
+int ftk_print_pstr(struct ftk_printer *p, struct obuf *o, const void *field, const char **why);
 /* print-json.c */
 int ftk_print_other(struct ftk_printer *p, const struct tep_record *crec, int buf,
 		    struct tep_event *ev);

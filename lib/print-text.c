@@ -392,8 +392,8 @@ static unsigned long long eval_expr(struct ftk_printer *p, const struct fexpr *e
  * the function at @v, with "+0x" and the offset into it for %pS and %pF
  * (@conv 'S', 'F'); without one, the address in hex.
  */
-static __attribute__((noinline)) void put_function(struct ftk_printer *p, struct obuf *o,
-						   unsigned long long v, char conv)
+__attribute__((noinline)) void ftk_put_function(struct ftk_printer *p, struct obuf *o,
+						unsigned long long v, char conv)
 {
 	const char *func = tep_find_function(p->tep, v);
 
@@ -429,6 +429,28 @@ static __attribute__((noinline)) void put_symbol(struct ftk_printer *p, const st
 	unsigned long long v;
 	const struct fsym *y, *end;
 
+	while (op->kind == FOP_SCOND)
+		/* %s of c ? a : b (print_str_arg()): the string chosen */
+		op = &op->alt[eval_expr(p, op->ex, 0, rec) ? 0 : 1];
+	if (op->kind == FOP_LIT) {
+		/* a string constant, through the conversion */
+		if (op->plain)
+			ob_put(o, op->lit, op->litlen);
+		else
+			ftk_ob_printf(o, op->fmt, op->lit);
+		return;
+	}
+	if (op->kind == FOP_STR) {
+		char buf[1025];
+
+		memcpy(buf, (const char *)rec->data + op->off, op->size);
+		buf[op->size] = 0;
+		if (op->plain)
+			ob_put(o, buf, strlen(buf));
+		else
+			ftk_ob_printf(o, op->fmt, buf);
+		return;
+	}
 	if (op->ex) {
 		v = eval_expr(p, op->ex, 0, rec);
 		if (op->kind == FOP_EXPR) {
@@ -439,7 +461,7 @@ static __attribute__((noinline)) void put_symbol(struct ftk_printer *p, const st
 		v = rdn(p, (const char *)rec->data + op->off, op->size) & op->mask;
 	}
 	if (op->kind == FOP_FUNC) {
-		put_function(p, o, v, op->pconv);
+		ftk_put_function(p, o, v, op->pconv);
 		return;
 	}
 	y = op->syms;
@@ -478,7 +500,7 @@ static __attribute__((noinline)) void put_symbol(struct ftk_printer *p, const st
 		put_sym_str(o, op, y);
 }
 
-static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct tep_record *rec,
+static int run_prog(struct ftk_printer *p, struct fprog *pr, const struct tep_record *rec,
 		    struct obuf *o, int reg)
 {
 	unsigned long long v;
@@ -522,7 +544,7 @@ static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct 
 		const char *str = (const char *)rec->data + pr->f[1]->offset;
 		size_t n = (size_t)rec->size - pr->f[1]->offset;
 
-		put_function(p, o, rd(p, rec, pr->f[0]), 's');
+		ftk_put_function(p, o, rd(p, rec, pr->f[0]), 's');
 		ob_put(o, ": ", 2);
 		ob_put(o, str, strnlen(str, n));
 		return 0;
@@ -545,6 +567,8 @@ static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct 
 	case PROG_STACK:
 		ftk_print_graph_stack(p, o, rec, pr->f[0]);
 		return 0;
+	case PROG_BPRINT:
+		return ftk_print_bprint(p, pr, rec, o);
 	case PROG_GENERIC:
 		for (i = 0; i < pr->nops; i++) {
 			const struct fop *op = &pr->ops[i];
@@ -584,6 +608,9 @@ static int run_prog(struct ftk_printer *p, const struct fprog *pr, const struct 
 			} else if (op->kind == FOP_NUM) {
 				put_num(o, op, rdn(p, (const char *)rec->data + op->off, op->size) &
 					op->mask);
+			} else if (op->kind == FOP_PSTR) {
+				if (ftk_print_pstr(p, o, (const char *)rec->data + op->off, &pr->why))
+					return -1;
 			} else {
 				put_symbol(p, op, rec, o);
 			}

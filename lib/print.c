@@ -102,6 +102,7 @@ FTK_API void ftk_printer_free(struct ftk_printer *p)
 	free(p->comms);
 	free(p->chrome_seen);
 	free(p->chrome_pids);
+	ftk_printk_free(p->printk);
 	free(p->ob.b);
 	free(p->file);
 	free(p->file_name);

@@ -336,6 +336,7 @@ FTK_API int ftk_tracefile_open_live(const char *tracing_dir, const char *instanc
 	if ((txt = read_text(root, "printk_formats"))) {
 		keep_colon_lines(txt);
 		tep_parse_printk_formats(tf->tep, txt);
+		ftk_printk_keep(tf->tep, txt);
 		free(txt);
 	}
 	if (tf_live_kallsyms_later(tf))

@@ -779,6 +779,7 @@ static int read_printk(struct cur *c)
 	keep_colon_lines(b);
 	if (*b)
 		tep_parse_printk_formats(c->tf->tep, b);
+	ftk_printk_keep(c->tf->tep, b);	/* for the printer's bprint and bputs */
 	free(b);
 	return 0;
 }
@@ -1770,8 +1771,10 @@ FTK_API void ftk_tracefile_close(struct ftk_tracefile *tf)
 	if (tf->plugins)
 		tep_unload_plugins(tf->plugins, tf->tep);
 	ftk_comms_unbind(tf->comms);
-	if (tf->tep)
+	if (tf->tep) {
+		ftk_printk_drop(tf->tep);
 		tep_free(tf->tep);
+	}
 	if (tf->fd >= 0)
 		close(tf->fd);
 	for (i = 0; i < tf->nr_fmts; i++)
