@@ -24,6 +24,14 @@
  * name,id,vcpus a host's GUEST option, -P two PROCMAPS options; -R REASON
  * makes one ftrace print event (the first after half the events) the
  * flight recorder's reason mark, "ftkit flight trigger: REASON".
+ * -b adds ftrace bprint (trace_printk()) and bputs (trace_puts())
+ * events over a set of formats, their arguments packed as the kernel's
+ * vbin_printf() packs them, and a printk formats section listing the
+ * formats and strings (escaped as the kernel's printk_formats file
+ * escapes them); one bprint format address and one bputs string address
+ * are not in it. -B (with -b) also writes formats libtraceevent pairs
+ * with their arguments differently and, last of all, a bprint record
+ * cut short: each makes libtraceevent give up on bprint from then on.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -37,7 +45,7 @@ static unsigned long long nevents = 1000, seed = 1;
 static const char *clock_name = "local", *date_opt, *offset_opt;
 static unsigned int tsc_mult, tsc_shift;
 static const char *tshift_opt, *traceid_opt, *guest_opt;
-static int procmaps;
+static int procmaps, bprint, bprint_bad;
 static const char *reason;
 static FILE *out;
 
@@ -82,6 +90,43 @@ static const int pids[] = { 1234, 42, 777, 4321, 4400, 5000 };
 
 static char fmt_switch[2048], fmt_wakeup[1024], fmt_print[1024], fmt_blob[1024];
 static char fmt_func[1024], fmt_gent[1024], fmt_gret[1024], fmt_stack[2048];
+static char fmt_bprint[1024], fmt_bputs[1024];
+
+/*
+ * trace_printk() formats (-b): the C text and the arguments it takes, one
+ * letter each: i int, l long, L long long, c char, h short, s string,
+ * p pointer, w a '*' width or precision (int). Those after BP_GOOD only
+ * with -B: libtraceevent pairs them with their arguments otherwise than
+ * the kernel packs them and gives up.
+ */
+static const struct { const char *fmt, *args; } bpfmts[] = {
+	{ "hello from trace_printk\\n", "" },
+	{ "%s: count=%d flags=%x\\n", "sii" },
+	{ "pid %d comm %s prio %u\\n", "isi" },
+	{ "%lx %llu %lld %zu\\n", "lLLl" },
+	{ "ip=%pS caller=%ps\\n", "pp" },
+	{ "ptr %p raw %px end\\n", "pp" },
+	{ "[%5d|%05u|%8.3s|%.2s|%#x|%08lx]\\n", "iissil" },
+	{ "%c%c then %d\\n", "cci" },
+	{ "100%% done, %d%% left\\n", "i" },
+	{ "width %*d prec %.*s|\\n", "wiws" },
+	{ "tab\\there \\\"quoted\\\" and \\ back\\n", "" },
+	{ "neg %d %ld %lld %i\\n", "illi" },
+	{ "%u %i %X %o %lu\\n", "iiiil" },
+	{ "%s and %s and %s\\n", "sss" },
+	{ "no newline at the end %d", "i" },
+	{ "eight %d %d %d %d %d %d %d %d\\n", "iiiiiiii" },
+	{ "%lld%s%llx\\n", "LsL" },
+	/* -B only */
+	{ "left %-5d|%d\\n", "ii" },
+	{ "short %hd %hhu %d\\n", "hci" },
+};
+#define BP_GOOD	17
+#define BP_ADDR(i)	(0xffffffff82400000ULL + 0x40 * (i))
+
+/* trace_puts() strings (-b) */
+static const char *bpstrs[] = { "trace_puts here\\n", "puts without newline", "a\\ttab" };
+#define BS_ADDR(i)	(0xffffffff82500000ULL + 0x40 * (i))
 
 /* Function graph state per CPU: the open calls. */
 static unsigned long long gfunc[64][16], gcall[64][16];
@@ -156,6 +201,117 @@ static void make_formats(void)
 		 "\tfield:unsigned long caller[8];\toffset:16;\tsize:64;\tsigned:0;\n\n"
 		 "print fmt: \"\\t=> %%ps\\n\\t=> %%ps\\n\", (void *)REC->caller[0], (void *)REC->caller[1]\n",
 		 common);
+	snprintf(fmt_bprint, sizeof(fmt_bprint),
+		 "name: bprint\nID: 6\nformat:\n%s"
+		 "\tfield:unsigned long ip;\toffset:8;\tsize:%d;\tsigned:0;\n"
+		 "\tfield:const char * fmt;\toffset:%d;\tsize:%d;\tsigned:0;\n"
+		 "\tfield:u32 buf[];\toffset:%d;\tsize:0;\tsigned:0;\n\n"
+		 "print fmt: \"%%ps: %%s\", (void *)REC->ip, REC->fmt\n",
+		 common, lsize, 8 + lsize, lsize, 8 + 2 * lsize);
+	snprintf(fmt_bputs, sizeof(fmt_bputs),
+		 "name: bputs\nID: 14\nformat:\n%s"
+		 "\tfield:unsigned long ip;\toffset:8;\tsize:%d;\tsigned:0;\n"
+		 "\tfield:const char * str;\toffset:%d;\tsize:%d;\tsigned:0;\n\n"
+		 "print fmt: \"%%ps: %%s\", (void *)REC->ip, REC->str\n",
+		 common, lsize, 8 + lsize, lsize);
+}
+
+/*
+ * The printk formats section (-b): "0xADDR : \"TEXT\"" lines. The
+ * formats above are written as C source, so their escapes are already
+ * those of the kernel's printk_formats file (\n, \t, \"); one line twice,
+ * as real kernels list some.
+ */
+static char *printk_text(void)
+{
+	static char text[8192];
+	size_t n = 0, i;
+
+	if (!bprint)
+		return "";
+	for (i = 0; i < sizeof(bpfmts) / sizeof(bpfmts[0]); i++)
+		n += snprintf(text + n, sizeof(text) - n, "0x%llx : \"%s\"\n", BP_ADDR(i),
+			      bpfmts[i].fmt);
+	for (i = 0; i < sizeof(bpstrs) / sizeof(bpstrs[0]); i++)
+		n += snprintf(text + n, sizeof(text) - n, "0x%llx : \"%s\"\n", BS_ADDR(i), bpstrs[i]);
+	snprintf(text + n, sizeof(text) - n, "0x%llx : \"%s\"\n", BS_ADDR(0), bpstrs[0]);
+	return text;
+}
+
+/* @v at @off of @buf aligned to @align, as vbin_printf()'s save_arg(); the new offset. */
+static int save_arg(unsigned char *buf, int off, unsigned long long v, int size, int align)
+{
+	off = (off + align - 1) / align * align;
+	put(buf + off, v, size);
+	return off + size;
+}
+
+/* A string for %s: a word, sometimes empty. */
+static const char *bp_words[] = { "alpha", "", "kworker/u8:2", "x", "a longer string here" };
+
+/* A bprint or bputs event into @p; its length. @fmt: the format index, or -1 for any good one. */
+static int make_bprint_event(unsigned char *p, int who, int fmt)
+{
+	int i = fmt >= 0 ? fmt : (int)(rnd() % (BP_GOOD + 1)), off = 0, n, size;
+	unsigned char *buf = p + 8 + 2 * lsize;
+	unsigned long long v;
+	const char *a;
+
+	memset(p, 0, 256);
+	put(p + 4, pids[who], 4);
+	put(p + 8, funcs[rnd() % 6] + rnd() % 32, lsize);
+	if (fmt < 0 && rnd() % 6 == 0) {
+		/* bputs: one of the strings, or an address not listed */
+		n = rnd() % 4;
+		put(p, 14, 2);
+		put(p + 8 + lsize, n < 3 ? BS_ADDR(n) : 0xffffffff82600008ULL, lsize);
+		return 8 + 2 * lsize;
+	}
+	put(p, 6, 2);
+	if (fmt < 0 && i == BP_GOOD) {
+		/* a format address the printk formats do not list */
+		put(p + 8 + lsize, 0xffffffff82700010ULL, lsize);
+		put(buf, rnd(), 4);
+		return 8 + 2 * lsize + 4;
+	}
+	put(p + 8 + lsize, BP_ADDR(i), lsize);
+	for (a = bpfmts[i].args; *a; a++) {
+		v = rnd();
+		if (rnd() % 3 == 0)
+			v %= 1000;
+		if (rnd() % 5 == 0)
+			v = -v;
+		switch (*a) {
+		case 'i':
+			off = save_arg(buf, off, v, 4, 4);
+			break;
+		case 'w':
+			off = save_arg(buf, off, v % 12, 4, 4);
+			break;
+		case 'h':
+			off = save_arg(buf, off, v, 2, 2);
+			break;
+		case 'c':
+			off = save_arg(buf, off, 'A' + v % 26, 1, 1);
+			break;
+		case 'l':
+		case 'p':
+			if (*a == 'p' && rnd() % 3 == 0)
+				v = rnd() % 4 ? funcs[rnd() % 6] + rnd() % 64 : 0;
+			off = save_arg(buf, off, v, lsize, 4);
+			break;
+		case 'L':
+			off = save_arg(buf, off, v, 8, 4);
+			break;
+		case 's':
+			n = strlen(bp_words[v % 5]) + 1;
+			memcpy(buf + off, bp_words[v % 5], n);
+			off += n;
+			break;
+		}
+	}
+	size = (off + 3) / 4 * 4;
+	return 8 + 2 * lsize + size;
 }
 
 /* A function, function_graph or kernel_stack event for @cpu at @ts into @p; its length. */
@@ -435,9 +591,18 @@ static void gen(struct cpubuf *cb, unsigned long long n, unsigned long long base
 			ts[cpu + 1] = ts[cpu];	/* equal stamps across CPUs */
 		if (graph && rnd() % 2)
 			len = make_ftrace_event(data, cpu, ts[cpu]);
+		else if (bprint && rnd() % 3 == 0)
+			len = make_bprint_event(data, rnd() % 6,
+						bprint_bad && i == n / 2 ? BP_GOOD + (int)(rnd() % 2) : -1);
 		else
 			len = make_event(data, i);
 		add_event(&cb[cpu], ts[cpu], data, len);
+	}
+	if (bprint_bad) {
+		/* last: the string of "%s: count=%d flags=%x" and nothing after it */
+		len = make_bprint_event(data, 0, 1);
+		memcpy(data + 8 + 2 * lsize, "cut", 4);
+		add_event(&cb[0], ts[0] + 1000, data, 8 + 2 * lsize + 4);
 	}
 	for (cpu = 0; cpu < ncpu; cpu++)
 		flush_page(&cb[cpu]);
@@ -471,7 +636,7 @@ int main(int argc, char **argv)
 	long table_at, buf_opt_at = 0, inst_table_at;
 	int c;
 
-	while ((c = getopt(argc, argv, "n:c:s:l:Ek:mxtS:o:D:O:T:gZ:I:G:PR:")) != -1) {
+	while ((c = getopt(argc, argv, "n:c:s:l:Ek:mxtS:o:D:O:T:gZ:I:G:PR:bB")) != -1) {
 		switch (c) {
 		case 'n': nevents = strtoull(optarg, NULL, 0); break;
 		case 'c': ncpu = atoi(optarg); break;
@@ -493,13 +658,15 @@ int main(int argc, char **argv)
 		case 'G': guest_opt = optarg; break;
 		case 'P': procmaps = 1; break;
 		case 'R': reason = optarg; break;
+		case 'b': bprint = 1; break;
+		case 'B': bprint_bad = 1; break;
 		default:
-			fprintf(stderr, "usage: mkdat [-n events] [-c cpus] [-s subbuf] [-l 4|8] [-E] [-k clock] [-m] [-x] [-t] [-S seed] [-D date] [-O offset] [-T mult,shift] [-Z flags,count[,scaling,fraction]] [-I id] [-G name,id,vcpus] [-P] [-R reason] -o file\n");
+			fprintf(stderr, "usage: mkdat [-n events] [-c cpus] [-s subbuf] [-l 4|8] [-E] [-k clock] [-m] [-x] [-t] [-S seed] [-D date] [-O offset] [-T mult,shift] [-Z flags,count[,scaling,fraction]] [-I id] [-G name,id,vcpus] [-P] [-R reason] [-b [-B]] -o file\n");
 			return 1;
 		}
 	}
 	if (!path || ncpu < 1 || ncpu > 64 || (lsize != 4 && lsize != 8) || subbuf < 256 ||
-	    (graph && lsize != 8)) {
+	    (graph && lsize != 8) || (bprint_bad && !bprint)) {
 		fprintf(stderr, "mkdat: bad arguments\n");
 		return 1;
 	}
@@ -525,8 +692,12 @@ int main(int argc, char **argv)
 	wblock("# compressed entry header\n\ttype_len    :    5 bits\n\ttime_delta  :   27 bits\n"
 	       "\tarray       :   32 bits\n\n\tpadding     : type == 29\n\ttime_extend : type == 30\n"
 	       "\ttime_stamp : type == 31\n\tdata max type_len  == 28\n", 8);
-	wnum(graph ? 5 : 1, 4);		/* ftrace formats */
+	wnum((graph ? 5 : 1) + (bprint ? 2 : 0), 4);	/* ftrace formats */
 	wblock(fmt_print, 8);
+	if (bprint) {
+		wblock(fmt_bprint, 8);
+		wblock(fmt_bputs, 8);
+	}
 	if (graph) {
 		wblock(fmt_func, 8);
 		wblock(fmt_gent, 8);
@@ -545,7 +716,7 @@ int main(int argc, char **argv)
 	       "ffffffff81000200 T vfs_read\nffffffff81000300 T ksys_read\n"
 	       "ffffffff81000400 T __x64_sys_read\nffffffff81000500 T rw_verify_area\n"
 	       "ffffffff82000000 T _etext\n", 4);
-	wblock("", 4);			/* printk formats */
+	wblock(printk_text(), 4);	/* printk formats */
 	wblock("1234 bash\n42 kworker/0:1\n777 sshd\n4321 make\n4400 cc1\n", 8);
 	wnum(ncpu, 4);
 	fwrite("options  ", 1, 10, out);
