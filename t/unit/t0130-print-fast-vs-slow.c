@@ -2,7 +2,7 @@
 /*
  * The printer's own formatting (line head, stamps, plain print formats,
  * sched plugins, the function plugin, function_graph) against
- * libtraceevent's, record by record: every fixture printed with
+ * libtraceevent's, record by record (bprint and bputs too): every fixture printed with
  * FTK_PRINT_SLOW (all through tep_print_event) and without must give the
  * same bytes, with and without -t (and -N for the ftrace tracers' files);
  * the trace-cmd-vm files must leave no record to libtraceevent; every
@@ -457,10 +457,13 @@ int main(void)
 		{ "synth-v6", 1 }, { "synth-v6-be4", 1 }, { "synth-v6-8k", 0 },
 		{ "synth-v6-inst", 0 }, { "synth-v7-zstd-inst", 0 }, { "synth-v6-opts", 0 },
 		{ "synth-v6-graph", 1 }, { "synth-v6-graph", 0, 1 },
+		{ "synth-v6-bprint", 1 }, { "synth-v6-bprint", 1, 1 },
 		{ "trace-cmd-vm/mixed", 1 }, { "trace-cmd-vm/kprobe", 1 },
 		{ "trace-cmd-vm/function", 1 }, { "trace-cmd-vm/function-graph", 1 },
 		{ "trace-cmd-vm/function", 1, 1 }, { "trace-cmd-vm/function-graph", 1, 1 },
 		{ "trace-cmd-vm/marker", 1 }, { "trace-cmd-vm/v7-zstd-sched-2cpu", 1 },
+		/* without the sched_switch plugin: %s of ?: and __print_flags() */
+		{ "trace-cmd-vm/mixed", 1, 1 }, { "trace-cmd-vm/v7-zstd-sched-2cpu", 1, 1 },
 	};
 	static const unsigned long long stamps[] = {
 		0, 1, 499, 500, 999999, 999999499, 999999500, 1000000000, 1000000499,
