@@ -225,15 +225,17 @@ static struct ftk_printk *table_new(char *text)
 		if (*s == '"')
 			s++;
 		n = strlen(s);
-		if (n && s[n - 1] == '"')
-			s[--n] = 0;
-		if (n < 2) {
+		if (n < 3) {
 			/* tep_register_print_string() reads before the text */
-			t->why = "a printk format of fewer than 2 characters";
+			t->why = "a printk format of fewer than 3 characters";
 			continue;
 		}
-		if (s[n - 2] == '\\' && s[n - 1] == 'n')
-			s[n - 2] = 0;
+		/* "\n" goes only before a closing quote: it compares the two before the last */
+		if (s[n - 1] == '"') {
+			s[--n] = 0;
+			if (s[n - 2] == '\\' && s[n - 1] == 'n')
+				s[n - 2] = 0;
+		}
 		t->e[t->n++] = (struct pk_ent){ .addr = strtoull(addr, NULL, 16), .str = s };
 	}
 	qsort(t->e, t->n, sizeof(*t->e), ent_cmp);
