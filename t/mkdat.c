@@ -220,7 +220,8 @@ static void make_formats(void)
  * The printk formats section (-b): "0xADDR : \"TEXT\"" lines. The
  * formats above are written as C source, so their escapes are already
  * those of the kernel's printk_formats file (\n, \t, \"); one line twice,
- * as real kernels list some.
+ * as real kernels list some, and one without quotes, as the kernel never
+ * writes it (libtraceevent then keeps a trailing "\n").
  */
 static char *printk_text(void)
 {
@@ -234,7 +235,9 @@ static char *printk_text(void)
 			      bpfmts[i].fmt);
 	for (i = 0; i < sizeof(bpstrs) / sizeof(bpstrs[0]); i++)
 		n += snprintf(text + n, sizeof(text) - n, "0x%llx : \"%s\"\n", BS_ADDR(i), bpstrs[i]);
-	snprintf(text + n, sizeof(text) - n, "0x%llx : \"%s\"\n", BS_ADDR(0), bpstrs[0]);
+	n += snprintf(text + n, sizeof(text) - n, "0x%llx : \"%s\"\n", BS_ADDR(0), bpstrs[0]);
+	/* not the kernel's: no quotes, so libtraceevent keeps the "\n" */
+	snprintf(text + n, sizeof(text) - n, "0x%llx : unquoted\\n\n", BS_ADDR(3));
 	return text;
 }
 
@@ -262,9 +265,9 @@ static int make_bprint_event(unsigned char *p, int who, int fmt)
 	put(p + 8, funcs[rnd() % 6] + rnd() % 32, lsize);
 	if (fmt < 0 && rnd() % 6 == 0) {
 		/* bputs: one of the strings, or an address not listed */
-		n = rnd() % 4;
+		n = rnd() % 5;
 		put(p, 14, 2);
-		put(p + 8 + lsize, n < 3 ? BS_ADDR(n) : 0xffffffff82600008ULL, lsize);
+		put(p + 8 + lsize, n < 4 ? BS_ADDR(n) : 0xffffffff82600008ULL, lsize);
 		return 8 + 2 * lsize;
 	}
 	put(p, 6, 2);
