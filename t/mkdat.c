@@ -29,9 +29,10 @@
  * vbin_printf() packs them, and a printk formats section listing the
  * formats and strings (escaped as the kernel's printk_formats file
  * escapes them); one bprint format address and one bputs string address
- * are not in it. -B (with -b) also writes formats libtraceevent pairs
- * with their arguments differently and, last of all, a bprint record
- * cut short: each makes libtraceevent give up on bprint from then on.
+ * are not in it. -B (with -b) writes, last of all, a bprint record cut
+ * short; -B twice also formats libtraceevent pairs with their arguments
+ * otherwise than the kernel packs them, half way. Each makes
+ * libtraceevent give up on bprint from then on.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -596,16 +597,20 @@ static void gen(struct cpubuf *cb, unsigned long long n, unsigned long long base
 			len = make_ftrace_event(data, cpu, ts[cpu]);
 		else if (bprint && rnd() % 3 == 0)
 			len = make_bprint_event(data, rnd() % 6,
-						bprint_bad && i == n / 2 ? BP_GOOD + (int)(rnd() % 2) : -1);
+						bprint_bad > 1 && i == n / 2 ? BP_GOOD + (int)(rnd() % 2) : -1);
 		else
 			len = make_event(data, i);
 		add_event(&cb[cpu], ts[cpu], data, len);
 	}
 	if (bprint_bad) {
 		/* last: the string of "%s: count=%d flags=%x" and nothing after it */
+		unsigned long long last = 0;
+
+		for (cpu = 0; cpu < ncpu; cpu++)
+			last = ts[cpu] > last ? ts[cpu] : last;
 		len = make_bprint_event(data, 0, 1);
 		memcpy(data + 8 + 2 * lsize, "cut", 4);
-		add_event(&cb[0], ts[0] + 1000, data, 8 + 2 * lsize + 4);
+		add_event(&cb[0], last + 1000, data, 8 + 2 * lsize + 4);
 	}
 	for (cpu = 0; cpu < ncpu; cpu++)
 		flush_page(&cb[cpu]);
@@ -662,7 +667,7 @@ int main(int argc, char **argv)
 		case 'P': procmaps = 1; break;
 		case 'R': reason = optarg; break;
 		case 'b': bprint = 1; break;
-		case 'B': bprint_bad = 1; break;
+		case 'B': bprint_bad++; break;
 		default:
 			fprintf(stderr, "usage: mkdat [-n events] [-c cpus] [-s subbuf] [-l 4|8] [-E] [-k clock] [-m] [-x] [-t] [-S seed] [-D date] [-O offset] [-T mult,shift] [-Z flags,count[,scaling,fraction]] [-I id] [-G name,id,vcpus] [-P] [-R reason] [-b [-B]] -o file\n");
 			return 1;

@@ -6,8 +6,9 @@
 # the printk formats do not list) against trace-cmd 3.1.6's text of it
 # (.report, -N, -R, -t), the own text alone (FTK_PRINT_NOCHECK) too, and
 # ftreport --stat -v must leave no record to libtraceevent. With trace-cmd
-# installed, fresh files too: 4-byte longs, big endian, and formats
-# libtraceevent gives up on (mkdat -B), which stay on the slow path.
+# installed, fresh files too: 4-byte longs, big endian, and a record cut
+# short and formats libtraceevent gives up on (mkdat -B, -B -B), which stay
+# on the slow path.
 . "$top_srcdir/t/tap.sh"
 lane unit
 fx="$top_srcdir/t/fixtures"
@@ -65,17 +66,26 @@ if command -v trace-cmd > /dev/null && [ -x "$mkdat" ]; then
 		done
 		is "$(slow "$tmp/b$n.dat")" 0 "mkdat -b $opts: no record left to libtraceevent"
 	done
+	# a record cut short: fewer arguments than its format's conversions
+	"$mkdat" -n 2000 -S 59 -b -B -o "$tmp/cut.dat"
+	trace-cmd report "$tmp/cut.dat" > "$tmp/want" 2> /dev/null
+	FTK_PRINT_NOCHECK=1 cmp_text "mkdat -b -B (a record cut short): trace-cmd report's text" \
+		"$tmp/want" "$tmp/cut.dat"
+	ftreport --stat -v "$tmp/cut.dat" > "$tmp/vstat" 2> /dev/null
+	ok "mkdat -b -B: the record cut short is left to libtraceevent, with the reason" \
+		grep -q '^  ftrace:bprint  *1  *a bprint record with fewer arguments than its format' \
+		"$tmp/vstat"
 	# %-5d and %hd: libtraceevent pairs conversions and arguments otherwise
 	# than the kernel packs them, runs out and gives up on bprint for good
-	"$mkdat" -n 2000 -S 61 -b -B -o "$tmp/bad.dat"
+	"$mkdat" -n 2000 -S 61 -b -B -B -o "$tmp/bad.dat"
 	for m in "" -N; do
 		trace-cmd report $m "$tmp/bad.dat" > "$tmp/want" 2> /dev/null
-		FTK_PRINT_NOCHECK=1 cmp_text "mkdat -b -B ${m:-default}: trace-cmd report's text" \
+		FTK_PRINT_NOCHECK=1 cmp_text "mkdat -b -B -B ${m:-default}: trace-cmd report's text" \
 			"$tmp/want" "$tmp/bad.dat" $m
 	done
-	ok "mkdat -b -B: trace-cmd gave up on bprint" grep -q 'bprint: .*FAILED TO PARSE' "$tmp/want"
+	ok "mkdat -b -B -B: trace-cmd gave up on bprint" grep -q 'bprint: .*FAILED TO PARSE' "$tmp/want"
 	ftreport --stat -v "$tmp/bad.dat" > "$tmp/vstat" 2> /dev/null
-	ok "mkdat -b -B: the records after are left to libtraceevent, with the reason" \
+	ok "mkdat -b -B -B: the records after are left to libtraceevent, with the reason" \
 		grep -q '^  ftrace:bprint .* libtraceevent failed on an earlier bprint record' "$tmp/vstat"
 else
 	skip "trace-cmd or t/mkdat missing: no fresh files"
