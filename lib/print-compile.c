@@ -23,8 +23,9 @@
  * Printing an event's own text through tep_print_event() costs about
  * three quarters of the time of a report. For the events whose print
  * format is plain (literal text and %d %u %x %s of fields, __get_str(),
- * __print_symbolic(), __print_flags(), %ps) and for the sched_switch and
- * sched_wakeup plugins, the text is
+ * __print_symbolic(), __print_flags(), %ps, %s of ?: and of a string's
+ * kernel address), for ftrace:bprint's printk formats (print-printk.c)
+ * and for the sched_switch and sched_wakeup plugins, the text is
  * formatted here instead, with the same reads and casts libtraceevent
  * makes (fields read unsigned at their size, then cast to int, long or
  * long long by the length modifier). The first CHECK_FIRST records of
