@@ -630,37 +630,24 @@ static void put_bnum(struct obuf *o, const struct bop *op, const char *spec, int
 		}
 		return;
 	}
-	switch (op->ls) {
-	case -2:
+	if (op->ls <= 0) {
+		/* char and short go as int */
+		int iv = op->ls == -2 ? (char)v : op->ls == -1 ? (short)v : (int)v;
+
 		if (plen >= 0)
-			ftk_ob_printf(o, spec, plen, (char)v);
+			ftk_ob_printf(o, spec, plen, iv);
 		else
-			ftk_ob_printf(o, spec, (char)v);
-		break;
-	case -1:
-		if (plen >= 0)
-			ftk_ob_printf(o, spec, plen, (short)v);
-		else
-			ftk_ob_printf(o, spec, (short)v);
-		break;
-	case 0:
-		if (plen >= 0)
-			ftk_ob_printf(o, spec, plen, (int)v);
-		else
-			ftk_ob_printf(o, spec, (int)v);
-		break;
-	case 1:
+			ftk_ob_printf(o, spec, iv);
+	} else if (op->ls == 1) {
 		if (plen >= 0)
 			ftk_ob_printf(o, spec, plen, (long)v);
 		else
 			ftk_ob_printf(o, spec, (long)v);
-		break;
-	default:
+	} else {
 		if (plen >= 0)
 			ftk_ob_printf(o, spec, plen, (long long)v);
 		else
 			ftk_ob_printf(o, spec, (long long)v);
-		break;
 	}
 }
 

@@ -409,6 +409,19 @@ __attribute__((noinline)) void ftk_put_function(struct ftk_printer *p, struct ob
 		ftk_ob_printf(o, "+0x%llx", v - tep_find_function_address(p->tep, v));
 }
 
+/* %s of a char array field (at most 1024 bytes, compile_generic()), up to its NUL. */
+static inline void put_char_array(struct obuf *o, const struct fop *op, const struct tep_record *rec)
+{
+	char buf[1025];
+
+	memcpy(buf, (const char *)rec->data + op->off, op->size);
+	buf[op->size] = 0;
+	if (op->plain)
+		ob_put(o, buf, strlen(buf));
+	else
+		ftk_ob_printf(o, op->fmt, buf);
+}
+
 /* A name of __print_symbolic() or __print_flags(), through the conversion. */
 static void put_sym_str(struct obuf *o, const struct fop *op, const struct fsym *y)
 {
@@ -441,14 +454,7 @@ static __attribute__((noinline)) void put_symbol(struct ftk_printer *p, const st
 		return;
 	}
 	if (op->kind == FOP_STR) {
-		char buf[1025];
-
-		memcpy(buf, (const char *)rec->data + op->off, op->size);
-		buf[op->size] = 0;
-		if (op->plain)
-			ob_put(o, buf, strlen(buf));
-		else
-			ftk_ob_printf(o, op->fmt, buf);
+		put_char_array(o, op, rec);
 		return;
 	}
 	if (op->ex) {
@@ -597,14 +603,7 @@ static int run_prog(struct ftk_printer *p, struct fprog *pr, const struct tep_re
 				else
 					ftk_ob_printf(o, op->fmt, str);
 			} else if (op->kind == FOP_STR) {
-				char buf[1025];
-
-				memcpy(buf, (const char *)rec->data + op->off, op->size);
-				buf[op->size] = 0;
-				if (op->plain)
-					ob_put(o, buf, strlen(buf));
-				else
-					ftk_ob_printf(o, op->fmt, buf);
+				put_char_array(o, op, rec);
 			} else if (op->kind == FOP_NUM) {
 				put_num(o, op, rdn(p, (const char *)rec->data + op->off, op->size) &
 					op->mask);
