@@ -66,6 +66,15 @@ if command -v trace-cmd > /dev/null && [ -x "$mkdat" ]; then
 		done
 		is "$(slow "$tmp/b$n.dat")" 0 "mkdat -b $opts: no record left to libtraceevent"
 	done
+	# v7 with zstd (records in decompressed chunks), and two files at once (two tables)
+	trace-cmd convert --compression zstd -i "$f" -o "$tmp/z.dat" > /dev/null 2>&1
+	FTK_PRINT_NOCHECK=1 cmp_text "synth-v6-bprint as v7 zstd: trace-cmd report's text" \
+		"$fx/synth-v6-bprint.report" "$tmp/z.dat"
+	is "$(slow "$tmp/z.dat")" 0 "synth-v6-bprint as v7 zstd: no record left to libtraceevent"
+	cp "$f" "$tmp/a.dat"
+	(cd "$tmp" && trace-cmd report -i a.dat -i b1.dat > want2 2> /dev/null &&
+		FTK_PRINT_NOCHECK=1 ftreport -i a.dat -i b1.dat > got2 2>&1)
+	ok "two files with bprint, merged: trace-cmd report -i A -i B's text" cmp -s "$tmp/want2" "$tmp/got2"
 	# a record cut short: fewer arguments than its format's conversions
 	"$mkdat" -n 2000 -S 59 -b -B -o "$tmp/cut.dat"
 	trace-cmd report "$tmp/cut.dat" > "$tmp/want" 2> /dev/null
