@@ -75,6 +75,10 @@ if command -v trace-cmd > /dev/null && [ -x "$mkdat" ]; then
 	(cd "$tmp" && trace-cmd report -i a.dat -i b1.dat > want2 2> /dev/null &&
 		FTK_PRINT_NOCHECK=1 ftreport -i a.dat -i b1.dat > got2 2>&1)
 	ok "two files with bprint, merged: trace-cmd report -i A -i B's text" cmp -s "$tmp/want2" "$tmp/got2"
+	# -F: every format read at open, not lazily
+	trace-cmd report -F 'bprint,bputs' "$f" > "$tmp/want" 2> /dev/null
+	FTK_PRINT_NOCHECK=1 cmp_text "synth-v6-bprint -F bprint,bputs: trace-cmd report's text" \
+		"$tmp/want" "$f" -F 'bprint,bputs'
 	# a record cut short: fewer arguments than its format's conversions
 	"$mkdat" -n 2000 -S 59 -b -B -o "$tmp/cut.dat"
 	trace-cmd report "$tmp/cut.dat" > "$tmp/want" 2> /dev/null
