@@ -79,6 +79,7 @@ struct ftk_printer {
 	int			chrome_npids, chrome_apids;
 	struct ftk_printk	*printk;	/* the file's printk formats, on first use */
 	int			printk_none;	/* none kept for this tep */
+	unsigned char		*bcheck;	/* a bprint format printed first: its checked flag */
 };
 
 #define COMM_SLOTS	4096

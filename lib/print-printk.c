@@ -129,6 +129,7 @@ struct bop {
 
 struct bfmt {
 	const char	*why;		/* not compiled: why */
+	unsigned char	checked;	/* its text once matched libtraceevent's */
 	int		nslots;		/* arguments in buf (slot 0, the ip, not counted) */
 	int		maxslot;	/* the highest argument a conversion takes */
 	int		nops;
@@ -749,6 +750,8 @@ int ftk_print_bprint(struct ftk_printer *p, struct fprog *pr, const struct tep_r
 		pr->why = "a bprint record with fewer arguments than its format";
 		return -1;
 	}
+	if (!bf->checked)
+		p->bcheck = &bf->checked;
 	/* the consumer: parse_args(), print_event_cache() */
 	for (op = bf->ops; op < bf->ops + bf->nops; op++) {
 		const char *spec = bf->text + op->off;

@@ -683,7 +683,11 @@ static void event_text(struct ftk_printer *p, struct tep_record *rec, struct tep
 			if (!(pr->state_ok[st >> 3] & (1 << (st & 7))))
 				check = 1;
 		}
+		p->bcheck = NULL;
 		if (run_prog(p, pr, rec, o, !check) == 0) {
+			if (p->bcheck && !p->no_check)
+				/* the first record of each bprint format is checked too */
+				check = 1;
 			if (!check || !ftk_print_record_ok(p, ev, rec))
 				return;
 			if (pr->checked < CHECK_FIRST)
@@ -692,6 +696,8 @@ static void event_text(struct ftk_printer *p, struct tep_record *rec, struct tep
 			if (p->s.len == o->len - start && !memcmp(p->s.buffer, o->b + start, p->s.len)) {
 				if (pr->kind == PROG_SWITCH)
 					pr->state_ok[st >> 3] |= 1 << (st & 7);
+				if (p->bcheck)
+					*p->bcheck = 1;
 				return;
 			}
 			pr_debug("print: %s:%s: own text differs from libtraceevent's, using libtraceevent\n",
