@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* comm.c: pid -> comm tables bound to a tep, with libtraceevent's answers. */
+/* comm.c: pid -> comm tables, bound to a tep by tep-side.c, with libtraceevent's answers. */
 #ifndef FTKIT_COMM_LOCAL_H
 #define FTKIT_COMM_LOCAL_H
 
@@ -8,8 +8,8 @@
 struct tep_handle;
 struct ftk_comms;
 
-struct ftk_comms *ftk_comms_bind(struct tep_handle *tep);
-void ftk_comms_unbind(struct ftk_comms *c);
+struct ftk_comms *ftk_comms_new(void);
+void ftk_comms_free(struct ftk_comms *c);
 struct ftk_comms *ftk_comms_of(const struct tep_handle *tep);
 /* saved_cmdlines' text into @c (NULL: into @tep); @text is taken over. 0 or -ENOMEM. */
 int ftk_comms_parse(struct ftk_comms *c, struct tep_handle *tep, char *text);

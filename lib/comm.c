@@ -16,15 +16,14 @@
  * bsearch() over that array. After it, a comm for a pid already there is
  * dropped, and a new pid goes in its place in the order.
  *
- * A table is bound to a tep, the handle every printer and counter has:
- * ftk_comm() and ftk_comm_register() use the tep's table when it has
- * one, and libtraceevent's own comms otherwise, or for a pid the table
+ * A table is bound to a tep, the handle every printer and counter has
+ * (tep-side.c): ftk_comm() and ftk_comms_add() use the tep's table when
+ * it has one, and libtraceevent's own comms otherwise, or for a pid the table
  * lacks (a libtraceevent plugin on the slow path registers there).
  * ftk_comms_to_tep() gives libtraceevent every comm, for the COMM of its
  * filters, and from then on the table only passes calls on.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +31,7 @@
 #include <traceevent/event-parse.h>
 
 #include "comm-local.h"
+#include "tep-side-local.h"
 
 struct comm_ent {
 	int		pid;
@@ -47,8 +47,6 @@ struct comm_arena {
 };
 
 struct ftk_comms {
-	struct ftk_comms	*next;		/* in the registry */
-	struct tep_handle	*tep;
 	struct comm_ent		*e;		/* as they came, then sorted */
 	size_t			n, cap;
 	int			sorted;		/* a pid other than 0 was looked up */
@@ -58,45 +56,20 @@ struct ftk_comms {
 	struct comm_arena	*arena;		/* names registered one by one */
 };
 
-static struct ftk_comms *registry;
-static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/**
- * ftk_comms_bind() - give @tep a comm table of its own
- * @tep: the handle, which must outlive the table
- *
- * Return: the table (free with ftk_comms_unbind()), or NULL with errno set.
- */
-struct ftk_comms *ftk_comms_bind(struct tep_handle *tep)
+/* An empty table, or NULL. */
+struct ftk_comms *ftk_comms_new(void)
 {
-	struct ftk_comms *c = calloc(1, sizeof(*c));
-
-	if (!c)
-		return NULL;
-	c->tep = tep;
-	pthread_mutex_lock(&registry_lock);
-	c->next = registry;
-	registry = c;
-	pthread_mutex_unlock(&registry_lock);
-	return c;
+	return calloc(1, sizeof(struct ftk_comms));
 }
 
-/* Unbind @c from its tep and free it; NULL is fine. */
-void ftk_comms_unbind(struct ftk_comms *c)
+/* Free @c; NULL is fine. */
+void ftk_comms_free(struct ftk_comms *c)
 {
-	struct ftk_comms **pp;
 	struct comm_arena *a, *an;
 	size_t i;
 
 	if (!c)
 		return;
-	pthread_mutex_lock(&registry_lock);
-	for (pp = &registry; *pp; pp = &(*pp)->next)
-		if (*pp == c) {
-			*pp = c->next;
-			break;
-		}
-	pthread_mutex_unlock(&registry_lock);
 	for (i = 0; i < c->ntexts; i++)
 		free(c->texts[i]);
 	free(c->texts);
@@ -108,16 +81,12 @@ void ftk_comms_unbind(struct ftk_comms *c)
 	free(c);
 }
 
-/* The table bound to @tep, or NULL. */
+/* The table of @tep's side (tep-side.c), or NULL. */
 struct ftk_comms *ftk_comms_of(const struct tep_handle *tep)
 {
-	struct ftk_comms *c;
+	struct ftk_tep_side *s = ftk_tep_side_of(tep);
 
-	pthread_mutex_lock(&registry_lock);
-	for (c = registry; c && c->tep != tep; c = c->next)
-		;
-	pthread_mutex_unlock(&registry_lock);
-	return c;
+	return s ? s->comms : NULL;
 }
 
 static int grow(struct ftk_comms *c, size_t more)

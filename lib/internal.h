@@ -124,12 +124,4 @@ int ftk_list_add(char ***list, const char *s);
 /* Remove trailing white space in place; returns @s. */
 char *ftk_strstrip(char *s);
 
-/*
- * The printk formats a reader gave a tep handle, kept for the printers of
- * that handle (print-printk.c): libtraceevent has no look-up of its own.
- */
-struct tep_handle;
-void ftk_printk_keep(struct tep_handle *tep, const char *text);
-void ftk_printk_drop(struct tep_handle *tep);
-
 #endif

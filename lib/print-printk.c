@@ -7,7 +7,7 @@
  *
  * libtraceevent keeps the printk formats the reader gives it
  * (tep_parse_printk_formats()) but exports no look-up, so the reader
- * also keeps their text here, by tep handle (ftk_printk_keep()), and a
+ * also keeps their text beside the tep handle (ftk_printk_keep()), and a
  * printer makes its own table of it on the first record that needs one.
  * Everything below reproduces libtraceevent 1.7.1's reading of the text
  * and of the records (tep_register_print_string(), make_bprint_args(),
@@ -19,7 +19,6 @@
  */
 
 #include <ctype.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,77 +28,14 @@
 
 #include "internal.h"
 #include "print-local.h"
+#include "tep-side-local.h"
 
-/* ---------------------------------------------------------------- the readers' texts */
-
-struct kept {
-	struct kept		*next;
-	struct tep_handle	*tep;
-	char			*text;
-};
-
-static struct kept *kept_list;
-static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/*
- * ftk_printk_keep() - keep @text, the printk formats given to @tep
- * (after keep_colon_lines()), for the printers of @tep; a second call
- * adds to the first, as tep_parse_printk_formats() does. Copied.
- */
-void ftk_printk_keep(struct tep_handle *tep, const char *text)
-{
-	struct kept *k;
-	size_t n = strlen(text), old;
-	char *t;
-
-	pthread_mutex_lock(&kept_lock);
-	for (k = kept_list; k && k->tep != tep; k = k->next)
-		;
-	if (!k && (k = calloc(1, sizeof(*k)))) {
-		k->tep = tep;
-		k->next = kept_list;
-		kept_list = k;
-	}
-	old = k && k->text ? strlen(k->text) : 0;
-	if (k && (t = realloc(k->text, old + n + 2))) {
-		if (old)
-			t[old++] = '\n';
-		memcpy(t + old, text, n + 1);
-		k->text = t;
-	}
-	pthread_mutex_unlock(&kept_lock);
-}
-
-/* ftk_printk_drop() - forget @tep's text (before tep_free()). */
-void ftk_printk_drop(struct tep_handle *tep)
-{
-	struct kept **pk, *k;
-
-	pthread_mutex_lock(&kept_lock);
-	for (pk = &kept_list; (k = *pk); pk = &k->next) {
-		if (k->tep == tep) {
-			*pk = k->next;
-			free(k->text);
-			free(k);
-			break;
-		}
-	}
-	pthread_mutex_unlock(&kept_lock);
-}
-
-/* A copy of @tep's text; NULL if no reader kept one. */
+/* A copy of @tep's printk text (tep-side.c); NULL if no reader kept one. */
 static char *kept_copy(struct tep_handle *tep)
 {
-	struct kept *k;
-	char *t = NULL;
+	struct ftk_tep_side *s = ftk_tep_side_of(tep);
 
-	pthread_mutex_lock(&kept_lock);
-	for (k = kept_list; k && k->tep != tep; k = k->next)
-		;
-	if (k)
-		t = strdup(k->text ? k->text : "");
-	pthread_mutex_unlock(&kept_lock);
-	return t;
+	return s ? strdup(s->printk ? s->printk : "") : NULL;
 }
 
 /* ---------------------------------------------------------------- the table */

@@ -22,6 +22,7 @@
 #include <tracefs/tracefs.h>
 
 #include "comm-local.h"
+#include "tep-side-local.h"
 #include "internal.h"
 #include "tracefile-read-local.h"
 
@@ -223,7 +224,7 @@ int tf_live_comms_reload(struct ftk_tracefile *tf)
 
 	if (!tf->live_root || !(txt = read_text(tf->live_root, "saved_cmdlines")))
 		return -ENOENT;
-	return ftk_comms_parse(tf->comms, tf->tep, txt);
+	return ftk_comms_parse(tf->side->comms, tf->tep, txt);
 }
 
 struct tep_event *tf_live_event(struct ftk_tracefile *tf, const char *sys, const char *name)
@@ -301,7 +302,7 @@ FTK_API int ftk_tracefile_open_live(const char *tracing_dir, const char *instanc
 		return ftk_err(tf_fail(tf, -errno, "cannot open: %s", strerror(errno)));
 	tf->live_root = strdup(root);
 	tf->tep = tep_alloc();
-	if (!tf->live_root || !tf->tep || !(tf->comms = ftk_comms_bind(tf->tep)))
+	if (!tf->live_root || !tf->tep || !(tf->side = ftk_tep_side_new(tf->tep)))
 		return ftk_err(-ENOMEM);
 	ret = live_header(tf);
 	if (!ret && (flags & FTK_TRACEFILE_LAZY)) {
@@ -330,7 +331,7 @@ FTK_API int ftk_tracefile_open_live(const char *tracing_dir, const char *instanc
 	if (!(flags & FTK_TRACEFILE_NO_PLUGINS))
 		tf->plugins = tep_load_plugins(tf->tep);
 	if ((txt = read_text(root, "saved_cmdlines")) &&
-	    (ret = ftk_comms_parse(tf->comms, tf->tep, txt)))
+	    (ret = ftk_comms_parse(tf->side->comms, tf->tep, txt)))
 		return ftk_err(tf_fail(tf, ret, "cannot read %s/saved_cmdlines: %s", root,
 				       strerror(-ret)));
 	if ((txt = read_text(root, "printk_formats"))) {

@@ -150,7 +150,7 @@ struct ftk_tracefile {
 	struct tf_live_id	*live_ids;	/* every event's id, read on the first miss */
 	int			nr_live_ids;	/* -1: the scan failed */
 	struct tf_ksyms		*ksyms;		/* the kallsyms index, or NULL */
-	struct ftk_comms	*comms;		/* saved_cmdlines, bound to tep (comm.c) */
+	struct ftk_tep_side	*side;		/* comms, printk text: bound to tep (tep-side.c) */
 	void			*dctx;		/* zstd context the data streams share */
 	unsigned char		*zbuf;		/* and their compressed-chunk buffer */
 	size_t			zbuf_cap;

@@ -26,6 +26,7 @@
 #include <traceevent/event-parse.h>
 
 #include "comm-local.h"
+#include "tep-side-local.h"
 #include "format-check.h"
 #include "internal.h"
 #include "stream-local.h"
@@ -779,9 +780,9 @@ static int read_printk(struct cur *c)
 	keep_colon_lines(b);
 	if (*b)
 		tep_parse_printk_formats(c->tf->tep, b);
-	ftk_printk_keep(c->tf->tep, b);	/* for the printer's bprint and bputs */
+	ret = ftk_printk_keep(c->tf->tep, b);	/* for the printer's bprint and bputs */
 	free(b);
-	return 0;
+	return ret;
 }
 
 static int read_cmdlines(struct cur *c)
@@ -791,7 +792,7 @@ static int read_cmdlines(struct cur *c)
 
 	if (ret)
 		return ret;
-	return ftk_comms_parse(c->tf->comms, c->tf->tep, b);
+	return ftk_comms_parse(c->tf->side->comms, c->tf->tep, b);
 }
 
 /* "[local] global counter" or "local" -> "local". */
@@ -1705,7 +1706,7 @@ FTK_API int ftk_tracefile_open(const char *path, unsigned int flags, struct ftk_
 		return ftk_err(tf_fail(tf, -FTK_E_FORMAT, "bad page size %u at offset %llu",
 				       tf->page_size, c.pos - 4));
 	tf->tep = tep_alloc();
-	if (!tf->tep || !(tf->comms = ftk_comms_bind(tf->tep)))
+	if (!tf->tep || !(tf->side = ftk_tep_side_new(tf->tep)))
 		return ftk_err(-ENOMEM);
 	tep_set_file_bigendian(tf->tep, tf->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	tep_set_local_bigendian(tf->tep, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ?
@@ -1770,11 +1771,9 @@ FTK_API void ftk_tracefile_close(struct ftk_tracefile *tf)
 	}
 	if (tf->plugins)
 		tep_unload_plugins(tf->plugins, tf->tep);
-	ftk_comms_unbind(tf->comms);
-	if (tf->tep) {
-		ftk_printk_drop(tf->tep);
+	ftk_tep_side_free(tf->side);
+	if (tf->tep)
 		tep_free(tf->tep);
-	}
 	if (tf->fd >= 0)
 		close(tf->fd);
 	for (i = 0; i < tf->nr_fmts; i++)

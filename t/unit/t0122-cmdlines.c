@@ -21,6 +21,7 @@
 #include "internal.h"
 #include "tap.h"
 #include "comm-local.h"
+#include "tep-side-local.h"
 
 #define MAX_PID	200000
 
@@ -28,7 +29,8 @@
 static void check_text(const char *what, const char *text)
 {
 	struct tep_handle *a = tep_alloc(), *b = tep_alloc();
-	struct ftk_comms *c = b ? ftk_comms_bind(b) : NULL;
+	struct ftk_tep_side *side = b ? ftk_tep_side_new(b) : NULL;
+	struct ftk_comms *c = side ? side->comms : NULL;
 	char *copy = strdup(text);
 	int pid, bad = -1, n = 0;
 
@@ -50,7 +52,7 @@ static void check_text(const char *what, const char *text)
 	if (bad >= 0)
 		diag("pid %d: libtraceevent '%s', ours '%s'", bad, tep_data_comm_from_pid(a, bad),
 		     ftk_comm(b, bad));
-	ftk_comms_unbind(c);
+	ftk_tep_side_free(side);
 	tep_free(a);
 	tep_free(b);
 }
@@ -84,7 +86,8 @@ static const char *const texts[][2] = {
 static int run_ops(unsigned int *seed, int pids, int steps, int first, int handover)
 {
 	struct tep_handle *a = tep_alloc(), *b = tep_alloc();
-	struct ftk_comms *c = b ? ftk_comms_bind(b) : NULL;
+	struct ftk_tep_side *side = b ? ftk_tep_side_new(b) : NULL;
+	struct ftk_comms *c = side ? side->comms : NULL;
 	char name[32], *text = malloc(64 * 16 + 1);
 	int i, pid, bad = 0;
 	size_t len = 0;
@@ -118,7 +121,7 @@ static int run_ops(unsigned int *seed, int pids, int steps, int first, int hando
 			     tep_data_comm_from_pid(a, pid), ftk_comm(b, pid));
 			bad = 1;
 		}
-	ftk_comms_unbind(c);
+	ftk_tep_side_free(side);
 	tep_free(a);
 	tep_free(b);
 	return !bad;
@@ -149,7 +152,8 @@ int main(void)
 		else {
 			/* many quietly, one line for all */
 			struct tep_handle *a = tep_alloc(), *b = tep_alloc();
-			struct ftk_comms *c = b ? ftk_comms_bind(b) : NULL;
+			struct ftk_tep_side *side = b ? ftk_tep_side_new(b) : NULL;
+			struct ftk_comms *c = side ? side->comms : NULL;
 			char *copy = strdup(r);
 			int pid;
 
@@ -164,7 +168,7 @@ int main(void)
 				ok(0, "random text %zu: pid %d differs", i, pid);
 				diag("%s", r);
 			}
-			ftk_comms_unbind(c);
+			ftk_tep_side_free(side);
 			tep_free(a);
 			tep_free(b);
 		}
