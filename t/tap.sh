@@ -49,6 +49,19 @@ is() {
 	fi
 }
 
+# same_file NAME WANT GOT [ERR]: GOT is WANT byte for byte, and WANT is not
+# empty; else the first lines of the difference, and ERR (the stderr kept).
+same_file() {
+	if cmp -s "$2" "$3" && [ -s "$2" ]; then
+		_tap_result 0 "$1"
+	else
+		_tap_result 1 "$1"
+		diff "$2" "$3" | head -5 | sed 's/^/# /'
+		[ -z "$4" ] || sed 's/^/# /' "$4"
+		return 1
+	fi
+}
+
 skip() { tap_run=$((tap_run + 1)); echo "ok $tap_run # SKIP $*"; }
 
 done_testing() {

@@ -21,13 +21,7 @@ same() {	# name file [options...]
 	shift 2
 	trace-cmd report "$@" "$f" > "$tmp/want" 2>/dev/null
 	ftreport "$@" "$f" > "$tmp/got" 2>"$tmp/err"
-	if cmp -s "$tmp/want" "$tmp/got" && [ -s "$tmp/want" ]; then
-		_tap_result 0 "$name"
-	else
-		_tap_result 1 "$name"
-		diff "$tmp/want" "$tmp/got" | head -5 | sed 's/^/# /'
-		sed 's/^/# /' "$tmp/err"
-	fi
+	same_file "$name" "$tmp/want" "$tmp/got" "$tmp/err"
 }
 
 n=0

@@ -20,13 +20,7 @@ cmp_text() {	# name want file [options...]
 	local name=$1 want=$2 file=$3
 	shift 3
 	ftreport "$@" "$file" > "$tmp/got" 2> "$tmp/err"
-	if cmp -s "$want" "$tmp/got" && [ -s "$want" ]; then
-		_tap_result 0 "$name"
-	else
-		_tap_result 1 "$name"
-		diff "$want" "$tmp/got" | head -5 | sed 's/^/# /'
-		sed 's/^/# /' "$tmp/err"
-	fi
+	same_file "$name" "$want" "$tmp/got" "$tmp/err"
 }
 
 # slow FILE [options...]: how many records ftreport --stat -v left to libtraceevent

@@ -24,12 +24,7 @@ for f in "$dir"/*.dat; do
 		else
 			ftreport $m "$f" > "$tmp/got" 2> "$tmp/err"
 		fi
-		if cmp -s "$want" "$tmp/got"; then
-			_tap_result 0 "$(basename "$f") ${m:-default}"
-		else
-			_tap_result 1 "$(basename "$f") ${m:-default}"
-			diff "$want" "$tmp/got" | head -5 | sed 's/^/# /'
-		fi
+		same_file "$(basename "$f") ${m:-default}" "$want" "$tmp/got" "$tmp/err"
 	done
 done
 done_testing
