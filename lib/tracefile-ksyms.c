@@ -283,28 +283,6 @@ static int ks_line_copy(const char *p, size_t n, unsigned long long *addr, int *
 	return r;
 }
 
-/* libtraceevent lists them newest first, then sorts stably by address. */
-static int ksym_cmp(const void *a, const void *b)
-{
-	const struct tf_ksym *x = a, *y = b;
-
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	return x->pos < y->pos ? 1 : x->pos > y->pos ? -1 : 0;
-}
-
-/* Stable merge of the sorted @a[0..na) and @b[0..nb) into @out (ksym_cmp order). */
-static void ksym_merge(struct tf_ksym *out, const struct tf_ksym *a, size_t na,
-		       const struct tf_ksym *b, size_t nb)
-{
-	size_t i = 0, j = 0;
-
-	while (i < na && j < nb)
-		*out++ = ksym_cmp(&b[j], &a[i]) < 0 ? b[j++] : a[i++];
-	memcpy(out, a + i, (na - i) * sizeof(*out));
-	memcpy(out + (na - i), b + j, (nb - j) * sizeof(*out));
-}
-
 #define ONES	0x0101010101010101ULL
 #define HIGHS	0x8080808080808080ULL
 
@@ -335,24 +313,27 @@ static inline __attribute__((unused)) int hex8(const unsigned char *p, uint32_t 
 	return 0;
 }
 
-/* Sixteen hex digits at @p: -1 if one is not a hex digit, else 0 with their value in *@v. */
+/*
+ * Sixteen hex digits at @p: -1 if one is not a hex digit, else 0 with
+ * their value in *@v. With SSE2 only lower case ones (the kernel's %px):
+ * upper case goes the slow way, to the same end.
+ */
 static inline int hex16(const unsigned char *p, unsigned long long *v)
 {
 #ifdef __SSE2__
-	const __m128i c0 = _mm_set1_epi8('0'), ca = _mm_set1_epi8('a'), c20 = _mm_set1_epi8(0x20);
-	const __m128i c9 = _mm_set1_epi8(9), c5 = _mm_set1_epi8(5), c10 = _mm_set1_epi8(10);
+	const __m128i c0 = _mm_set1_epi8('0'), ca = _mm_set1_epi8('a');
+	const __m128i c9 = _mm_set1_epi8(9), c5 = _mm_set1_epi8(5), c39 = _mm_set1_epi8(39);
 	__m128i x = _mm_loadu_si128((const __m128i *)p), d, l, isd, isl, val, t;
 
 	d = _mm_sub_epi8(x, c0);
-	l = _mm_sub_epi8(_mm_or_si128(x, c20), ca);
+	l = _mm_sub_epi8(x, ca);
 	isd = _mm_cmpeq_epi8(_mm_min_epu8(d, c9), d);		/* d <= 9, unsigned */
 	isl = _mm_cmpeq_epi8(_mm_min_epu8(l, c5), l);		/* l <= 5 */
 	if (_mm_movemask_epi8(_mm_or_si128(isd, isl)) != 0xffff)
 		return -1;
-	val = _mm_or_si128(_mm_and_si128(isd, d), _mm_and_si128(isl, _mm_add_epi8(l, c10)));
-	/* 16-bit lanes of (first digit, second digit): first * 16 + second */
-	t = _mm_or_si128(_mm_slli_epi16(_mm_and_si128(val, _mm_set1_epi16(0xff)), 4),
-			 _mm_srli_epi16(val, 8));
+	val = _mm_sub_epi8(d, _mm_andnot_si128(isd, c39));	/* 'a' - '0' - 39 == 10 */
+	/* 16-bit lanes of (first digit, second digit): first * 16 + second, high byte 0 */
+	t = _mm_or_si128(_mm_srli_epi16(_mm_slli_epi16(val, 12), 8), _mm_srli_epi16(val, 8));
 	t = _mm_packus_epi16(t, t);
 	*v = __builtin_bswap64((unsigned long long)_mm_cvtsi128_si64(t));
 	return 0;
@@ -366,84 +347,240 @@ static inline int hex16(const unsigned char *p, unsigned long long *v)
 #endif
 }
 
-/* The first '\n' or NUL in [@p, @end), or @end. */
-static inline const unsigned char *line_end(const unsigned char *p, const unsigned char *end)
+/* The first '\n' in [@p, @end), or @end. */
+static inline const unsigned char *nl_find(const unsigned char *p, const unsigned char *end)
 {
 #ifdef __SSE2__
-	const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
-	__m128i v;
+	const __m128i nl = _mm_set1_epi8('\n');
 	int m;
 
 	for (; end - p >= 16; p += 16) {
-		v = _mm_loadu_si128((const __m128i *)p);
-		m = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, nl), _mm_cmpeq_epi8(v, zero)));
+		m = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)p), nl));
 		if (m)
 			return p + __builtin_ctz(m);
 	}
-#else
-	uint64_t v, x, m;
-
-	for (; end - p >= 8; p += 8) {
-		memcpy(&v, p, 8);
-		x = v ^ ('\n' * ONES);
-		m = ((v - ONES) & ~v & HIGHS) | ((x - ONES) & ~x & HIGHS);
-		if (m)
-			return p + (__builtin_ctzll(m) >> 3);
-	}
 #endif
-	while (p < end && *p != '\n' && *p)
-		p++;
-	return p;
+	p = memchr(p, '\n', end - p);
+	return p ? p : end;
 }
 
 /*
- * Read the lines of @text into @syms (room for all), up to the end, a NUL
- * or a line libtraceevent stops at: the count.
+ * The line at *@pp, as tep_parse_kallsyms() reads it: 1 keep it (*@a its
+ * address), 0 skip it, -1 stop (the end of the text, which holds no NUL,
+ * or a line libtraceevent stops at). *@pp moves to the next line.
  */
-static size_t ks_scan(const char *text, size_t len, struct tf_ksym *syms)
+static inline __attribute__((always_inline)) int ks_next(const unsigned char **pp, const unsigned char *end,
+			  unsigned long long *a)
 {
-	const unsigned char *p = (const unsigned char *)text, *end = p + len, *nl;
-	unsigned long long a;
-	size_t n = 0;
-	int r, fs, fe, me, stop;
+	const unsigned char *p = *pp, *nl;
+	int fs, fe, me, r;
 
-	while (p < end) {
-		if (*p == '\n') {
-			p++;
+	/*
+	 * The usual line, "ffffffff81000000 T name...": 16 hex digits, a
+	 * type, a name. Whatever follows the name (a module, or something
+	 * odd) matters only to the name, cut on look-up. The first look for
+	 * the '\n' reads the 16 bytes after the name's first.
+	 */
+	if (end - p >= 20 + 16 && p[16] == ' ' && p[18] == ' ' && p[17] > ' ' && p[19] > ' ' &&
+	    !hex16(p, a)) {
+		nl = nl_find(p + 20, end);
+		*pp = nl + (nl < end);
+		return p[19] != '$' && (p[17] | 0x20) != 'a';
+	}
+	if (p >= end)
+		return -1;
+	if (*p == '\n') {
+		*pp = p + 1;
+		return 0;
+	}
+	nl = nl_find(p, end);
+	*pp = nl + (nl < end);
+	r = ks_line_copy((const char *)p, nl - p, a, &fs, &fe, &me);
+	return r;
+}
+
+/* Runs of equal addresses, turned newest first a batch at a time */
+#define KS_RUNS	64
+
+struct ks_run {
+	size_t	start, end;
+};
+
+static void ks_flip(struct tf_ksym *syms, const struct ks_run *runs, int nrun)
+{
+	struct tf_ksym t;
+	size_t a, b;
+	int i;
+
+	for (i = 0; i < nrun; i++) {
+		for (a = runs[i].start, b = runs[i].end - 1; a < b; a++, b--) {
+			t = syms[a];
+			syms[a] = syms[b];
+			syms[b] = t;
+		}
+	}
+}
+
+#ifdef __SSE2__
+/*
+ * The usual lines, in order of address after @prev, from *@pp on: into
+ * @syms from @n on, till a line of another kind or shape, out of order,
+ * or near the end. No call in the loop: the constants stay in registers.
+ * Return: the new count; *@pp, *@prevp move on.
+ */
+static inline __attribute__((always_inline)) size_t
+ks_fast(const unsigned char **pp, const unsigned char *end, const char *text,
+	struct tf_ksym *syms, size_t n, unsigned long long *prevp)
+{
+	const __m128i nl = _mm_set1_epi8('\n');
+	const unsigned char *p = *pp, *q;
+	unsigned long long a, prev = *prevp;
+	uint32_t w, m;
+
+	while (end - p >= 20 + 32) {
+		/* " T n": the blanks, then the type and the name's first above ' ' */
+		memcpy(&w, p + 16, 4);
+		if ((w & 0x00ff00ff) != 0x00200020 ||
+		    ((((w & 0x7f007f00) + 0x5f005f00) | w) & 0x80008000) != 0x80008000 ||
+		    hex16(p, &a) || a <= prev)
+			break;
+		/* the '\n', 32 bytes at a time after the name's first */
+		q = p + 20;
+		for (;;) {
+			m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(
+				    _mm_loadu_si128((const __m128i *)q), nl)) |
+			    (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(
+				    _mm_loadu_si128((const __m128i *)(q + 16)), nl)) << 16;
+			if (m)
+				break;
+			q += 32;
+			if (end - q < 32)
+				goto out;
+		}
+		if (w >> 24 != '$' && ((w >> 8 | 0x20) & 0xff) != 'a') {
+			/* state 0 (KS_LINE): the block is fresh */
+			syms[n].addr = a;
+			syms[n].pos = (const char *)p - text;
+			n++;
+			prev = a;
+		}
+		p = q + __builtin_ctz(m) + 1;
+	}
+out:
+	*pp = p;
+	*prevp = prev;
+	return n;
+}
+#endif
+
+/*
+ * Read the lines of @text (no NUL in it) into @syms (room for all, zeroed),
+ * up to the end or a line libtraceevent stops at: the count. The first
+ * *@headp of them are in order of address (the kernel's own symbols, as
+ * /proc/kallsyms lists them), their runs of equal addresses turned
+ * newest first on the way; the rest (the modules') in the text's order.
+ */
+static size_t ks_scan(const char *text, size_t len, struct tf_ksym *syms, size_t *headp)
+{
+	const unsigned char *p = (const unsigned char *)text, *end = p + len, *line;
+	unsigned long long a, prev = 0;
+	struct ks_run runs[KS_RUNS];
+	size_t n = 0;
+	int r, nrun = 0;
+
+	for (;;) {
+#ifdef __SSE2__
+		if (n)
+			n = ks_fast(&p, end, text, syms, n, &prev);
+#endif
+		line = p;
+		r = ks_next(&p, end, &a);
+		if (r <= 0) {
+			if (r < 0)
+				break;
 			continue;
 		}
-		if (!*p)
-			break;		/* libtraceevent's text ends at a NUL */
-		/*
-		 * The usual line, "ffffffff81000000 T name...": 16 hex digits,
-		 * a type, a name. Whatever follows the name (a module, or
-		 * something odd) matters only to the name, cut on look-up.
-		 */
-		if (end - p >= 20 && p[16] == ' ' && p[18] == ' ' && p[17] && !ks_space(p[17]) &&
-		    p[19] && !ks_space(p[19]) && !hex16(p, &a)) {
-			nl = line_end(p + 20, end);
-			if (nl == end || *nl) {
-				if (p[19] != '$' && p[17] != 'A' && p[17] != 'a')
-					syms[n++] = (struct tf_ksym){
-						.addr = a,
-						.pos = (const char *)p - text };
-				p = nl + 1;
-				continue;
+		if (a <= prev && n) {
+			if (a < prev)
+				break;
+			if (nrun && runs[nrun - 1].end == n) {
+				runs[nrun - 1].end = n + 1;
+			} else {
+				if (nrun == KS_RUNS) {
+					ks_flip(syms, runs, nrun);
+					nrun = 0;
+				}
+				runs[nrun++] = (struct ks_run){ n - 1, n + 1 };
 			}
-		} else {
-			nl = line_end(p, end);
 		}
-		stop = nl < end && !*nl;
-		r = ks_line_copy((const char *)p, nl - p, &a, &fs, &fe, &me);
-		if (r < 0)
-			break;
-		if (r)
-			syms[n++] = (struct tf_ksym){ .addr = a, .pos = (const char *)p - text };
-		if (stop)
-			break;
-		p = nl + 1;
+		syms[n].addr = a;
+		syms[n].pos = (const char *)line - text;
+		n++;
+		prev = a;
+	}
+	ks_flip(syms, runs, nrun);
+	*headp = n;
+	if (r < 0)
+		return n;
+	for (; r >= 0; line = p, r = ks_next(&p, end, &a)) {
+		if (r) {
+			syms[n].addr = a;
+			syms[n].pos = (const char *)line - text;
+			n++;
+		}
 	}
 	return n;
+}
+
+/*
+ * Sort @t[0..@n) by address, among equal ones the last in the text first
+ * (libtraceevent lists them newest first, then sorts stably by address):
+ * a radix sort, a byte at a time over the bytes that differ, stable but
+ * for the first pass, which reads @t from the end. @tmp has room for @n.
+ *
+ * Return: the sorted entries, in @t or in @tmp.
+ */
+static struct tf_ksym *ks_sort(struct tf_ksym *t, struct tf_ksym *tmp, size_t n)
+{
+	struct tf_ksym *src = t, *dst = tmp, *x, s;
+	unsigned long long diff = 0;
+	uint32_t count[256], sum, c;
+	size_t i, j;
+	int sh, first = 1;
+
+	for (i = 1; i < n; i++)
+		diff |= t[i].addr ^ t[0].addr;
+	for (sh = 0; sh < 64; sh += 8) {
+		if (!(diff >> sh & 0xff))
+			continue;
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[src[i].addr >> sh & 0xff]++;
+		for (i = 0, sum = 0; i < 256; i++) {
+			c = count[i];
+			count[i] = sum;
+			sum += c;
+		}
+		if (first) {
+			for (i = n; i-- > 0;)
+				dst[count[src[i].addr >> sh & 0xff]++] = src[i];
+		} else {
+			for (i = 0; i < n; i++)
+				dst[count[src[i].addr >> sh & 0xff]++] = src[i];
+		}
+		first = 0;
+		x = src;
+		src = dst;
+		dst = x;
+	}
+	if (first) {		/* all at one address */
+		for (i = 0, j = n - 1; n && i < j; i++, j--) {
+			s = t[i];
+			t[i] = t[j];
+			t[j] = s;
+		}
+	}
+	return src;
 }
 
 void tf_ksyms_free(struct tf_ksyms *k)
@@ -459,7 +596,7 @@ void tf_ksyms_free(struct tf_ksyms *k)
 /**
  * tf_ksyms_index() - index a kallsyms text for ksym look-ups
  * @tf: the trace file; its former index is dropped
- * @text: the text (libtraceevent's reads up to a NUL, this up to @len)
+ * @text: the text (read up to a NUL, as libtraceevent does, or to @len)
  * @len: its length
  * @how: how @text is released: TF_TEXT_MALLOC (free(@text)), TF_TEXT_BIG
  *	(tf_big_free(@map), the block @text lies in), TF_TEXT_MAP (munmap(@map,
@@ -479,8 +616,9 @@ int tf_ksyms_index(struct ftk_tracefile *tf, char *text, size_t len, int how, vo
 		   size_t maplen)
 {
 	struct tf_ksyms *k = calloc(1, sizeof(*k));
-	struct tf_ksym *syms, *tail;
+	struct tf_ksym *syms, *tmp, *s;
 	size_t n, head, i, j, bytes;
+	char *nul;
 
 	if (!k || len >= UINT32_MAX) {
 		free(k);
@@ -488,10 +626,13 @@ int tf_ksyms_index(struct ftk_tracefile *tf, char *text, size_t len, int how, vo
 		return -ENOMEM;
 	}
 	k->text = text;
-	k->len = len;
 	k->how = how;
 	k->map = map;
 	k->maplen = maplen;
+	nul = memchr(text, 0, len);	/* libtraceevent's text ends there */
+	if (nul)
+		len = nul - text;
+	k->len = len;
 	/* a kept line has at least "0 t x\n": room for all, touched only as filled */
 	bytes = (len / 6 + 2) * sizeof(*syms);
 	syms = map_aligned(bytes, &k->syms_len);
@@ -500,36 +641,31 @@ int tf_ksyms_index(struct ftk_tracefile *tf, char *text, size_t len, int how, vo
 		return -ENOMEM;
 	}
 	k->syms = syms;
-	n = ks_scan(text, len, syms);
-	for (head = 1; head < n && syms[head].addr >= syms[head - 1].addr; head++)
-		;
-	head = n ? head : 0;
-	for (i = 0; i < head; i = j) {	/* equal addresses: newest first */
-		for (j = i + 1; j < head && syms[j].addr == syms[i].addr; j++)
-			;
-		if (j - i > 1) {
-			size_t a = i, b = j - 1;
-
-			for (; a < b; a++, b--) {
-				struct tf_ksym t = syms[a];
-
-				syms[a] = syms[b];
-				syms[b] = t;
-			}
-		}
-	}
+	n = ks_scan(text, len, syms, &head);
 	if (head < n) {
-		tail = malloc((n - head) * sizeof(*tail));
-		if (!tail) {
+		tmp = malloc((n - head) * sizeof(*tmp));
+		if (!tmp) {
 			tf_ksyms_free(k);
 			return -ENOMEM;
 		}
-		memcpy(tail, syms + head, (n - head) * sizeof(*tail));
-		qsort(tail, n - head, sizeof(*tail), ksym_cmp);
-		/* merge from the back would overlap: move the head to the end first */
-		memmove(syms + (n - head), syms, head * sizeof(*syms));
-		ksym_merge(syms, syms + (n - head), head, tail, n - head);
-		free(tail);
+		s = ks_sort(syms + head, tmp, n - head);
+		if (head && s[0].addr <= syms[head - 1].addr) {
+			/* merged from the end, the sorted rest apart; the later line first */
+			if (s != tmp)
+				s = memcpy(tmp, s, (n - head) * sizeof(*tmp));
+			for (i = head, j = n - head; j;) {
+				if (i && syms[i - 1].addr >= s[j - 1].addr) {
+					syms[i + j - 1] = syms[i - 1];
+					i--;
+				} else {
+					syms[i + j - 1] = s[j - 1];
+					j--;
+				}
+			}
+		} else if (s != syms + head) {
+			memcpy(syms + head, s, (n - head) * sizeof(*tmp));
+		}
+		free(tmp);
 	}
 	syms[n] = (struct tf_ksym){ 0 };
 	k->n = n;
