@@ -423,53 +423,56 @@ static void ks_flip(struct tf_ksym *syms, const struct ks_run *runs, int nrun)
 
 #ifdef __SSE2__
 /*
- * The usual lines, in order of address after @prev, from *@pp on: into
- * @syms from @n on, till a line of another kind or shape, out of order,
- * or near the end. No call in the loop: the constants stay in registers.
- * Return: the new count; *@pp, *@prevp move on.
+ * A usual line's type, and its name's first character, that are kept (not
+ * white space, not A/a, not '$'). Others (those not kept, and odd ones) go
+ * the slow way.
  */
-static inline __attribute__((always_inline)) size_t
+static const unsigned char ks_type_ok[256] = {
+	[0x21 ... 'A' - 1] = 1, ['A' + 1 ... 'a' - 1] = 1, ['a' + 1 ... 0xff] = 1 };
+static const unsigned char ks_name_ok[256] = { [0x21 ... '$' - 1] = 1, ['$' + 1 ... 0xff] = 1 };
+
+/*
+ * The usual lines, kept and in order of address after *@prevp, from *@pp
+ * on: into @out on, till a line of another kind or shape, out of order,
+ * or near the end. No call in the loop: the constants stay in registers.
+ * Return: where @out is then; *@pp, *@prevp move on.
+ */
+static inline __attribute__((always_inline)) struct tf_ksym *
 ks_fast(const unsigned char **pp, const unsigned char *end, const char *text,
-	struct tf_ksym *syms, size_t n, unsigned long long *prevp)
+	struct tf_ksym *out, unsigned long long *prevp)
 {
 	const __m128i nl = _mm_set1_epi8('\n');
-	const unsigned char *p = *pp, *q;
+	const unsigned char *p = *pp, *q, *lim = end - (20 + 32);
 	unsigned long long a, prev = *prevp;
 	uint32_t w, m;
 
-	while (end - p >= 20 + 32) {
-		/* " T n": the blanks, then the type and the name's first above ' ' */
+	for (; p < lim; p = q + __builtin_ctz(m) + 1) {
+		/* " T n": the blanks, the type and the name's first */
 		memcpy(&w, p + 16, 4);
-		if ((w & 0x00ff00ff) != 0x00200020 ||
-		    ((((w & 0x7f007f00) + 0x5f005f00) | w) & 0x80008000) != 0x80008000 ||
+		if ((w & 0x00ff00ff) != 0x00200020 || !(ks_type_ok[p[17]] & ks_name_ok[p[19]]) ||
 		    hex16(p, &a) || a <= prev)
 			break;
 		/* the '\n', 32 bytes at a time after the name's first */
-		q = p + 20;
-		for (;;) {
+		for (q = p + 20;; q += 32) {
 			m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(
 				    _mm_loadu_si128((const __m128i *)q), nl)) |
 			    (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(
 				    _mm_loadu_si128((const __m128i *)(q + 16)), nl)) << 16;
 			if (m)
 				break;
-			q += 32;
-			if (end - q < 32)
+			if (q + 32 > end - 32)
 				goto out;
 		}
-		if (w >> 24 != '$' && ((w >> 8 | 0x20) & 0xff) != 'a') {
-			/* state 0 (KS_LINE): the block is fresh */
-			syms[n].addr = a;
-			syms[n].pos = (const char *)p - text;
-			n++;
-			prev = a;
-		}
-		p = q + __builtin_ctz(m) + 1;
+		/* state 0 (KS_LINE): the block is fresh */
+		out->addr = a;
+		out->pos = (const char *)p - text;
+		out++;
+		prev = a;
 	}
 out:
 	*pp = p;
 	*prevp = prev;
-	return n;
+	return out;
 }
 #endif
 
@@ -491,7 +494,7 @@ static size_t ks_scan(const char *text, size_t len, struct tf_ksym *syms, size_t
 	for (;;) {
 #ifdef __SSE2__
 		if (n)
-			n = ks_fast(&p, end, text, syms, n, &prev);
+			n = ks_fast(&p, end, text, syms + n, &prev) - syms;
 #endif
 		line = p;
 		r = ks_next(&p, end, &a);
