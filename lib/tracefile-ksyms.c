@@ -28,6 +28,9 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 #include <unistd.h>
 
 #include "internal.h"
@@ -313,29 +316,64 @@ static inline __attribute__((unused)) int hex8(const unsigned char *p, uint32_t 
 	return 0;
 }
 
+#ifdef __SSE2__
+/* The constants of hex16_digits(), kept in registers through a loop */
+struct ks_hexc {
+	__m128i	c0, ca, c9, c5, c39;
+};
+
+static inline __attribute__((always_inline)) void ks_hexc_init(struct ks_hexc *k)
+{
+	k->c0 = _mm_set1_epi8('0');
+	k->ca = _mm_set1_epi8('a');
+	k->c9 = _mm_set1_epi8(9);
+	k->c5 = _mm_set1_epi8(5);
+	k->c39 = _mm_set1_epi8(39);
+}
+
 /*
- * Sixteen hex digits at @p: -1 if one is not a hex digit, else 0 with
- * their value in *@v. With SSE2 only lower case ones (the kernel's %px):
- * upper case goes the slow way, to the same end.
+ * Sixteen lower case hex digits at @p (the kernel's %px): -1 if one is
+ * not, else 0 with their values in *@val, a byte each. Upper case goes
+ * the slow way, to the same end.
  */
+static inline __attribute__((always_inline)) int hex16_digits(const unsigned char *p,
+							      const struct ks_hexc *k, __m128i *val)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)p), d, l, isd, isl;
+
+	d = _mm_sub_epi8(x, k->c0);
+	l = _mm_sub_epi8(x, k->ca);
+	isd = _mm_cmpeq_epi8(_mm_min_epu8(d, k->c9), d);	/* d <= 9, unsigned */
+	isl = _mm_cmpeq_epi8(_mm_min_epu8(l, k->c5), l);	/* l <= 5 */
+	if (_mm_movemask_epi8(_mm_or_si128(isd, isl)) != 0xffff)
+		return -1;
+	*val = _mm_sub_epi8(d, _mm_andnot_si128(isd, k->c39));	/* 'a' - '0' - 39 == 10 */
+	return 0;
+}
+
+/* The value of the digits of hex16_digits(), the first the most significant */
+static inline __attribute__((always_inline)) unsigned long long hex16_pack(__m128i val)
+{
+	/* 16-bit lanes of (first digit, second digit): first * 16 + second, high byte 0 */
+	__m128i t = _mm_or_si128(_mm_srli_epi16(_mm_slli_epi16(val, 12), 8),
+				 _mm_srli_epi16(val, 8));
+
+	t = _mm_packus_epi16(t, t);
+	return __builtin_bswap64((unsigned long long)_mm_cvtsi128_si64(t));
+}
+#endif
+
+/* Sixteen hex digits at @p: -1 if one is not a hex digit, else 0 with their value in *@v. */
 static inline int hex16(const unsigned char *p, unsigned long long *v)
 {
 #ifdef __SSE2__
-	const __m128i c0 = _mm_set1_epi8('0'), ca = _mm_set1_epi8('a');
-	const __m128i c9 = _mm_set1_epi8(9), c5 = _mm_set1_epi8(5), c39 = _mm_set1_epi8(39);
-	__m128i x = _mm_loadu_si128((const __m128i *)p), d, l, isd, isl, val, t;
+	struct ks_hexc k;
+	__m128i val;
 
-	d = _mm_sub_epi8(x, c0);
-	l = _mm_sub_epi8(x, ca);
-	isd = _mm_cmpeq_epi8(_mm_min_epu8(d, c9), d);		/* d <= 9, unsigned */
-	isl = _mm_cmpeq_epi8(_mm_min_epu8(l, c5), l);		/* l <= 5 */
-	if (_mm_movemask_epi8(_mm_or_si128(isd, isl)) != 0xffff)
+	ks_hexc_init(&k);
+	if (hex16_digits(p, &k, &val))
 		return -1;
-	val = _mm_sub_epi8(d, _mm_andnot_si128(isd, c39));	/* 'a' - '0' - 39 == 10 */
-	/* 16-bit lanes of (first digit, second digit): first * 16 + second, high byte 0 */
-	t = _mm_or_si128(_mm_srli_epi16(_mm_slli_epi16(val, 12), 8), _mm_srli_epi16(val, 8));
-	t = _mm_packus_epi16(t, t);
-	*v = __builtin_bswap64((unsigned long long)_mm_cvtsi128_si64(t));
+	*v = hex16_pack(val);
 	return 0;
 #else
 	uint32_t hi, lo;
@@ -434,47 +472,93 @@ static const unsigned char ks_name_ok[256] = { [0x21 ... '$' - 1] = 1, ['$' + 1 
 /*
  * The usual lines, kept and in order of address after *@prevp, from *@pp
  * on: into @out on, till a line of another kind or shape, out of order,
- * or near the end. No call in the loop: the constants stay in registers.
+ * or near the end. No call in the loop: the constants stay in registers
+ * (@k, @nl, and the asm() that keeps the compiler from making them anew
+ * in the loop). PACK is hex16_pack() or its like; NL32 gives the mask of
+ * the '\n's in 32 bytes, looked for from the name's second character on.
  * Return: where @out is then; *@pp, *@prevp move on.
  */
-static inline __attribute__((always_inline)) struct tf_ksym *
-ks_fast(const unsigned char **pp, const unsigned char *end, const char *text,
-	struct tf_ksym *out, unsigned long long *prevp)
-{
-	const __m128i nl = _mm_set1_epi8('\n');
-	const unsigned char *p = *pp, *q, *lim = end - (20 + 32);
-	unsigned long long a, prev = *prevp;
-	uint32_t w, m;
+#define KS_FAST(pp, end, text, out, prevp, k, nl, PACK, NL32)				\
+({											\
+	const unsigned char *p_ = *(pp), *q_, *lim_ = (end) - (20 + 32);		\
+	unsigned long long a_, prev_ = *(prevp);					\
+	struct tf_ksym *o_ = (out);							\
+	uint32_t w_, m_;								\
+	__m128i v_;									\
+											\
+	__asm__("" : "+x"((k).c0), "+x"((k).ca), "+x"((k).c9), "+x"((k).c5),		\
+		"+x"((k).c39), "+x"(nl));						\
+	for (; p_ < lim_; p_ = q_ + __builtin_ctz(m_) + 1) {				\
+		/* " T n": the blanks, the type and the name's first */			\
+		memcpy(&w_, p_ + 16, 4);						\
+		if ((w_ & 0x00ff00ff) != 0x00200020 ||					\
+		    !(ks_type_ok[p_[17]] & ks_name_ok[p_[19]]) ||			\
+		    hex16_digits(p_, &(k), &v_) || (a_ = PACK(v_)) <= prev_)		\
+			break;								\
+		for (q_ = p_ + 20; !(m_ = NL32(q_, nl)); q_ += 32) {			\
+			if (q_ + 32 > (end) - 32)					\
+				goto out_;						\
+		}									\
+		/* state 0 (KS_LINE): the block is fresh */				\
+		o_->addr = a_;								\
+		o_->pos = (const char *)p_ - (text);					\
+		o_++;									\
+		prev_ = a_;								\
+	}										\
+out_:											\
+	*(pp) = p_;									\
+	*(prevp) = prev_;								\
+	o_;										\
+})
 
-	for (; p < lim; p = q + __builtin_ctz(m) + 1) {
-		/* " T n": the blanks, the type and the name's first */
-		memcpy(&w, p + 16, 4);
-		if ((w & 0x00ff00ff) != 0x00200020 || !(ks_type_ok[p[17]] & ks_name_ok[p[19]]) ||
-		    hex16(p, &a) || a <= prev)
-			break;
-		/* the '\n', 32 bytes at a time after the name's first */
-		for (q = p + 20;; q += 32) {
-			m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(
-				    _mm_loadu_si128((const __m128i *)q), nl)) |
-			    (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(
-				    _mm_loadu_si128((const __m128i *)(q + 16)), nl)) << 16;
-			if (m)
-				break;
-			if (q + 32 > end - 32)
-				goto out;
-		}
-		/* state 0 (KS_LINE): the block is fresh */
-		out->addr = a;
-		out->pos = (const char *)p - text;
-		out++;
-		prev = a;
-	}
-out:
-	*pp = p;
-	*prevp = prev;
-	return out;
+static inline __attribute__((always_inline)) uint32_t nl32(const unsigned char *q, __m128i nl)
+{
+	return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)q), nl)) |
+	       (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		       _mm_loadu_si128((const __m128i *)(q + 16)), nl)) << 16;
+}
+
+static struct tf_ksym *ks_fast(const unsigned char **pp, const unsigned char *end,
+			       const char *text, struct tf_ksym *out, unsigned long long *prevp)
+{
+	__m128i nl = _mm_set1_epi8('\n');
+	struct ks_hexc k;
+
+	ks_hexc_init(&k);
+	return KS_FAST(pp, end, text, out, prevp, k, nl, hex16_pack, nl32);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/* The same with AVX2 where the CPU has it (ks_scan()) */
+#define KS_AVX2	__attribute__((target("avx2")))
+
+/* hex16_pack(), a multiply-add putting each pair of digits together */
+static inline __attribute__((always_inline)) KS_AVX2 unsigned long long hex16_pack_avx2(__m128i val)
+{
+	__m128i t = _mm_maddubs_epi16(val, _mm_set1_epi16(0x0110));
+
+	return __builtin_bswap64((unsigned long long)_mm_cvtsi128_si64(_mm_packus_epi16(t, t)));
+}
+
+static inline __attribute__((always_inline)) KS_AVX2 uint32_t nl32_avx2(const unsigned char *q,
+									 __m256i nl)
+{
+	return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+		_mm256_loadu_si256((const __m256i *)q), nl));
+}
+
+static KS_AVX2 struct tf_ksym *ks_fast_avx2(const unsigned char **pp, const unsigned char *end,
+					     const char *text, struct tf_ksym *out,
+					     unsigned long long *prevp)
+{
+	__m256i nl = _mm256_set1_epi8('\n');
+	struct ks_hexc k;
+
+	ks_hexc_init(&k);
+	return KS_FAST(pp, end, text, out, prevp, k, nl, hex16_pack_avx2, nl32_avx2);
 }
 #endif
+#endif /* __SSE2__ */
 
 /*
  * Read the lines of @text (no NUL in it) into @syms (room for all, zeroed),
@@ -490,11 +574,16 @@ static size_t ks_scan(const char *text, size_t len, struct tf_ksym *syms, size_t
 	struct ks_run runs[KS_RUNS];
 	size_t n = 0;
 	int r, nrun = 0;
+#ifdef KS_AVX2
+	__typeof__(ks_fast) *fast = __builtin_cpu_supports("avx2") ? ks_fast_avx2 : ks_fast;
+#elif defined(__SSE2__)
+	__typeof__(ks_fast) *fast = ks_fast;
+#endif
 
 	for (;;) {
 #ifdef __SSE2__
 		if (n)
-			n = ks_fast(&p, end, text, syms + n, &prev) - syms;
+			n = fast(&p, end, text, syms + n, &prev) - syms;
 #endif
 		line = p;
 		r = ks_next(&p, end, &a);
