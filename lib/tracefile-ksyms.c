@@ -480,7 +480,11 @@ static const unsigned char ks_name_ok[256] = { [0x21 ... '$' - 1] = 1, ['$' + 1 
  */
 #define KS_FAST(pp, end, text, out, prevp, k, nl, PACK, NL32)				\
 ({											\
-	const unsigned char *p_ = *(pp), *q_, *lim_ = (end) - (20 + 32);		\
+	/* (no pointer before the text: a text this short goes the slow way) */	\
+	int big_ = (end) - (const unsigned char *)(text) > 64;				\
+	const unsigned char *p_ = *(pp), *q_;						\
+	const unsigned char *lim_ = big_ ? (end) - (20 + 32) : p_;			\
+	const unsigned char *qlim_ = big_ ? (end) - (32 + 32) : p_;			\
 	unsigned long long a_, prev_ = *(prevp);					\
 	struct tf_ksym *o_ = (out);							\
 	uint32_t w_, m_;								\
@@ -496,7 +500,7 @@ static const unsigned char ks_name_ok[256] = { [0x21 ... '$' - 1] = 1, ['$' + 1 
 		    hex16_digits(p_, &(k), &v_) || (a_ = PACK(v_)) <= prev_)		\
 			break;								\
 		for (q_ = p_ + 20; !(m_ = NL32(q_, nl)); q_ += 32) {			\
-			if (q_ + 32 > (end) - 32)					\
+			if (q_ > qlim_)							\
 				goto out_;						\
 		}									\
 		/* state 0 (KS_LINE): the block is fresh */				\
