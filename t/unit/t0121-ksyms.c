@@ -6,8 +6,12 @@
  * the same, and give the same symbol address: on odd lines (types that
  * are skipped, '$' names, short addresses, blanks, modules, odd white
  * space, a line that stops the parse, duplicates, an unsorted tail, no
- * final newline) and on this machine's /proc/kallsyms.
+ * final newline, a NUL), on generated ones of a kernel's size (runs of
+ * equal addresses, odd lines amid the usual ones, long names, modules in
+ * no order, sharing addresses with each other and with the kernel) and
+ * on this machine's /proc/kallsyms.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +53,123 @@ static const char stops[] =
 	"ffffffff81000100 T second\n"
 	"this is not a kallsyms line\n"
 	"ffffffff81000200 T after_the_stop\n";
+
+/* A text that ends at a NUL in its middle, as libtraceevent reads it */
+static const char nul[] =
+	"ffffffff81000000 T before_nul\n"
+	"ffffffff81000100 T cut_at_the\0nul\n"
+	"ffffffff81000200 T after_nul\n";
+
+static unsigned long long rnd_state = 0x9e3779b97f4a7c15ULL;
+
+static unsigned long long rnd(void)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return rnd_state;
+}
+
+struct text {
+	char	*buf;
+	size_t	len, size;
+};
+
+static void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void put(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(t->buf + t->len, t->size - t->len, fmt, ap);
+		va_end(ap);
+		if (n >= 0 && (size_t)n < t->size - t->len)
+			break;
+		t->size = t->size * 2 + 4096;
+		t->buf = realloc(t->buf, t->size);
+		if (!t->buf)
+			bail_out("out of memory");
+	}
+	t->len += n;
+}
+
+/* A line of the usual shape, its name 1 to 99 characters, now and then one not kept or a module's */
+static void put_sym(struct text *t, unsigned long long addr, const char *mod)
+{
+	static const char types[] = "TtTtDdBbRrWVAa";
+	char name[100];
+	size_t i, n = 1 + rnd() % (rnd() % 4 ? 40 : 99);
+
+	for (i = 0; i < n; i++)
+		name[i] = "abcdefghijklmnopqrstuvwxyz_0123456789"[rnd() % 37];
+	name[n] = 0;
+	if (rnd() % 50 == 0)
+		name[0] = '$';
+	put(t, "%016llx %c %s%s%s%s\n", addr, types[rnd() % (sizeof(types) - 1)], name,
+	    mod ? "\t[" : "", mod ? mod : "", mod ? "]" : "");
+}
+
+/*
+ * A kallsyms the size of a small kernel's: a head in order of address,
+ * with runs of equal addresses (one long) and, in its middle, lines not of
+ * the usual shape; then @ntail modules' lines in no order, from @base to
+ * @base + @span (all at @base if @span is 0), and with @mix some at the
+ * head's own addresses or between them.
+ */
+static void gen_text(struct text *t, int nhead, int ntail, unsigned long long base,
+		     unsigned long long span, int mix)
+{
+	unsigned long long a = 0xffffffff81000000ULL, *head = calloc(nhead + 300, sizeof(*head)), m;
+	int i, n = 0, kind = 0;
+
+	if (!head)
+		bail_out("out of memory");
+	t->len = 0;
+	put(t, "0000000000000000 A fixed_percpu_data\n");
+	for (i = 0; i < nhead; i++) {
+		if (i == nhead / 3) {
+			for (; i < nhead / 3 + 300; i++) {	/* a long run */
+				put_sym(t, a, NULL);
+				head[n++] = a;
+			}
+		}
+		if (i % 997 == 0) {
+			switch (kind++ % 6) {
+			case 0:
+				put(t, "%016llX T upper_case_%d\n", a, i);
+				break;
+			case 1:
+				put(t, "%llx t short_address_%d\n", a & 0xffffffffULL, i);
+				break;
+			case 2:
+				put(t, "\n%016llx T blank_before_%d\n", a, i);
+				break;
+			case 3:
+				put(t, "%016llx T  two_blanks_%d\n", a, i);
+				break;
+			case 4:
+				put(t, "%016llx T carriage_%d\r\n", a, i);
+				break;
+			case 5:
+				put(t, "%016llx T tab_after_%d\tx\n", a, i);
+				break;
+			}
+		}
+		put_sym(t, a, NULL);
+		head[n++] = a;
+		a += rnd() % 3 ? rnd() % 64 : 0;
+	}
+	for (i = 0; i < ntail; i++) {
+		m = base + (span ? rnd() % span : 0);
+		if (mix && rnd() % 4 == 0)	/* a head's address, or one between */
+			m = head[rnd() % n] + rnd() % 2;
+		put_sym(t, m, rnd() % 2 ? "mod_a" : "mod_b");
+	}
+	free(head);
+}
 
 /* Compare the two on @key; 1 if the same. */
 static int same(struct tep_handle *tep, struct ftk_tracefile *tf, unsigned long long key)
@@ -150,6 +271,48 @@ int main(void)
 	check_mod(&tf, 0xffffffff81000051ULL, "name_cr", NULL);
 	check_mod(&tf, 0xffffffff81000050ULL, "name_cr", NULL);	/* cut once, found again */
 	tf_ksyms_free(tf.ksyms);
+	tf.ksyms = NULL;
+
+	check_text("a NUL in the middle", nul, sizeof(nul) - 1, 1);
+	if (tf_ksyms_index(&tf, memcpy(malloc(sizeof(nul)), nul, sizeof(nul)), sizeof(nul) - 1,
+			   TF_TEXT_MALLOC, NULL, 0))
+		bail_out("cannot index");
+	{
+		unsigned long long a = 0xffffffff81000100ULL;
+		char *m, *name = tf_ksyms_find(&tf, &a, &m);
+
+		ok(name && !strcmp(name, "cut_at_the"), "the text ends at a NUL (%s)",
+		   name ? name : "nothing");
+	}
+	tf_ksyms_free(tf.ksyms);
+	tf.ksyms = NULL;
+
+	{
+		/* the modules' addresses differ in 0 to 4 bytes: 0 to 4 passes of the sort */
+		static const struct {
+			unsigned long long	base, span;
+			int			mix;
+		} tails[] = {
+			{ 0xffffffffc0000000ULL, 0, 0 },
+			{ 0xffffffffc0000000ULL, 0x100, 0 },
+			{ 0xffffffffc0000000ULL, 0x10000, 0 },
+			{ 0xffffffff81100000ULL, 0x10000, 1 },
+			{ 0xffffffffc0000000ULL, 0x1000000, 1 },
+		};
+		struct text t = { 0 };
+		char what[96];
+		size_t i;
+
+		for (i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
+			gen_text(&t, 12000, 1500, tails[i].base, tails[i].span, tails[i].mix);
+			snprintf(what, sizeof(what), "generated, modules from %llx over %#llx%s",
+				 tails[i].base, tails[i].span, tails[i].mix ? " and the kernel's" : "");
+			check_text(what, t.buf, t.len, 1);
+		}
+		gen_text(&t, 3000, 0, 0, 0, 0);
+		check_text("generated, no modules", t.buf, t.len, 1);
+		free(t.buf);
+	}
 
 	if (ftk_read_file("/proc/kallsyms", &text, &len) == 0 && len > 0)
 		check_text("/proc/kallsyms", text, len, 7);
