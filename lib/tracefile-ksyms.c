@@ -564,6 +564,13 @@ static KS_AVX2 struct tf_ksym *ks_fast_avx2(const unsigned char **pp, const unsi
 #endif
 #endif /* __SSE2__ */
 
+static int use_avx2 = 1;
+
+void tf_ksyms_use_avx2(int on)
+{
+	use_avx2 = on;
+}
+
 /*
  * Read the lines of @text (no NUL in it) into @syms (room for all, zeroed),
  * up to the end or a line libtraceevent stops at: the count. The first
@@ -579,7 +586,8 @@ static size_t ks_scan(const char *text, size_t len, struct tf_ksym *syms, size_t
 	size_t n = 0;
 	int r, nrun = 0;
 #ifdef KS_AVX2
-	__typeof__(ks_fast) *fast = __builtin_cpu_supports("avx2") ? ks_fast_avx2 : ks_fast;
+	__typeof__(ks_fast) *fast = use_avx2 && __builtin_cpu_supports("avx2") ? ks_fast_avx2 :
+									      ks_fast;
 #elif defined(__SSE2__)
 	__typeof__(ks_fast) *fast = ks_fast;
 #endif
@@ -744,22 +752,22 @@ int tf_ksyms_index(struct ftk_tracefile *tf, char *text, size_t len, int how, vo
 			tf_ksyms_free(k);
 			return -ENOMEM;
 		}
+		/*
+		 * Merged from the end, the sorted rest apart, the later line
+		 * first among equal addresses. (The rest starts below the
+		 * head's last: the two always interleave.)
+		 */
 		s = ks_sort(syms + head, tmp, n - head);
-		if (head && s[0].addr <= syms[head - 1].addr) {
-			/* merged from the end, the sorted rest apart; the later line first */
-			if (s != tmp)
-				s = memcpy(tmp, s, (n - head) * sizeof(*tmp));
-			for (i = head, j = n - head; j;) {
-				if (i && syms[i - 1].addr >= s[j - 1].addr) {
-					syms[i + j - 1] = syms[i - 1];
-					i--;
-				} else {
-					syms[i + j - 1] = s[j - 1];
-					j--;
-				}
+		if (s != tmp)
+			s = memcpy(tmp, s, (n - head) * sizeof(*tmp));
+		for (i = head, j = n - head; j;) {
+			if (i && syms[i - 1].addr >= s[j - 1].addr) {
+				syms[i + j - 1] = syms[i - 1];
+				i--;
+			} else {
+				syms[i + j - 1] = s[j - 1];
+				j--;
 			}
-		} else if (s != syms + head) {
-			memcpy(syms + head, s, (n - head) * sizeof(*tmp));
 		}
 		free(tmp);
 	}

@@ -115,9 +115,9 @@ static void put_sym(struct text *t, unsigned long long addr, const char *mod)
 /*
  * A kallsyms the size of a small kernel's: a head in order of address,
  * with runs of equal addresses (one long) and, in its middle, lines not of
- * the usual shape; then @ntail modules' lines in no order, from @base to
- * @base + @span (all at @base if @span is 0), and with @mix some at the
- * head's own addresses or between them.
+ * the usual shape; then a module's line above the rest and @ntail more in
+ * no order, from @base to @base + @span (all at @base if @span is 0), and
+ * with @mix some at the head's own addresses or between them.
  */
 static void gen_text(struct text *t, int nhead, int ntail, unsigned long long base,
 		     unsigned long long span, int mix)
@@ -142,7 +142,7 @@ static void gen_text(struct text *t, int nhead, int ntail, unsigned long long ba
 				put(t, "%016llX T upper_case_%d\n", a, i);
 				break;
 			case 1:
-				put(t, "%llx t short_address_%d\n", a & 0xffffffffULL, i);
+				put(t, "%016llx t\ttab_before_%d\n", a, i);
 				break;
 			case 2:
 				put(t, "\n%016llx T blank_before_%d\n", a, i);
@@ -162,6 +162,8 @@ static void gen_text(struct text *t, int nhead, int ntail, unsigned long long ba
 		head[n++] = a;
 		a += rnd() % 3 ? rnd() % 64 : 0;
 	}
+	if (ntail)	/* above the rest: the modules' lines all sorted */
+		put_sym(t, base + span + 0x1000, "mod_a");
 	for (i = 0; i < ntail; i++) {
 		m = base + (span ? rnd() % span : 0);
 		if (mix && rnd() % 4 == 0)	/* a head's address, or one between */
@@ -227,6 +229,36 @@ static void check_text(const char *what, const char *text, size_t len, int step)
 	tep_free(tep);
 }
 
+/* Generated kallsyms of each kind, @how (", SSE2") said in the names of the tests. */
+static void check_generated(const char *how)
+{
+	/* the modules' addresses differ in 0 to 4 bytes: 0 to 4 passes of the sort */
+	static const struct {
+		unsigned long long	base, span;
+		int			mix;
+	} tails[] = {
+		{ 0xffffffffc0000000ULL, 0, 0 },
+		{ 0xffffffffc0000000ULL, 0x100, 0 },
+		{ 0xffffffffc0000000ULL, 0x10000, 0 },
+		{ 0xffffffff81100000ULL, 0x10000, 1 },
+		{ 0xffffffffc0000000ULL, 0x1000000, 1 },
+	};
+	struct text t = { 0 };
+	char what[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
+		gen_text(&t, 12000, 1500, tails[i].base, tails[i].span, tails[i].mix);
+		snprintf(what, sizeof(what), "generated, modules from %llx over %#llx%s%s",
+			 tails[i].base, tails[i].span, tails[i].mix ? " and the kernel's" : "", how);
+		check_text(what, t.buf, t.len, 1);
+	}
+	gen_text(&t, 3000, 0, 0, 0, 0);
+	snprintf(what, sizeof(what), "generated, no modules%s", how);
+	check_text(what, t.buf, t.len, 1);
+	free(t.buf);
+}
+
 static void check_mod(struct ftk_tracefile *tf, unsigned long long key, const char *name,
 		      const char *mod)
 {
@@ -243,6 +275,7 @@ int main(void)
 	struct ftk_tracefile tf = { 0 };
 	char *text = NULL;
 	size_t len = 0;
+	int simd;
 
 	check_text("odd lines", odd, strlen(odd), 1);
 	check_text("a line that stops the parse", stops, strlen(stops), 1);
@@ -274,9 +307,11 @@ int main(void)
 	tf.ksyms = NULL;
 
 	check_text("a NUL in the middle", nul, sizeof(nul) - 1, 1);
-	if (tf_ksyms_index(&tf, memcpy(malloc(sizeof(nul)), nul, sizeof(nul)), sizeof(nul) - 1,
-			   TF_TEXT_MALLOC, NULL, 0))
+	text = malloc(sizeof(nul));
+	if (!text || tf_ksyms_index(&tf, memcpy(text, nul, sizeof(nul)), sizeof(nul) - 1,
+				    TF_TEXT_MALLOC, NULL, 0))
 		bail_out("cannot index");
+	text = NULL;
 	{
 		unsigned long long a = 0xffffffff81000100ULL;
 		char *m, *name = tf_ksyms_find(&tf, &a, &m);
@@ -287,37 +322,17 @@ int main(void)
 	tf_ksyms_free(tf.ksyms);
 	tf.ksyms = NULL;
 
-	{
-		/* the modules' addresses differ in 0 to 4 bytes: 0 to 4 passes of the sort */
-		static const struct {
-			unsigned long long	base, span;
-			int			mix;
-		} tails[] = {
-			{ 0xffffffffc0000000ULL, 0, 0 },
-			{ 0xffffffffc0000000ULL, 0x100, 0 },
-			{ 0xffffffffc0000000ULL, 0x10000, 0 },
-			{ 0xffffffff81100000ULL, 0x10000, 1 },
-			{ 0xffffffffc0000000ULL, 0x1000000, 1 },
-		};
-		struct text t = { 0 };
-		char what[96];
-		size_t i;
-
-		for (i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
-			gen_text(&t, 12000, 1500, tails[i].base, tails[i].span, tails[i].mix);
-			snprintf(what, sizeof(what), "generated, modules from %llx over %#llx%s",
-				 tails[i].base, tails[i].span, tails[i].mix ? " and the kernel's" : "");
-			check_text(what, t.buf, t.len, 1);
-		}
-		gen_text(&t, 3000, 0, 0, 0, 0);
-		check_text("generated, no modules", t.buf, t.len, 1);
-		free(t.buf);
+	/* with AVX2 where the CPU has it, and with SSE2 only */
+	for (simd = 0; simd < 2; simd++) {
+		tf_ksyms_use_avx2(!simd);
+		check_generated(simd ? ", SSE2" : "");
+		if (ftk_read_file("/proc/kallsyms", &text, &len) == 0 && len > 0)
+			check_text(simd ? "/proc/kallsyms, SSE2" : "/proc/kallsyms", text, len, 7);
+		else
+			skip("/proc/kallsyms is not readable");
+		free(text);
+		text = NULL;
 	}
-
-	if (ftk_read_file("/proc/kallsyms", &text, &len) == 0 && len > 0)
-		check_text("/proc/kallsyms", text, len, 7);
-	else
-		skip("/proc/kallsyms is not readable");
-	free(text);
+	tf_ksyms_use_avx2(1);
 	return done_testing();
 }
