@@ -248,7 +248,7 @@ static void check_generated(const char *how)
 	size_t i;
 
 	for (i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
-		gen_text(&t, 12000, 1500, tails[i].base, tails[i].span, tails[i].mix);
+		gen_text(&t, 6000, 800, tails[i].base, tails[i].span, tails[i].mix);
 		snprintf(what, sizeof(what), "generated, modules from %llx over %#llx%s%s",
 			 tails[i].base, tails[i].span, tails[i].mix ? " and the kernel's" : "", how);
 		check_text(what, t.buf, t.len, 1);
