@@ -14,6 +14,14 @@
  * stays the same; libtraceevent calls it through
  * tep_set_function_resolver().
  *
+ * The one pass over the text costs some 50 instructions a line: the usual
+ * line ("ffffffff81000000 T name", 16 lower case hex digits) is read by a
+ * loop without calls, the digits and the '\n' found with SSE2 (AVX2 where
+ * the CPU has it); any other line as libtraceevent reads it. The kernel's
+ * own symbols come sorted: their runs of equal addresses are turned on the
+ * way, and only the modules' lines after them are sorted (a radix sort)
+ * and merged in.
+ *
  * The 4 MB of text, and the index, are large enough that faulting their
  * pages in one 4 KiB page at a time cost as much as reading them: they
  * go in blocks of their own (tf_big_alloc()), backed by huge pages where
@@ -407,8 +415,9 @@ static inline const unsigned char *nl_find(const unsigned char *p, const unsigne
  * address), 0 skip it, -1 stop (the end of the text, which holds no NUL,
  * or a line libtraceevent stops at). *@pp moves to the next line.
  */
-static inline __attribute__((always_inline)) int ks_next(const unsigned char **pp, const unsigned char *end,
-			  unsigned long long *a)
+static inline __attribute__((always_inline)) int ks_next(const unsigned char **pp,
+							 const unsigned char *end,
+							 unsigned long long *a)
 {
 	const unsigned char *p = *pp, *nl;
 	int fs, fe, me, r;
@@ -480,7 +489,7 @@ static const unsigned char ks_name_ok[256] = { [0x21 ... '$' - 1] = 1, ['$' + 1 
  */
 #define KS_FAST(pp, end, text, out, prevp, k, nl, PACK, NL32)				\
 ({											\
-	/* (no pointer before the text: a text this short goes the slow way) */	\
+	/* a text of 64 bytes or less goes the slow way (no pointer before it) */	\
 	int big_ = (end) - (const unsigned char *)(text) > 64;				\
 	const unsigned char *p_ = *(pp), *q_;						\
 	const unsigned char *lim_ = big_ ? (end) - (20 + 32) : p_;			\
@@ -492,7 +501,7 @@ static const unsigned char ks_name_ok[256] = { [0x21 ... '$' - 1] = 1, ['$' + 1 
 											\
 	__asm__("" : "+x"((k).c0), "+x"((k).ca), "+x"((k).c9), "+x"((k).c5),		\
 		"+x"((k).c39), "+x"(nl));						\
-	for (; p_ < lim_; p_ = q_ + __builtin_ctz(m_) + 1) {				\
+	for (; p_ < lim_; p_ = q_ + (unsigned int)__builtin_ctz(m_) + 1) {		\
 		/* " T n": the blanks, the type and the name's first */			\
 		memcpy(&w_, p_ + 16, 4);						\
 		if ((w_ & 0x00ff00ff) != 0x00200020 ||					\
@@ -594,8 +603,7 @@ static size_t ks_scan(const char *text, size_t len, struct tf_ksym *syms, size_t
 
 	for (;;) {
 #ifdef __SSE2__
-		if (n)
-			n = fast(&p, end, text, syms + n, &prev) - syms;
+		n = fast(&p, end, text, syms + n, &prev) - syms;
 #endif
 		line = p;
 		r = ks_next(&p, end, &a);
@@ -710,9 +718,9 @@ void tf_ksyms_free(struct tf_ksyms *k)
  *
  * /proc/kallsyms lists the kernel's own symbols by address and the
  * modules' after them: the sorted head is kept as it is (its runs of
- * equal addresses turned newest first), the rest sorted, and the two
- * merged. @text is taken over, also on failure; it is written to (a NUL
- * after each name looked up).
+ * equal addresses turned newest first, in the scan), the rest sorted
+ * (ks_sort()), and the two merged. @text is taken over, also on failure;
+ * it is written to (a NUL after each name looked up).
  *
  * Return: 0 or -ENOMEM.
  */
