@@ -122,6 +122,15 @@ static void put_sym(struct text *t, unsigned long long addr, const char *mod)
 static void gen_text(struct text *t, int nhead, int ntail, unsigned long long base,
 		     unsigned long long span, int mix)
 {
+	/* not of the usual shape, read the slow way */
+	static const char *const odd_lines[] = {
+		"%016llX T upper_case_%d\n",
+		"%016llx t\ttab_before_%d\n",
+		"\n%016llx T blank_before_%d\n",
+		"%016llx T  two_blanks_%d\n",
+		"%016llx T carriage_%d\r\n",
+		"%016llx T tab_after_%d\tx\n",
+	};
 	unsigned long long a = 0xffffffff81000000ULL, *head = calloc(nhead + 300, sizeof(*head)), m;
 	int i, n = 0, kind = 0;
 
@@ -136,33 +145,13 @@ static void gen_text(struct text *t, int nhead, int ntail, unsigned long long ba
 				head[n++] = a;
 			}
 		}
-		if (i % 997 == 0) {
-			switch (kind++ % 6) {
-			case 0:
-				put(t, "%016llX T upper_case_%d\n", a, i);
-				break;
-			case 1:
-				put(t, "%016llx t\ttab_before_%d\n", a, i);
-				break;
-			case 2:
-				put(t, "\n%016llx T blank_before_%d\n", a, i);
-				break;
-			case 3:
-				put(t, "%016llx T  two_blanks_%d\n", a, i);
-				break;
-			case 4:
-				put(t, "%016llx T carriage_%d\r\n", a, i);
-				break;
-			case 5:
-				put(t, "%016llx T tab_after_%d\tx\n", a, i);
-				break;
-			}
-		}
+		if (i % 997 == 0)
+			put(t, odd_lines[kind++ % (sizeof(odd_lines) / sizeof(odd_lines[0]))], a, i);
 		put_sym(t, a, NULL);
 		head[n++] = a;
 		a += rnd() % 3 ? rnd() % 64 : 0;
 	}
-	if (ntail)	/* above the rest: the modules' lines all sorted */
+	if (ntail)	/* above the rest: all after it are the tail, sorted */
 		put_sym(t, base + span + 0x1000, "mod_a");
 	for (i = 0; i < ntail; i++) {
 		m = base + (span ? rnd() % span : 0);
