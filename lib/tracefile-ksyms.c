@@ -526,9 +526,11 @@ out_:											\
 
 static inline __attribute__((always_inline)) uint32_t nl32(const unsigned char *q, __m128i nl)
 {
-	return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)q), nl)) |
-	       (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(
-		       _mm_loadu_si128((const __m128i *)(q + 16)), nl)) << 16;
+	__m128i lo = _mm_loadu_si128((const __m128i *)q);
+	__m128i hi = _mm_loadu_si128((const __m128i *)(q + 16));
+
+	return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(lo, nl)) |
+	       (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(hi, nl)) << 16;
 }
 
 static struct tf_ksym *ks_fast(const unsigned char **pp, const unsigned char *end,

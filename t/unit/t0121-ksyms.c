@@ -96,7 +96,7 @@ static void put(struct text *t, const char *fmt, ...)
 	t->len += n;
 }
 
-/* A line of the usual shape, its name 1 to 99 characters, now and then one not kept or a module's */
+/* A line of the usual shape, its name 1 to 99 characters, at times one not kept, or a module's */
 static void put_sym(struct text *t, unsigned long long addr, const char *mod)
 {
 	static const char types[] = "TtTtDdBbRrWVAa";
@@ -146,7 +146,7 @@ static void gen_text(struct text *t, int nhead, int ntail, unsigned long long ba
 			}
 		}
 		if (i % 997 == 0)
-			put(t, odd_lines[kind++ % (sizeof(odd_lines) / sizeof(odd_lines[0]))], a, i);
+			put(t, odd_lines[kind++ % ARRAY_SIZE(odd_lines)], a, i);
 		put_sym(t, a, NULL);
 		head[n++] = a;
 		a += rnd() % 3 ? rnd() % 64 : 0;
@@ -236,10 +236,11 @@ static void check_generated(const char *how)
 	char what[128];
 	size_t i;
 
-	for (i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(tails); i++) {
 		gen_text(&t, 6000, 800, tails[i].base, tails[i].span, tails[i].mix);
 		snprintf(what, sizeof(what), "generated, modules from %llx over %#llx%s%s",
-			 tails[i].base, tails[i].span, tails[i].mix ? " and the kernel's" : "", how);
+			 tails[i].base, tails[i].span, tails[i].mix ? " and the kernel's" : "",
+			 how);
 		check_text(what, t.buf, t.len, 1);
 	}
 	gen_text(&t, 3000, 0, 0, 0, 0);
