@@ -649,8 +649,9 @@ static size_t ks_scan(const char *text, size_t len, struct tf_ksym *syms, size_t
 /*
  * Sort @t[0..@n) by address, among equal ones the last in the text first
  * (libtraceevent lists them newest first, then sorts stably by address):
- * a radix sort, a byte at a time over the bytes that differ, stable but
- * for the first pass, which reads @t from the end. @tmp has room for @n.
+ * a radix sort, a byte at a time over the bytes that differ, each pass
+ * stable and the first reading @t from its end (so that among equal
+ * addresses the last line comes first). @tmp has room for @n.
  *
  * Return: the sorted entries, in @t or in @tmp.
  */
