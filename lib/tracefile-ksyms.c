@@ -14,6 +14,14 @@
  * stays the same; libtraceevent calls it through
  * tep_set_function_resolver().
  *
+ * The one pass over the text costs some 50 instructions a line: the usual
+ * line ("ffffffff81000000 T name", 16 lower case hex digits) is read by a
+ * loop without calls, the digits and the '\n' found with SSE2 (AVX2 where
+ * the CPU has it); any other line as libtraceevent reads it. The kernel's
+ * own symbols come sorted: their runs of equal addresses are turned on the
+ * way, and only the modules' lines after them are sorted (a radix sort)
+ * and merged in.
+ *
  * The 4 MB of text, and the index, are large enough that faulting their
  * pages in one 4 KiB page at a time cost as much as reading them: they
  * go in blocks of their own (tf_big_alloc()), backed by huge pages where
@@ -27,6 +35,9 @@
 #include <sys/mman.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
+#endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
 #endif
 #include <unistd.h>
 
@@ -283,28 +294,6 @@ static int ks_line_copy(const char *p, size_t n, unsigned long long *addr, int *
 	return r;
 }
 
-/* libtraceevent lists them newest first, then sorts stably by address. */
-static int ksym_cmp(const void *a, const void *b)
-{
-	const struct tf_ksym *x = a, *y = b;
-
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	return x->pos < y->pos ? 1 : x->pos > y->pos ? -1 : 0;
-}
-
-/* Stable merge of the sorted @a[0..na) and @b[0..nb) into @out (ksym_cmp order). */
-static void ksym_merge(struct tf_ksym *out, const struct tf_ksym *a, size_t na,
-		       const struct tf_ksym *b, size_t nb)
-{
-	size_t i = 0, j = 0;
-
-	while (i < na && j < nb)
-		*out++ = ksym_cmp(&b[j], &a[i]) < 0 ? b[j++] : a[i++];
-	memcpy(out, a + i, (na - i) * sizeof(*out));
-	memcpy(out + (na - i), b + j, (nb - j) * sizeof(*out));
-}
-
 #define ONES	0x0101010101010101ULL
 #define HIGHS	0x8080808080808080ULL
 
@@ -335,26 +324,64 @@ static inline __attribute__((unused)) int hex8(const unsigned char *p, uint32_t 
 	return 0;
 }
 
+#ifdef __SSE2__
+/* The constants of hex16_digits(), kept in registers through a loop */
+struct ks_hexc {
+	__m128i	c0, ca, c9, c5, c39;
+};
+
+static inline __attribute__((always_inline)) void ks_hexc_init(struct ks_hexc *k)
+{
+	k->c0 = _mm_set1_epi8('0');
+	k->ca = _mm_set1_epi8('a');
+	k->c9 = _mm_set1_epi8(9);
+	k->c5 = _mm_set1_epi8(5);
+	k->c39 = _mm_set1_epi8(39);
+}
+
+/*
+ * Sixteen lower case hex digits at @p (the kernel's %px): -1 if one is
+ * not, else 0 with their values in *@val, a byte each. Upper case goes
+ * the slow way, to the same end.
+ */
+static inline __attribute__((always_inline)) int hex16_digits(const unsigned char *p,
+							      const struct ks_hexc *k, __m128i *val)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)p), d, l, isd, isl;
+
+	d = _mm_sub_epi8(x, k->c0);
+	l = _mm_sub_epi8(x, k->ca);
+	isd = _mm_cmpeq_epi8(_mm_min_epu8(d, k->c9), d);	/* d <= 9, unsigned */
+	isl = _mm_cmpeq_epi8(_mm_min_epu8(l, k->c5), l);	/* l <= 5 */
+	if (_mm_movemask_epi8(_mm_or_si128(isd, isl)) != 0xffff)
+		return -1;
+	*val = _mm_sub_epi8(d, _mm_andnot_si128(isd, k->c39));	/* 'a' - '0' - 39 == 10 */
+	return 0;
+}
+
+/* The value of the digits of hex16_digits(), the first the most significant */
+static inline __attribute__((always_inline)) unsigned long long hex16_pack(__m128i val)
+{
+	/* 16-bit lanes of (first digit, second digit): first * 16 + second, high byte 0 */
+	__m128i t = _mm_or_si128(_mm_srli_epi16(_mm_slli_epi16(val, 12), 8),
+				 _mm_srli_epi16(val, 8));
+
+	t = _mm_packus_epi16(t, t);
+	return __builtin_bswap64((unsigned long long)_mm_cvtsi128_si64(t));
+}
+#endif
+
 /* Sixteen hex digits at @p: -1 if one is not a hex digit, else 0 with their value in *@v. */
 static inline int hex16(const unsigned char *p, unsigned long long *v)
 {
 #ifdef __SSE2__
-	const __m128i c0 = _mm_set1_epi8('0'), ca = _mm_set1_epi8('a'), c20 = _mm_set1_epi8(0x20);
-	const __m128i c9 = _mm_set1_epi8(9), c5 = _mm_set1_epi8(5), c10 = _mm_set1_epi8(10);
-	__m128i x = _mm_loadu_si128((const __m128i *)p), d, l, isd, isl, val, t;
+	struct ks_hexc k;
+	__m128i val;
 
-	d = _mm_sub_epi8(x, c0);
-	l = _mm_sub_epi8(_mm_or_si128(x, c20), ca);
-	isd = _mm_cmpeq_epi8(_mm_min_epu8(d, c9), d);		/* d <= 9, unsigned */
-	isl = _mm_cmpeq_epi8(_mm_min_epu8(l, c5), l);		/* l <= 5 */
-	if (_mm_movemask_epi8(_mm_or_si128(isd, isl)) != 0xffff)
+	ks_hexc_init(&k);
+	if (hex16_digits(p, &k, &val))
 		return -1;
-	val = _mm_or_si128(_mm_and_si128(isd, d), _mm_and_si128(isl, _mm_add_epi8(l, c10)));
-	/* 16-bit lanes of (first digit, second digit): first * 16 + second */
-	t = _mm_or_si128(_mm_slli_epi16(_mm_and_si128(val, _mm_set1_epi16(0xff)), 4),
-			 _mm_srli_epi16(val, 8));
-	t = _mm_packus_epi16(t, t);
-	*v = __builtin_bswap64((unsigned long long)_mm_cvtsi128_si64(t));
+	*v = hex16_pack(val);
 	return 0;
 #else
 	uint32_t hi, lo;
@@ -366,84 +393,309 @@ static inline int hex16(const unsigned char *p, unsigned long long *v)
 #endif
 }
 
-/* The first '\n' or NUL in [@p, @end), or @end. */
-static inline const unsigned char *line_end(const unsigned char *p, const unsigned char *end)
+/* The first '\n' in [@p, @end), or @end. */
+static inline const unsigned char *nl_find(const unsigned char *p, const unsigned char *end)
 {
 #ifdef __SSE2__
-	const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
-	__m128i v;
+	const __m128i nl = _mm_set1_epi8('\n');
 	int m;
 
 	for (; end - p >= 16; p += 16) {
-		v = _mm_loadu_si128((const __m128i *)p);
-		m = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, nl), _mm_cmpeq_epi8(v, zero)));
+		m = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)p), nl));
 		if (m)
 			return p + __builtin_ctz(m);
 	}
-#else
-	uint64_t v, x, m;
-
-	for (; end - p >= 8; p += 8) {
-		memcpy(&v, p, 8);
-		x = v ^ ('\n' * ONES);
-		m = ((v - ONES) & ~v & HIGHS) | ((x - ONES) & ~x & HIGHS);
-		if (m)
-			return p + (__builtin_ctzll(m) >> 3);
-	}
 #endif
-	while (p < end && *p != '\n' && *p)
-		p++;
-	return p;
+	p = memchr(p, '\n', end - p);
+	return p ? p : end;
 }
 
 /*
- * Read the lines of @text into @syms (room for all), up to the end, a NUL
- * or a line libtraceevent stops at: the count.
+ * The line at *@pp, as tep_parse_kallsyms() reads it: 1 keep it (*@a its
+ * address), 0 skip it, -1 stop (the end of the text, which holds no NUL,
+ * or a line libtraceevent stops at). *@pp moves to the next line.
  */
-static size_t ks_scan(const char *text, size_t len, struct tf_ksym *syms)
+static inline __attribute__((always_inline)) int ks_next(const unsigned char **pp,
+							 const unsigned char *end,
+							 unsigned long long *a)
 {
-	const unsigned char *p = (const unsigned char *)text, *end = p + len, *nl;
-	unsigned long long a;
-	size_t n = 0;
-	int r, fs, fe, me, stop;
+	const unsigned char *p = *pp, *nl;
+	int fs, fe, me, r;
 
-	while (p < end) {
-		if (*p == '\n') {
-			p++;
+	/*
+	 * The usual line, "ffffffff81000000 T name...": 16 hex digits, a
+	 * type, a name. Whatever follows the name (a module, or something
+	 * odd) matters only to the name, cut on look-up. The first look for
+	 * the '\n' reads the 16 bytes after the name's first.
+	 */
+	if (end - p >= 20 + 16 && p[16] == ' ' && p[18] == ' ' && p[17] > ' ' && p[19] > ' ' &&
+	    !hex16(p, a)) {
+		nl = nl_find(p + 20, end);
+		*pp = nl + (nl < end);
+		return p[19] != '$' && (p[17] | 0x20) != 'a';
+	}
+	if (p >= end)
+		return -1;
+	if (*p == '\n') {
+		*pp = p + 1;
+		return 0;
+	}
+	nl = nl_find(p, end);
+	*pp = nl + (nl < end);
+	r = ks_line_copy((const char *)p, nl - p, a, &fs, &fe, &me);
+	return r;
+}
+
+/* Runs of equal addresses, turned newest first a batch at a time */
+#define KS_RUNS	64
+
+struct ks_run {
+	size_t	start, end;
+};
+
+static void ks_flip(struct tf_ksym *syms, const struct ks_run *runs, int nrun)
+{
+	struct tf_ksym t;
+	size_t a, b;
+	int i;
+
+	for (i = 0; i < nrun; i++) {
+		for (a = runs[i].start, b = runs[i].end - 1; a < b; a++, b--) {
+			t = syms[a];
+			syms[a] = syms[b];
+			syms[b] = t;
+		}
+	}
+}
+
+#ifdef __SSE2__
+/*
+ * A usual line's type, and its name's first character, that are kept (not
+ * white space, not A/a, not '$'). Others (those not kept, and odd ones) go
+ * the slow way.
+ */
+static const unsigned char ks_type_ok[256] = {
+	[0x21 ... 'A' - 1] = 1, ['A' + 1 ... 'a' - 1] = 1, ['a' + 1 ... 0xff] = 1 };
+static const unsigned char ks_name_ok[256] = { [0x21 ... '$' - 1] = 1, ['$' + 1 ... 0xff] = 1 };
+
+/*
+ * The usual lines, kept and in order of address after *@prevp, from *@pp
+ * on: into @out on, till a line of another kind or shape, out of order,
+ * or near the end. No call in the loop: the constants stay in registers
+ * (@k, @nl, and the asm() that keeps the compiler from making them anew
+ * in the loop). PACK is hex16_pack() or its like; NL32 gives the mask of
+ * the '\n's in 32 bytes, looked for from the name's second character on.
+ * Return: where @out is then; *@pp, *@prevp move on.
+ */
+#define KS_FAST(pp, end, text, out, prevp, k, nl, PACK, NL32)				\
+({											\
+	/* a text of 64 bytes or less goes the slow way (no pointer before it) */	\
+	int big_ = (end) - (const unsigned char *)(text) > 64;				\
+	const unsigned char *p_ = *(pp), *q_;						\
+	const unsigned char *lim_ = big_ ? (end) - (20 + 32) : p_;			\
+	const unsigned char *qlim_ = big_ ? (end) - (32 + 32) : p_;			\
+	unsigned long long a_, prev_ = *(prevp);					\
+	struct tf_ksym *o_ = (out);							\
+	uint32_t w_, m_;								\
+	__m128i v_;									\
+											\
+	__asm__("" : "+x"((k).c0), "+x"((k).ca), "+x"((k).c9), "+x"((k).c5),		\
+		"+x"((k).c39), "+x"(nl));						\
+	for (; p_ < lim_; p_ = q_ + (unsigned int)__builtin_ctz(m_) + 1) {		\
+		/* " T n": the blanks, the type and the name's first */			\
+		memcpy(&w_, p_ + 16, 4);						\
+		if ((w_ & 0x00ff00ff) != 0x00200020 ||					\
+		    !(ks_type_ok[p_[17]] & ks_name_ok[p_[19]]) ||			\
+		    hex16_digits(p_, &(k), &v_) || (a_ = PACK(v_)) <= prev_)		\
+			break;								\
+		for (q_ = p_ + 20; !(m_ = NL32(q_, nl)); q_ += 32) {			\
+			if (q_ > qlim_)							\
+				goto out_;						\
+		}									\
+		/* state 0 (KS_LINE): the block is fresh */				\
+		o_->addr = a_;								\
+		o_->pos = (const char *)p_ - (text);					\
+		o_++;									\
+		prev_ = a_;								\
+	}										\
+out_:											\
+	*(pp) = p_;									\
+	*(prevp) = prev_;								\
+	o_;										\
+})
+
+static inline __attribute__((always_inline)) uint32_t nl32(const unsigned char *q, __m128i nl)
+{
+	__m128i lo = _mm_loadu_si128((const __m128i *)q);
+	__m128i hi = _mm_loadu_si128((const __m128i *)(q + 16));
+
+	return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(lo, nl)) |
+	       (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(hi, nl)) << 16;
+}
+
+static struct tf_ksym *ks_fast(const unsigned char **pp, const unsigned char *end,
+			       const char *text, struct tf_ksym *out, unsigned long long *prevp)
+{
+	__m128i nl = _mm_set1_epi8('\n');
+	struct ks_hexc k;
+
+	ks_hexc_init(&k);
+	return KS_FAST(pp, end, text, out, prevp, k, nl, hex16_pack, nl32);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/* The same with AVX2 where the CPU has it (ks_scan()) */
+#define KS_AVX2	__attribute__((target("avx2")))
+
+/* hex16_pack(), a multiply-add putting each pair of digits together */
+static inline __attribute__((always_inline)) KS_AVX2 unsigned long long hex16_pack_avx2(__m128i val)
+{
+	__m128i t = _mm_maddubs_epi16(val, _mm_set1_epi16(0x0110));
+
+	return __builtin_bswap64((unsigned long long)_mm_cvtsi128_si64(_mm_packus_epi16(t, t)));
+}
+
+static inline __attribute__((always_inline)) KS_AVX2 uint32_t nl32_avx2(const unsigned char *q,
+									 __m256i nl)
+{
+	return (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+		_mm256_loadu_si256((const __m256i *)q), nl));
+}
+
+static KS_AVX2 struct tf_ksym *ks_fast_avx2(const unsigned char **pp, const unsigned char *end,
+					     const char *text, struct tf_ksym *out,
+					     unsigned long long *prevp)
+{
+	__m256i nl = _mm256_set1_epi8('\n');
+	struct ks_hexc k;
+
+	ks_hexc_init(&k);
+	return KS_FAST(pp, end, text, out, prevp, k, nl, hex16_pack_avx2, nl32_avx2);
+}
+#endif
+#endif /* __SSE2__ */
+
+static int use_avx2 = 1;
+
+void tf_ksyms_use_avx2(int on)
+{
+	use_avx2 = on;
+}
+
+/*
+ * Read the lines of @text (no NUL in it) into @syms (room for all, zeroed),
+ * up to the end or a line libtraceevent stops at: the count. The first
+ * *@headp of them are in order of address (the kernel's own symbols, as
+ * /proc/kallsyms lists them), their runs of equal addresses turned
+ * newest first on the way; the rest (the modules') in the text's order.
+ */
+static size_t ks_scan(const char *text, size_t len, struct tf_ksym *syms, size_t *headp)
+{
+	const unsigned char *p = (const unsigned char *)text, *end = p + len, *line;
+	unsigned long long a, prev = 0;
+	struct ks_run runs[KS_RUNS];
+	size_t n = 0;
+	int r, nrun = 0;
+#ifdef KS_AVX2
+	__typeof__(ks_fast) *fast = use_avx2 && __builtin_cpu_supports("avx2") ? ks_fast_avx2 :
+									      ks_fast;
+#elif defined(__SSE2__)
+	__typeof__(ks_fast) *fast = ks_fast;
+#endif
+
+	for (;;) {
+#ifdef __SSE2__
+		n = fast(&p, end, text, syms + n, &prev) - syms;
+#endif
+		line = p;
+		r = ks_next(&p, end, &a);
+		if (r <= 0) {
+			if (r < 0)
+				break;
 			continue;
 		}
-		if (!*p)
-			break;		/* libtraceevent's text ends at a NUL */
-		/*
-		 * The usual line, "ffffffff81000000 T name...": 16 hex digits,
-		 * a type, a name. Whatever follows the name (a module, or
-		 * something odd) matters only to the name, cut on look-up.
-		 */
-		if (end - p >= 20 && p[16] == ' ' && p[18] == ' ' && p[17] && !ks_space(p[17]) &&
-		    p[19] && !ks_space(p[19]) && !hex16(p, &a)) {
-			nl = line_end(p + 20, end);
-			if (nl == end || *nl) {
-				if (p[19] != '$' && p[17] != 'A' && p[17] != 'a')
-					syms[n++] = (struct tf_ksym){
-						.addr = a,
-						.pos = (const char *)p - text };
-				p = nl + 1;
-				continue;
+		if (a <= prev && n) {
+			if (a < prev)
+				break;
+			if (nrun && runs[nrun - 1].end == n) {
+				runs[nrun - 1].end = n + 1;
+			} else {
+				if (nrun == KS_RUNS) {
+					ks_flip(syms, runs, nrun);
+					nrun = 0;
+				}
+				runs[nrun++] = (struct ks_run){ n - 1, n + 1 };
 			}
-		} else {
-			nl = line_end(p, end);
 		}
-		stop = nl < end && !*nl;
-		r = ks_line_copy((const char *)p, nl - p, &a, &fs, &fe, &me);
-		if (r < 0)
-			break;
-		if (r)
-			syms[n++] = (struct tf_ksym){ .addr = a, .pos = (const char *)p - text };
-		if (stop)
-			break;
-		p = nl + 1;
+		syms[n].addr = a;
+		syms[n].pos = (const char *)line - text;
+		n++;
+		prev = a;
+	}
+	ks_flip(syms, runs, nrun);
+	*headp = n;
+	if (r < 0)
+		return n;
+	for (; r >= 0; line = p, r = ks_next(&p, end, &a)) {
+		if (r) {
+			syms[n].addr = a;
+			syms[n].pos = (const char *)line - text;
+			n++;
+		}
 	}
 	return n;
+}
+
+/*
+ * Sort @t[0..@n) by address, among equal ones the last in the text first
+ * (libtraceevent lists them newest first, then sorts stably by address):
+ * a radix sort, a byte at a time over the bytes that differ, each pass
+ * stable and the first reading @t from its end (so that among equal
+ * addresses the last line comes first). @tmp has room for @n.
+ *
+ * Return: the sorted entries, in @t or in @tmp.
+ */
+static struct tf_ksym *ks_sort(struct tf_ksym *t, struct tf_ksym *tmp, size_t n)
+{
+	struct tf_ksym *src = t, *dst = tmp, *x, s;
+	unsigned long long diff = 0;
+	uint32_t count[256], sum, c;
+	size_t i, j;
+	int sh, first = 1;
+
+	for (i = 1; i < n; i++)
+		diff |= t[i].addr ^ t[0].addr;
+	for (sh = 0; sh < 64; sh += 8) {
+		if (!(diff >> sh & 0xff))
+			continue;
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[src[i].addr >> sh & 0xff]++;
+		for (i = 0, sum = 0; i < 256; i++) {
+			c = count[i];
+			count[i] = sum;
+			sum += c;
+		}
+		if (first) {
+			for (i = n; i-- > 0;)
+				dst[count[src[i].addr >> sh & 0xff]++] = src[i];
+		} else {
+			for (i = 0; i < n; i++)
+				dst[count[src[i].addr >> sh & 0xff]++] = src[i];
+		}
+		first = 0;
+		x = src;
+		src = dst;
+		dst = x;
+	}
+	if (first) {		/* all at one address */
+		for (i = 0, j = n - 1; n && i < j; i++, j--) {
+			s = t[i];
+			t[i] = t[j];
+			t[j] = s;
+		}
+	}
+	return src;
 }
 
 void tf_ksyms_free(struct tf_ksyms *k)
@@ -459,7 +711,7 @@ void tf_ksyms_free(struct tf_ksyms *k)
 /**
  * tf_ksyms_index() - index a kallsyms text for ksym look-ups
  * @tf: the trace file; its former index is dropped
- * @text: the text (libtraceevent's reads up to a NUL, this up to @len)
+ * @text: the text (read up to a NUL, as libtraceevent does, or to @len)
  * @len: its length
  * @how: how @text is released: TF_TEXT_MALLOC (free(@text)), TF_TEXT_BIG
  *	(tf_big_free(@map), the block @text lies in), TF_TEXT_MAP (munmap(@map,
@@ -469,9 +721,9 @@ void tf_ksyms_free(struct tf_ksyms *k)
  *
  * /proc/kallsyms lists the kernel's own symbols by address and the
  * modules' after them: the sorted head is kept as it is (its runs of
- * equal addresses turned newest first), the rest sorted, and the two
- * merged. @text is taken over, also on failure; it is written to (a NUL
- * after each name looked up).
+ * equal addresses turned newest first, in the scan), the rest sorted
+ * (ks_sort()), and the two merged. @text is taken over, also on failure;
+ * it is written to (a NUL after each name looked up).
  *
  * Return: 0 or -ENOMEM.
  */
@@ -479,8 +731,9 @@ int tf_ksyms_index(struct ftk_tracefile *tf, char *text, size_t len, int how, vo
 		   size_t maplen)
 {
 	struct tf_ksyms *k = calloc(1, sizeof(*k));
-	struct tf_ksym *syms, *tail;
+	struct tf_ksym *syms, *tmp, *s;
 	size_t n, head, i, j, bytes;
+	char *nul;
 
 	if (!k || len >= UINT32_MAX) {
 		free(k);
@@ -488,10 +741,13 @@ int tf_ksyms_index(struct ftk_tracefile *tf, char *text, size_t len, int how, vo
 		return -ENOMEM;
 	}
 	k->text = text;
-	k->len = len;
 	k->how = how;
 	k->map = map;
 	k->maplen = maplen;
+	nul = memchr(text, 0, len);	/* libtraceevent's text ends there */
+	if (nul)
+		len = nul - text;
+	k->len = len;
 	/* a kept line has at least "0 t x\n": room for all, touched only as filled */
 	bytes = (len / 6 + 2) * sizeof(*syms);
 	syms = map_aligned(bytes, &k->syms_len);
@@ -500,36 +756,31 @@ int tf_ksyms_index(struct ftk_tracefile *tf, char *text, size_t len, int how, vo
 		return -ENOMEM;
 	}
 	k->syms = syms;
-	n = ks_scan(text, len, syms);
-	for (head = 1; head < n && syms[head].addr >= syms[head - 1].addr; head++)
-		;
-	head = n ? head : 0;
-	for (i = 0; i < head; i = j) {	/* equal addresses: newest first */
-		for (j = i + 1; j < head && syms[j].addr == syms[i].addr; j++)
-			;
-		if (j - i > 1) {
-			size_t a = i, b = j - 1;
-
-			for (; a < b; a++, b--) {
-				struct tf_ksym t = syms[a];
-
-				syms[a] = syms[b];
-				syms[b] = t;
-			}
-		}
-	}
+	n = ks_scan(text, len, syms, &head);
 	if (head < n) {
-		tail = malloc((n - head) * sizeof(*tail));
-		if (!tail) {
+		tmp = malloc((n - head) * sizeof(*tmp));
+		if (!tmp) {
 			tf_ksyms_free(k);
 			return -ENOMEM;
 		}
-		memcpy(tail, syms + head, (n - head) * sizeof(*tail));
-		qsort(tail, n - head, sizeof(*tail), ksym_cmp);
-		/* merge from the back would overlap: move the head to the end first */
-		memmove(syms + (n - head), syms, head * sizeof(*syms));
-		ksym_merge(syms, syms + (n - head), head, tail, n - head);
-		free(tail);
+		/*
+		 * Merged from the end, the sorted rest apart, the later line
+		 * first among equal addresses. (The rest starts below the
+		 * head's last: the two always interleave.)
+		 */
+		s = ks_sort(syms + head, tmp, n - head);
+		if (s != tmp)
+			s = memcpy(tmp, s, (n - head) * sizeof(*tmp));
+		for (i = head, j = n - head; j;) {
+			if (i && syms[i - 1].addr >= s[j - 1].addr) {
+				syms[i + j - 1] = syms[i - 1];
+				i--;
+			} else {
+				syms[i + j - 1] = s[j - 1];
+				j--;
+			}
+		}
+		free(tmp);
 	}
 	syms[n] = (struct tf_ksym){ 0 };
 	k->n = n;

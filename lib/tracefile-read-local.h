@@ -191,6 +191,8 @@ int tf_ksyms_index(struct ftk_tracefile *tf, char *text, size_t len, int how, vo
 		   size_t maplen);
 char *tf_ksyms_find(struct ftk_tracefile *tf, unsigned long long *addrp, char **modp);
 void tf_ksyms_free(struct tf_ksyms *k);
+/* 0: tf_ksyms_index() without AVX2 even where the CPU has it (tests); 1: with (the default) */
+void tf_ksyms_use_avx2(int on);
 /* Live and lazy: after the first formats, what record_hook() needs; 0 or -ENOMEM. */
 int tf_lazy_start(struct ftk_tracefile *tf);
 /* Live and lazy: parse the format of event @id, unless it is known; 0 if it is now. */

@@ -6,8 +6,12 @@
  * the same, and give the same symbol address: on odd lines (types that
  * are skipped, '$' names, short addresses, blanks, modules, odd white
  * space, a line that stops the parse, duplicates, an unsorted tail, no
- * final newline) and on this machine's /proc/kallsyms.
+ * final newline, a NUL), on generated ones of a kernel's size (runs of
+ * equal addresses, odd lines amid the usual ones, long names, modules in
+ * no order, sharing addresses with each other and with the kernel) and
+ * on this machine's /proc/kallsyms.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +53,114 @@ static const char stops[] =
 	"ffffffff81000100 T second\n"
 	"this is not a kallsyms line\n"
 	"ffffffff81000200 T after_the_stop\n";
+
+/* A text that ends at a NUL in its middle, as libtraceevent reads it */
+static const char nul[] =
+	"ffffffff81000000 T before_nul\n"
+	"ffffffff81000100 T cut_at_the\0nul\n"
+	"ffffffff81000200 T after_nul\n";
+
+static unsigned long long rnd_state = 0x9e3779b97f4a7c15ULL;
+
+static unsigned long long rnd(void)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return rnd_state;
+}
+
+struct text {
+	char	*buf;
+	size_t	len, size;
+};
+
+static void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void put(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(t->buf + t->len, t->size - t->len, fmt, ap);
+		va_end(ap);
+		if (n >= 0 && (size_t)n < t->size - t->len)
+			break;
+		t->size = t->size * 2 + 4096;
+		t->buf = realloc(t->buf, t->size);
+		if (!t->buf)
+			bail_out("out of memory");
+	}
+	t->len += n;
+}
+
+/* A line of the usual shape, its name 1 to 99 characters, at times one not kept, or a module's */
+static void put_sym(struct text *t, unsigned long long addr, const char *mod)
+{
+	static const char types[] = "TtTtDdBbRrWVAa";
+	char name[100];
+	size_t i, n = 1 + rnd() % (rnd() % 4 ? 40 : 99);
+
+	for (i = 0; i < n; i++)
+		name[i] = "abcdefghijklmnopqrstuvwxyz_0123456789"[rnd() % 37];
+	name[n] = 0;
+	if (rnd() % 50 == 0)
+		name[0] = '$';
+	put(t, "%016llx %c %s%s%s%s\n", addr, types[rnd() % (sizeof(types) - 1)], name,
+	    mod ? "\t[" : "", mod ? mod : "", mod ? "]" : "");
+}
+
+/*
+ * A kallsyms the size of a small kernel's: a head in order of address,
+ * with runs of equal addresses (one long) and, in its middle, lines not of
+ * the usual shape; then a module's line above the rest and @ntail more in
+ * no order, from @base to @base + @span (all at @base if @span is 0), and
+ * with @mix some at the head's own addresses or between them.
+ */
+static void gen_text(struct text *t, int nhead, int ntail, unsigned long long base,
+		     unsigned long long span, int mix)
+{
+	/* not of the usual shape, read the slow way */
+	static const char *const odd_lines[] = {
+		"%016llX T upper_case_%d\n",
+		"%016llx t\ttab_before_%d\n",
+		"\n%016llx T blank_before_%d\n",
+		"%016llx T  two_blanks_%d\n",
+		"%016llx T carriage_%d\r\n",
+		"%016llx T tab_after_%d\tx\n",
+	};
+	unsigned long long a = 0xffffffff81000000ULL, *head = calloc(nhead + 300, sizeof(*head)), m;
+	int i, n = 0, kind = 0;
+
+	if (!head)
+		bail_out("out of memory");
+	t->len = 0;
+	put(t, "0000000000000000 A fixed_percpu_data\n");
+	for (i = 0; i < nhead; i++) {
+		if (i == nhead / 3) {
+			for (; i < nhead / 3 + 300; i++) {	/* a long run */
+				put_sym(t, a, NULL);
+				head[n++] = a;
+			}
+		}
+		if (i % 997 == 0)
+			put(t, odd_lines[kind++ % ARRAY_SIZE(odd_lines)], a, i);
+		put_sym(t, a, NULL);
+		head[n++] = a;
+		a += rnd() % 3 ? rnd() % 64 : 0;
+	}
+	if (ntail)	/* above the rest: all after it are the tail, sorted */
+		put_sym(t, base + span + 0x1000, "mod_a");
+	for (i = 0; i < ntail; i++) {
+		m = base + (span ? rnd() % span : 0);
+		if (mix && rnd() % 4 == 0)	/* a head's address, or one between */
+			m = head[rnd() % n] + rnd() % 2;
+		put_sym(t, m, rnd() % 2 ? "mod_a" : "mod_b");
+	}
+	free(head);
+}
 
 /* Compare the two on @key; 1 if the same. */
 static int same(struct tep_handle *tep, struct ftk_tracefile *tf, unsigned long long key)
@@ -106,6 +218,37 @@ static void check_text(const char *what, const char *text, size_t len, int step)
 	tep_free(tep);
 }
 
+/* Generated kallsyms of each kind, @how (", SSE2") said in the names of the tests. */
+static void check_generated(const char *how)
+{
+	/* the modules' addresses differ in 0 to 4 bytes: 0 to 4 passes of the sort */
+	static const struct {
+		unsigned long long	base, span;
+		int			mix;
+	} tails[] = {
+		{ 0xffffffffc0000000ULL, 0, 0 },
+		{ 0xffffffffc0000000ULL, 0x100, 0 },
+		{ 0xffffffffc0000000ULL, 0x10000, 0 },
+		{ 0xffffffff81100000ULL, 0x10000, 1 },
+		{ 0xffffffffc0000000ULL, 0x1000000, 1 },
+	};
+	struct text t = { 0 };
+	char what[128];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(tails); i++) {
+		gen_text(&t, 6000, 800, tails[i].base, tails[i].span, tails[i].mix);
+		snprintf(what, sizeof(what), "generated, modules from %llx over %#llx%s%s",
+			 tails[i].base, tails[i].span, tails[i].mix ? " and the kernel's" : "",
+			 how);
+		check_text(what, t.buf, t.len, 1);
+	}
+	gen_text(&t, 3000, 0, 0, 0, 0);
+	snprintf(what, sizeof(what), "generated, no modules%s", how);
+	check_text(what, t.buf, t.len, 1);
+	free(t.buf);
+}
+
 static void check_mod(struct ftk_tracefile *tf, unsigned long long key, const char *name,
 		      const char *mod)
 {
@@ -122,6 +265,7 @@ int main(void)
 	struct ftk_tracefile tf = { 0 };
 	char *text = NULL;
 	size_t len = 0;
+	int simd;
 
 	check_text("odd lines", odd, strlen(odd), 1);
 	check_text("a line that stops the parse", stops, strlen(stops), 1);
@@ -150,11 +294,35 @@ int main(void)
 	check_mod(&tf, 0xffffffff81000051ULL, "name_cr", NULL);
 	check_mod(&tf, 0xffffffff81000050ULL, "name_cr", NULL);	/* cut once, found again */
 	tf_ksyms_free(tf.ksyms);
+	tf.ksyms = NULL;
 
-	if (ftk_read_file("/proc/kallsyms", &text, &len) == 0 && len > 0)
-		check_text("/proc/kallsyms", text, len, 7);
-	else
-		skip("/proc/kallsyms is not readable");
-	free(text);
+	check_text("a NUL in the middle", nul, sizeof(nul) - 1, 1);
+	text = malloc(sizeof(nul));
+	if (!text || tf_ksyms_index(&tf, memcpy(text, nul, sizeof(nul)), sizeof(nul) - 1,
+				    TF_TEXT_MALLOC, NULL, 0))
+		bail_out("cannot index");
+	text = NULL;
+	{
+		unsigned long long a = 0xffffffff81000100ULL;
+		char *m, *name = tf_ksyms_find(&tf, &a, &m);
+
+		ok(name && !strcmp(name, "cut_at_the"), "the text ends at a NUL (%s)",
+		   name ? name : "nothing");
+	}
+	tf_ksyms_free(tf.ksyms);
+	tf.ksyms = NULL;
+
+	/* with AVX2 where the CPU has it, and with SSE2 only */
+	for (simd = 0; simd < 2; simd++) {
+		tf_ksyms_use_avx2(!simd);
+		check_generated(simd ? ", SSE2" : "");
+		if (ftk_read_file("/proc/kallsyms", &text, &len) == 0 && len > 0)
+			check_text(simd ? "/proc/kallsyms, SSE2" : "/proc/kallsyms", text, len, 7);
+		else
+			skip("/proc/kallsyms is not readable");
+		free(text);
+		text = NULL;
+	}
+	tf_ksyms_use_avx2(1);
 	return done_testing();
 }
