@@ -47,7 +47,12 @@
 /* ---------------------------------------------------------------- large blocks */
 
 #define HUGE_SIZE	(2UL << 20)
-#define BIG_MIN		(1UL << 20)	/* smaller blocks come from malloc() */
+/*
+ * Smaller blocks come from malloc(). A v7 file's event formats (900 KB
+ * when every system is stored) on 4 KiB pages were 213 page faults of a
+ * small report's 565.
+ */
+#define BIG_MIN		(512UL << 10)
 #define BLOCK_HEAD	16
 
 /*

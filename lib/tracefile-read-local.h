@@ -53,6 +53,7 @@ struct tf_buffer {
 /* An event format read from the file, not given to libtraceevent yet (lazy loading). */
 struct tf_fmt {
 	char			*blob;		/* NULL once parsed */
+	int			owned;		/* malloc'd; else in a block of fmt_blocks */
 	unsigned long		size;
 	int			id;
 	int			sys;		/* index in ftk_tracefile.systems */
@@ -145,6 +146,8 @@ struct ftk_tracefile {
 	unsigned char		*id_seen;	/* per event id: its first record was seen */
 	int			type_off, type_size;	/* common_type in a record */
 	struct tf_later		kallsyms, printk;
+	void			**fmt_blocks;	/* v7 format sections the kept formats lie in */
+	int			nr_fmt_blocks;
 	/* live and lazy: formats read from tracefs on first use (tracefile-live.c) */
 	char			*live_root;	/* the tracefs mount */
 	struct tf_live_id	*live_ids;	/* every event's id, read on the first miss */

@@ -43,6 +43,7 @@ struct cur {
 	unsigned long long	base;		/* mem: file offset of the block, for messages */
 	const char		*what;		/* what is being read, for messages */
 	unsigned char		*block;		/* mem: its malloc'd block, which a reader may take */
+	int			kept;		/* mem: taken into tf->fmt_blocks, lasts till close */
 };
 
 /* Keep the first, innermost reason, prefixed with the file's path. */
@@ -353,29 +354,35 @@ static int parse_event_format(struct ftk_tracefile *tf, char *buf, unsigned long
  * ksym_resolve()).
  */
 
-/* The "ID: N" of a format, or -1. */
-static int format_id(const char *blob)
+/* The "ID: N" of the format @blob (@size bytes), or -1. */
+static int format_id(const char *blob, unsigned long size)
 {
-	const char *p = strstr(blob, "\nID:");
-	char *end;
-	long id;
+	const char *p = memmem(blob, size, "\nID:", 4), *end = blob + size;
+	long id = 0;
+	int digits = 0;
 
 	if (!p)
 		return -1;
-	id = strtol(p + 4, &end, 10);
-	if (end == p + 4 || (*end != '\n' && *end != 0) || id < 0 || id > 65535)
+	for (p += 4; p < end && *p == ' '; p++)
+		;
+	for (; p < end && *p >= '0' && *p <= '9' && id <= 65535; p++, digits++)
+		id = id * 10 + (*p - '0');
+	if (!digits || (p < end && *p != '\n' && *p != 0) || id > 65535)
 		return -1;
 	return (int)id;
 }
 
-/* Keep @blob for later (lazy mode): 1 if kept (then owned), 0 to parse it now. */
-static int fmt_later(struct ftk_tracefile *tf, char *blob, unsigned long size, const char *sys,
-		     unsigned long long at)
+/*
+ * Keep @blob for later (lazy mode): 1 if kept (then owned when @owned),
+ * 0 to parse it now.
+ */
+static int fmt_later(struct ftk_tracefile *tf, char *blob, unsigned long size, int owned,
+		     const char *sys, unsigned long long at)
 {
 	struct tf_fmt *f;
 	int id, k;
 
-	if (!tf->lazy || (id = format_id(blob)) < 0)
+	if (!tf->lazy || (id = format_id(blob, size)) < 0)
 		return 0;
 	k = tf->nr_systems - 1;
 	if (k < 0 || strcmp(tf->systems[k], sys)) {
@@ -395,8 +402,8 @@ static int fmt_later(struct ftk_tracefile *tf, char *blob, unsigned long size, c
 			return -ENOMEM;
 		tf->fmts = f;
 	}
-	tf->fmts[tf->nr_fmts++] = (struct tf_fmt){ .blob = blob, .size = size, .id = id, .sys = k,
-						   .at = at };
+	tf->fmts[tf->nr_fmts++] = (struct tf_fmt){ .blob = blob, .owned = owned, .size = size,
+						   .id = id, .sys = k, .at = at };
 	return 1;
 }
 
@@ -511,7 +518,8 @@ static void fmt_load(struct ftk_tracefile *tf, int id)
 		if (parse_event_format(tf, f->blob, f->size, tf->systems[f->sys], f->at) > 0)
 			pr_debug("%s: cannot parse a %s event format before offset %llu\n",
 				 tf->path, tf->systems[f->sys], f->at);
-		free(f->blob);
+		if (f->owned)
+			free(f->blob);
 		f->blob = NULL;
 	}
 }
@@ -633,21 +641,56 @@ static int read_header_info(struct cur *c)
 	return 0;
 }
 
+/*
+ * Take the section block @c reads from into the file's blocks, so that
+ * formats kept for later can lie where they are (a v7 file of every
+ * system's formats holds about 900 KB of them: copied one by one, they
+ * were a third of a small report's page faults).
+ */
+static int keep_block(struct cur *c)
+{
+	struct ftk_tracefile *tf = c->tf;
+	void **nb;
+
+	if (c->kept)
+		return 0;
+	nb = realloc(tf->fmt_blocks, (tf->nr_fmt_blocks + 1) * sizeof(*nb));
+	if (!nb)
+		return -ENOMEM;
+	tf->fmt_blocks = nb;
+	nb[tf->nr_fmt_blocks++] = c->block;
+	c->block = NULL;
+	c->kept = 1;
+	return 0;
+}
+
 static int read_formats(struct cur *c, const char *system)
 {
 	unsigned long long size;
 	unsigned int count, i;
+	int ret, in_place = c->mem && (c->block || c->kept);
 	char *blob;
-	int ret;
 
 	if ((ret = cur_u32(c, &count)))
 		return ret;
 	for (i = 0; i < count; i++) {
-		if ((ret = cur_num(c, 8, &size)) || (ret = cur_blob(c, size, &blob)))
+		if ((ret = cur_num(c, 8, &size)))
 			return ret;
-		ret = fmt_later(c->tf, blob, size, system, cur_where(c));
+		if (!in_place) {
+			if ((ret = cur_blob(c, size, &blob)))
+				return ret;
+		} else if (size > c->len - c->pos) {
+			return cur_short(c, size);
+		} else {
+			blob = (char *)c->mem + c->pos;
+			c->pos += size;
+		}
+		ret = fmt_later(c->tf, blob, size, !in_place, system, cur_where(c));
+		if (ret > 0 && in_place && keep_block(c))
+			ret = -ENOMEM;
 		if (ret < 0) {
-			free(blob);
+			if (!in_place)
+				free(blob);
 			return ret;
 		}
 		if (ret)
@@ -657,7 +700,8 @@ static int read_formats(struct cur *c, const char *system)
 		if (ret > 0)
 			pr_debug("%s: cannot parse a %s event format before offset %llu\n",
 				 c->tf->path, system, cur_where(c));
-		free(blob);
+		if (!in_place)
+			free(blob);
 		if (ret < 0)
 			return ret;
 	}
@@ -1477,9 +1521,11 @@ static int open_v7(struct ftk_tracefile *tf, struct cur *c)
 			continue;
 		}
 		ret = section_load(tf, w->where[i], v7_meta[i].what, v7_meta[i].id, &s, &mem);
-		if (!ret)
+		if (!ret) {
+			s.block = mem;	/* a reader may take it */
 			ret = v7_meta[i].fn(&s);
-		tf_big_free(mem);
+		}
+		tf_big_free(s.block);
 		if (ret)
 			goto out;
 	}
@@ -1777,8 +1823,12 @@ FTK_API void ftk_tracefile_close(struct ftk_tracefile *tf)
 	if (tf->fd >= 0)
 		close(tf->fd);
 	for (i = 0; i < tf->nr_fmts; i++)
-		free(tf->fmts[i].blob);
+		if (tf->fmts[i].owned)
+			free(tf->fmts[i].blob);
 	free(tf->fmts);
+	for (i = 0; i < tf->nr_fmt_blocks; i++)
+		tf_big_free(tf->fmt_blocks[i]);
+	free(tf->fmt_blocks);
 	for (i = 0; i < tf->nr_systems; i++)
 		free(tf->systems[i]);
 	free(tf->systems);
