@@ -1524,8 +1524,9 @@ static int open_v7(struct ftk_tracefile *tf, struct cur *c)
 		if (!ret) {
 			s.block = mem;	/* a reader may take it */
 			ret = v7_meta[i].fn(&s);
+			mem = s.block;
 		}
-		tf_big_free(s.block);
+		tf_big_free(mem);
 		if (ret)
 			goto out;
 	}
