@@ -146,6 +146,9 @@ struct ftk_tracefile {
 	unsigned char		*id_seen;	/* per event id: its first record was seen */
 	int			type_off, type_size;	/* common_type in a record */
 	struct tf_later		kallsyms, printk;
+	struct tf_later		events;		/* v7, lazy: the event formats section */
+	unsigned char		*rwin;		/* file bytes read ahead for metadata (cur_read()) */
+	unsigned long long	rwin_off, rwin_len;
 	void			**fmt_blocks;	/* v7 format sections the kept formats lie in */
 	int			nr_fmt_blocks;
 	/* live and lazy: formats read from tracefs on first use (tracefile-live.c) */
