@@ -365,6 +365,7 @@ int ftk_comms_parse(struct ftk_comms *c, struct tep_handle *tep, char *text)
 {
 	char *p = text, *line, *nl, *comm, **nt;
 	int pid, digits, keep, ret = 0;
+	long long v;
 
 	if (!c) {
 		tep_parse_saved_cmdlines(tep, text);
@@ -395,8 +396,10 @@ int ftk_comms_parse(struct ftk_comms *c, struct tep_handle *tep, char *text)
 		line = p;
 		while (*p != '\n' && *p && (*p == ' ' || (*p >= '\t' && *p <= '\r')))
 			p++;
-		for (pid = 0, digits = 0; *p >= '0' && *p <= '9' && digits < 10; p++, digits++)
-			pid = pid * 10 + (*p - '0');
+		/* a tenth digit only marks the line as one for sscanf */
+		for (v = 0, digits = 0; *p >= '0' && *p <= '9' && digits < 10; p++, digits++)
+			v = v * 10 + (*p - '0');
+		pid = (int)v;
 		comm = p;
 		while (*comm != '\n' && *comm && (*comm == ' ' || (*comm >= '\t' && *comm <= '\r')))
 			comm++;
