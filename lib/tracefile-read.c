@@ -140,6 +140,8 @@ static int cur_read(struct cur *c, void *buf, unsigned long long n)
 	unsigned long long got = 0;
 	int ret;
 
+	if (!n)
+		return 0;	/* @buf may be NULL: an empty chunk */
 	if (c->mem) {
 		if (n > c->len - c->pos)
 			return cur_short(c, n);
