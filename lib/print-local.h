@@ -80,6 +80,7 @@ struct ftk_printer {
 	struct ftk_printk	*printk;	/* the file's printk formats, on first use */
 	int			printk_none;	/* none kept for this tep */
 	unsigned char		*bcheck;	/* a bprint format printed first: its checked flag */
+	int			clamped;	/* this record's text had a width cut: not compared */
 };
 
 #define COMM_SLOTS	4096
@@ -145,6 +146,7 @@ struct fop {
 	char		conv;
 	char		pconv;		/* FOP_FUNC: the letter after %p (s S f F) */
 	char		fmt[24];
+	int		clamped;	/* a width of fmt was cut (ftk_print_clamp_widths()) */
 	const char	*lit;		/* FOP_LIT; FOP_FLAGS: the delimiter (or NULL) */
 	unsigned int	litlen;
 	unsigned int	off, size;
@@ -229,5 +231,9 @@ void ftk_print_raw_data(struct ftk_printer *p, struct obuf *o, const struct tep_
 			unsigned long long id, const struct tep_format_field *buf);
 void ftk_print_function(struct ftk_printer *p, struct obuf *o, unsigned long long ip,
 			unsigned long long parent_ip, int cpu, int indent);
+
+/* print-compile.c: the widest a conversion prints, and cutting a spec to it */
+#define FTK_PRINT_WIDTH_MAX	65536
+int ftk_print_clamp_widths(char *s, size_t *np);
 
 #endif

@@ -66,6 +66,7 @@ struct bop {
 struct bfmt {
 	const char	*why;		/* not compiled: why */
 	unsigned char	checked;	/* its text once matched libtraceevent's */
+	unsigned char	clamped;	/* a width was cut: never compared (ftk_print_clamp_widths()) */
 	int		nslots;		/* arguments in buf (slot 0, the ip, not counted) */
 	int		maxslot;	/* the highest argument a conversion takes */
 	int		nops;
@@ -439,9 +440,11 @@ static const char *consumer(struct bfmt *bf, const char *full)
 					op.slot = k++;
 					op.lslot = lslot;
 					op.off = tl;
-					op.len = n;
 					op.plain = lslot < 0 && ls >= 0 && plain_spec(start, n, *f);
 					memcpy(t + tl, start, n);
+					if (ftk_print_clamp_widths(t + tl, &n))
+						bf->clamped = 1;
+					op.len = n;
 					t[tl + n] = 0;
 					tl += n + 1;
 					if (add_op(bf, &op, &cap))
@@ -686,7 +689,7 @@ int ftk_print_bprint(struct ftk_printer *p, struct fprog *pr, const struct tep_r
 		pr->why = "a bprint record with fewer arguments than its format";
 		return -1;
 	}
-	if (!bf->checked)
+	if (!bf->checked && !bf->clamped)
 		p->bcheck = &bf->checked;
 	/* the consumer: parse_args(), print_event_cache() */
 	for (op = bf->ops; op < bf->ops + bf->nops; op++) {
@@ -706,6 +709,17 @@ int ftk_print_bprint(struct ftk_printer *p, struct fprog *pr, const struct tep_r
 				/* printf would take the value as the width */
 				pr->why = "a bprint '*' argument below 0";
 				return -1;
+			}
+			/*
+			 * The kernel prints 1 KB a trace_printk(): a width or a
+			 * number's precision of a billion is a damaged record's,
+			 * and would cost printf a billion steps. A string's
+			 * precision only limits it.
+			 */
+			if (plen > FTK_PRINT_WIDTH_MAX &&
+			    !(op->kind == BO_STR && memmem(spec, op->len, ".*", 2))) {
+				plen = FTK_PRINT_WIDTH_MAX;
+				p->clamped = 1;	/* not compared with libtraceevent */
 			}
 		}
 		switch (op->kind) {

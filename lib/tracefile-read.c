@@ -851,13 +851,16 @@ static int read_kallsyms(struct cur *c)
  */
 void keep_colon_lines(char *b)
 {
-	char *in = b, *out = b, *nl, *colon;
+	char *in = b, *out = b, *nl, *colon, *addr;
 	size_t n;
 
 	while (*in) {
 		nl = strchr(in, '\n');
 		n = nl ? (size_t)(nl - in) + 1 : strlen(in);
-		colon = memchr(in, ':', n);
+		/* its strtok(3) skips colons before the address */
+		for (addr = in; addr < in + n && *addr == ':'; addr++)
+			;
+		colon = memchr(addr, ':', (in + n) - addr);
 		/*
 		 * tep_register_print_string() also reads before the start of a
 		 * format shorter than three characters: keep "ADDR : \"xyz..."
