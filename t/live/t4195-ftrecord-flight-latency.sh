@@ -149,11 +149,12 @@ ok "bad specs: nothing written" test ! -e "$tmp/d.dat"
 
 # --- E: no task filter: the kernel checks the threshold where it can
 # (synthetic events, hist onmatch(), traceoff), system-wide, so the stall
-# is 300 ms against a 200 ms threshold, far above any other task's wait.
+# is 1000 ms against a 600 ms threshold, far above any other task's wait
+# (under qemu TCG in CI, some other task once waited 207 ms).
 if [ -e "$T/synthetic_events" ]; then
-	ftrecord -v --flight --no-kallsyms -b 4096 --before 0.5 -e sched:sched_switch \
-		-e sched:sched_wakeup --on-latency 'wakeup>200ms' -o "$tmp/e.dat" \
-		"$LAT_WORK" stall 3000 1500 300 > "$tmp/e.out" 2> "$tmp/e.err" &
+	ftrecord -v --flight --no-kallsyms -b 4096 --before 2 -e sched:sched_switch \
+		-e sched:sched_wakeup --on-latency 'wakeup>600ms' -o "$tmp/e.dat" \
+		"$LAT_WORK" stall 3000 1500 1000 > "$tmp/e.out" 2> "$tmp/e.err" &
 	epid=$!
 	wait $epid
 	is_exit "$?" 0 "kernel: ftrecord exits 0" "$tmp/e.err"
@@ -161,18 +162,20 @@ if [ -e "$T/synthetic_events" ]; then
 	ok "kernel: -v says the threshold is checked in the kernel" \
 		grep -q "latency trigger in the kernel" "$tmp/e.err"
 	ftreport --stat "$tmp/e.dat" > "$tmp/e.stat" 2>&1
+	trig="^trigger: *wakeup latency [0-9.]* ms > 600ms: pid $victim "
 	ok "kernel: ftreport --stat names the trigger and the stalled task ($victim)" \
-		grep -q "^trigger: *wakeup latency [0-9.]* ms > 200ms: pid $victim " "$tmp/e.stat"
+		grep -q "$trig" "$tmp/e.stat"
+	grep -q "$trig" "$tmp/e.stat" || sed 's/^/# /' "$tmp/e.stat"
 	ms=$(reason_ms < "$tmp/e.stat")
-	ok "kernel: the reason's latency ($ms ms) is the stall's 300 ms or more" ge "${ms:-0}" 300
+	ok "kernel: the reason's latency ($ms ms) is the stall's 1000 ms or more" ge "${ms:-0}" 1000
 	ftreport "$tmp/e.dat" 2>/dev/null | awk -v p="$victim" '
 		{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { ts = substr($i, 1, length($i) - 1); break } }
 		/ sched_wakeup: / && $0 ~ ":" p " \\[" { w = ts; next }
 		/ sched_switch: / && $0 ~ "==> [^ ]*:" p " \\[" && w { print w, ts; w = 0 }
 	' > "$tmp/e.pairs"
-	is "$(awk '$2 - $1 >= 0.200' "$tmp/e.pairs" | wc -l | tr -d ' ')" 1 \
+	is "$(awk '$2 - $1 >= 0.600' "$tmp/e.pairs" | wc -l | tr -d ' ')" 1 \
 		"kernel: the file holds the stalled wake-up and its switch-in"
-	s=$(awk '$2 - $1 >= 0.200 { print $2 }' "$tmp/e.pairs")
+	s=$(awk '$2 - $1 >= 0.600 { print $2 }' "$tmp/e.pairs")
 	# (the reason mark turns the ring on for a moment: a wake-up or two may slip in)
 	n_after=$(awk -v s="${s:-0}" '$1 > s' "$tmp/e.pairs" | wc -l)
 	ok "kernel: traceoff stopped the ring at the stall: $n_after of the 1500 wake-ups after it" \
