@@ -11,8 +11,8 @@ struct ftk_comms;
 struct ftk_comms *ftk_comms_new(void);
 void ftk_comms_free(struct ftk_comms *c);
 struct ftk_comms *ftk_comms_of(const struct tep_handle *tep);
-/* saved_cmdlines' text into @c (NULL: into @tep); @text is taken over. 0 or -ENOMEM. */
-int ftk_comms_parse(struct ftk_comms *c, struct tep_handle *tep, char *text);
+/* saved_cmdlines' text into @c; @text is taken over. 0 or -ENOMEM. */
+int ftk_comms_parse(struct ftk_comms *c, char *text);
 const char *ftk_comm(struct tep_handle *tep, int pid);
 const char *ftk_comms_get(struct ftk_comms *c, struct tep_handle *tep, int pid);
 int ftk_comms_add(struct ftk_comms *c, struct tep_handle *tep, const char *comm, size_t len,

@@ -358,20 +358,15 @@ static int parse_slow(struct ftk_comms *c, char *text)
  * does not read. Written by hand because sscanf (and its malloc per comm)
  * was 13M of the 57M instructions ftreport spent on a 62-event file. From
  * a line of a form other than blanks, 1-9 digits, blanks, a name on, the
- * text is read with sscanf (parse_slow()). @c NULL: into @tep's own
- * comms. @text is taken over (its newlines cut), also on failure.
+ * text is read with sscanf (parse_slow()). @text is taken over (its
+ * newlines cut), also on failure.
  */
-int ftk_comms_parse(struct ftk_comms *c, struct tep_handle *tep, char *text)
+int ftk_comms_parse(struct ftk_comms *c, char *text)
 {
 	char *p = text, *line, *nl, *comm, **nt;
 	int pid, digits, keep, ret = 0;
 	long long v;
 
-	if (!c) {
-		tep_parse_saved_cmdlines(tep, text);
-		free(text);
-		return 0;
-	}
 	/*
 	 * Before the first look-up the names stay in @text. After it (the
 	 * live reader reads saved_cmdlines again) only new pids are added:

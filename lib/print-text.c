@@ -213,14 +213,6 @@ void ftk_ob_put(struct obuf *o, const char *s, size_t n)
 	ob_put(o, s, n);
 }
 
-/*
- * One conversion's text is cut at 1 MB: a record is at most a sub-buffer
- * and the kernel's trace_printk() prints 1 KB, so only a damaged or made
- * file asks for more (a "%*d" whose width, from the record, is 10^9: a
- * line of a gigabyte, which libtraceevent would print).
- */
-#define OB_CONV_MAX	(1U << 20)
-
 void ftk_ob_printf(struct obuf *o, const char *fmt, ...)
 {
 	va_list ap;
@@ -235,8 +227,6 @@ void ftk_ob_printf(struct obuf *o, const char *fmt, ...)
 	if (n < 0)
 		return;
 	if ((size_t)n >= o->cap - o->len) {
-		if ((size_t)n > OB_CONV_MAX)
-			n = OB_CONV_MAX;
 		if (ob_need(o, n + 1))
 			return;
 		va_start(ap, fmt);

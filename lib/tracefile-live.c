@@ -224,7 +224,7 @@ int tf_live_comms_reload(struct ftk_tracefile *tf)
 
 	if (!tf->live_root || !(txt = read_text(tf->live_root, "saved_cmdlines")))
 		return -ENOENT;
-	return ftk_comms_parse(tf->side->comms, tf->tep, txt);
+	return ftk_comms_parse(tf->side->comms, txt);
 }
 
 struct tep_event *tf_live_event(struct ftk_tracefile *tf, const char *sys, const char *name)
@@ -331,7 +331,7 @@ FTK_API int ftk_tracefile_open_live(const char *tracing_dir, const char *instanc
 	if (!(flags & FTK_TRACEFILE_NO_PLUGINS))
 		tf->plugins = tep_load_plugins(tf->tep);
 	if ((txt = read_text(root, "saved_cmdlines")) &&
-	    (ret = ftk_comms_parse(tf->side->comms, tf->tep, txt)))
+	    (ret = ftk_comms_parse(tf->side->comms, txt)))
 		return ftk_err(tf_fail(tf, ret, "cannot read %s/saved_cmdlines: %s", root,
 				       strerror(-ret)));
 	if ((txt = read_text(root, "printk_formats"))) {

@@ -896,7 +896,7 @@ static int read_cmdlines(struct cur *c)
 
 	if (ret)
 		return ret;
-	return ftk_comms_parse(c->tf->side->comms, c->tf->tep, b);
+	return ftk_comms_parse(c->tf->side->comms, b);
 }
 
 /* "[local] global counter" or "local" -> "local". */

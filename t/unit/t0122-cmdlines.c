@@ -37,7 +37,7 @@ static void check_text(const char *what, const char *text)
 	if (!a || !c || !copy)
 		bail_out("out of memory");
 	tep_parse_saved_cmdlines(a, text);
-	ftk_comms_parse(c, b, copy);
+	ftk_comms_parse(c, copy);
 	for (pid = -5; pid <= MAX_PID && bad < 0; pid++) {
 		const char *x = tep_data_comm_from_pid(a, pid);
 		const char *y = ftk_comm(b, pid);
@@ -97,7 +97,7 @@ static int run_ops(unsigned int *seed, int pids, int steps, int first, int hando
 	for (i = 0; i < 16; i++)
 		len += sprintf(text + len, "%d saved%d\n", 1 + rand_r(seed) % pids, i);
 	tep_parse_saved_cmdlines(a, text);
-	ftk_comms_parse(c, b, text);
+	ftk_comms_parse(c, text);
 	for (i = 0; i < steps && !bad; i++) {
 		pid = rand_r(seed) % 10 ? 1 + rand_r(seed) % pids : 0;
 		if (handover && i == steps / 2)
@@ -160,7 +160,7 @@ int main(void)
 			if (!a || !c || !copy)
 				bail_out("out of memory");
 			tep_parse_saved_cmdlines(a, r);
-			ftk_comms_parse(c, b, copy);
+			ftk_comms_parse(c, copy);
 			for (pid = 0; pid < 100000; pid++)
 				if (strcmp(tep_data_comm_from_pid(a, pid), ftk_comm(b, pid)))
 					break;
