@@ -66,20 +66,28 @@ fi
 # The writer moves to the next CPU every 200 markers (where taskset and two
 # CPUs exist), so that the markers kept come from several CPUs' data: the
 # save must cut every CPU at one time stamp, or the kept markers have gaps.
+# Each marker names the CPU its writer is pinned to ('-' where taskset
+# failed; its message is kept), so the report's CPU column is checked
+# against the writer's own word, not against the plan.
 ncpu=$(nproc)
 mover=
 command -v taskset >/dev/null && [ "$ncpu" -gt 1 ] && mover=1
+diag "the affinity mask the writer starts with: $(taskset -p $$ 2>&1 | sed 's/.*: //')"
 bash -c '
-	n=0 cpu=0
+	n=0 cpu=0 at=-
 	while kill -0 $0 2>/dev/null; do
 		if [ -n "$2" ] && [ $((n % 200)) = 0 ]; then
-			taskset -p -c $cpu $$ >/dev/null
+			at=-
+			if taskset -p -c $cpu $$ >/dev/null 2>>"$4"; then
+				read -r -a st < /proc/$$/stat
+				at=${st[38]}
+			fi
 			cpu=$(((cpu + 1) % $3))
 		fi
-		printf "ftk4160 %08d %0990d\n" $n 0
+		printf "ftk4160 %08d %s %0980d\n" $n "$at" 0
 		n=$((n + 1))
 	done > "$1"
-' $rec "$T/instances/$I/trace_marker" "$mover" "$ncpu" 2>/dev/null &
+' $rec "$T/instances/$I/trace_marker" "$mover" "$ncpu" "$tmp/taskset.err" 2>/dev/null &
 writer=$!
 # A guard against a hang, not a measure: ftrecord must end by itself.
 for i in $(seq 1 600); do
@@ -119,12 +127,22 @@ if command -v trace-cmd >/dev/null; then
 else
 	skip "trace-cmd is not installed"
 fi
+# The CPU column against the CPU each marker says it was written on.
 cpus=$(awk '/ftk4160/ { c[$2] = 1 } END { print length(c) }' "$tmp/report")
-diag "markers kept from $cpus CPU(s)"
-if [ -n "$mover" ]; then
+pinned=$(awk '{ for (i = 1; i < NF; i++) if ($i == "ftk4160") { if ($(i + 2) != "-") c[$(i + 2)] = 1; break } }
+	END { print length(c) }' "$tmp/report")
+wrong=$(awk '{ for (i = 1; i < NF; i++) if ($i == "ftk4160") {
+		at = $(i + 2); col = $2; gsub(/[^0-9]/, "", col)
+		if (at != "-" && col + 0 != at + 0) w++
+		break } }
+	END { print w + 0 }' "$tmp/report")
+diag "markers kept from $cpus CPU(s), written pinned to $pinned CPU(s)"
+[ -s "$tmp/taskset.err" ] && sed 's/^/# taskset: /' "$tmp/taskset.err" | head -5
+is "$wrong" 0 "every marker kept is under the CPU it was written on"
+if [ -n "$mover" ] && [ "$pinned" -gt 1 ]; then
 	ok "the markers kept come from several CPUs ($cpus)" test "$cpus" -gt 1
 else
-	skip "one CPU or no taskset: the markers come from one CPU"
+	skip "the writer was not pinned to several CPUs (one CPU, no taskset, or taskset failed)"
 fi
 # The oldest are kept: 0, 1, 2 ... with no gap; where the kernel's ring lost
 # the first ones before the reader got to them (seen under TCG), the file
