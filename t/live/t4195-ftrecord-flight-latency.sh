@@ -108,8 +108,12 @@ if [ -w "$T/uprobe_events" ] && [ -d "$T/events/syscalls/sys_enter_clock_nanosle
 		"function: the slow call's clock_nanosleep is in the file, once"
 	s=$(awk '$2 - $1 >= 0.150 { print $2 }' "$tmp/b.pairs")
 	n_after=$(awk -v s="${s:-0}" '$1 > s' "$tmp/b.pairs" | wc -l)
+	# The trigger is seen in user space here (no hist triggers): the calls
+	# made while ftrecord reacts are kept. About 60 us a call: 150 calls were
+	# once 258 with another test running beside; the file must stop well
+	# before the command's end, not within a few milliseconds.
 	ok "function: the file ends at the slow call: $n_after of the 1499 calls after it" \
-		test "$n_after" -lt 150
+		test "$n_after" -lt 750
 	ok "function: the instances and probes are removed" \
 		sh -c "! ls '$T/instances' | grep -q 'ftkit-rec\(lat\)\?-${bpid}_' &&
 		       ! grep -q 'ftkit_${bpid}_' '$T/uprobe_events'"
