@@ -1,7 +1,8 @@
 #!/bin/bash
 # Benchmark (not run by make check): ftreport against trace-cmd report on a
 # set of shapes of file, in one run. For each: CPU time (user + sys: the
-# machine may be shared, so not wall time; the least of 5 runs) of both, the ratio,
+# machine may be shared, so not wall time; the least of 5 runs, 20 for files
+# under 4 MB, whose few milliseconds the machine's noise moves most) of both, the ratio,
 # ftreport's events/s on one core, its wall time (start-up is what small
 # files measure), the peak RSS of both, and whether the text is identical
 # (it must be).
@@ -113,13 +114,13 @@ convert
 
 # measure OUT WALL CMD...: "cpu_s wall_ms rss_kb": CPU time (perf's
 # task-clock, user + sys; /usr/bin/time's 10 ms ticks without perf) and, if
-# WALL is 1, the wall time, each the least of 5 runs (the run least
+# WALL is 1, the wall time, each the least of $runs runs (the run least
 # disturbed by whatever else the machine runs), and the peak RSS of one
 # more run.
 measure() {
 	local o=$1 w=$2 i best= wall= c t0 t1
 	shift 2
-	for i in 1 2 3 4 5; do
+	for i in $(seq "$runs"); do
 		if perf stat -x, -e task-clock -o "$tmp/perf" "$@" > /dev/null 2>&1; then
 			c=$(awk -F, '/task-clock/ { printf "%.5f", $1 / 1000 }' "$tmp/perf")
 		else
@@ -145,6 +146,8 @@ printf '\n%-14s %8s %6s %7s %7s %6s %11s %8s %8s %8s %s\n' shape events format \
 for shape in large large-v6 large-v7none mixed markers function function-graph kprobe; do
 	f="$data/$shape.dat"
 	[ -s "$f" ] || { printf '%-14s (not available)\n' "$shape"; continue; }
+	runs=5
+	[ "$(stat -c %s "$f")" -lt 4194304 ] && runs=20
 	read -r tc_c tc_w tc_kb < <(measure "$tmp/tc.txt" 0 trace-cmd report "$f")
 	read -r ft_c ft_w ft_kb < <(measure "$tmp/ft.txt" 1 "$ftreport" "$f")
 	events=$(( $(wc -l < "$tmp/ft.txt") - 1 ))
@@ -157,7 +160,7 @@ for shape in large large-v6 large-v7none mixed markers function function-graph k
 		       s, n, fm, a, b, a / b, n / b, w, ak, bk, t }'
 done
 echo
-echo "tc_cpu, ft_cpu: CPU seconds (user + sys; perf stat task-clock, least of 5) of"
+echo "tc_cpu, ft_cpu: CPU seconds (user + sys; perf stat task-clock, least of 5; of 20 for files under 4 MB) of"
 echo "trace-cmd report and ftreport; ratio: tc_cpu / ft_cpu; ft ev/s: ftreport's"
-echo "lines over its CPU time (one core); ft_wall: ftreport's shortest wall time of 5;"
+echo "lines over its CPU time (one core); ft_wall: ftreport's shortest wall time of the same runs;"
 echo "tc_rss, ft_rss: peak RSS in KB."
