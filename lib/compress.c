@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include <zlib.h>
+/* ZSTD_d_stableOutBuffer: an experimental parameter of zstd's (refused at run time where unknown) */
+#define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 
 #include "internal.h"
@@ -140,4 +142,54 @@ int tf_decompress_with(void **ctx, enum tracefile_comp comp, void *dst, size_t d
 void tf_decompress_end(void *ctx)
 {
 	ZSTD_freeDCtx(ctx);
+}
+
+/*
+ * A zstd block decompressed a step at a time, straight into its final
+ * buffer (ZSTD_d_stableOutBuffer: no copy through zstd's window), so that
+ * a reader can stop where it has what it needs (tracefile-ksyms.c). As
+ * fast as ZSTD_decompressDCtx() in one call: 4.82-5.20 ms against
+ * 4.80-4.91 ms for a 5.4 MB kallsyms, in 16 KB steps.
+ */
+int tf_unzstd_begin(struct tf_unzstd *z, void *dst, size_t dlen, const void *src, size_t slen)
+{
+	*z = (struct tf_unzstd){ .dst = dst, .dlen = dlen, .src = src, .slen = slen, .last = 1 };
+	z->d = ZSTD_createDCtx();
+	if (!z->d)
+		return -ENOMEM;
+	if (ZSTD_isError(ZSTD_DCtx_setParameter(z->d, ZSTD_d_stableOutBuffer, 1))) {
+		ZSTD_freeDCtx(z->d);
+		z->d = NULL;
+		return -ENOTSUP;
+	}
+	return 0;
+}
+
+/* Up to @max_in more bytes of input: 1 while there is more, 0 when all is out, <0 on error. */
+int tf_unzstd_step(struct tf_unzstd *z, size_t max_in)
+{
+	ZSTD_outBuffer out = { z->dst, z->dlen, z->dpos };
+	ZSTD_inBuffer in = { z->src, z->slen - z->spos > max_in ? z->spos + max_in : z->slen,
+			     z->spos };
+
+	if (!z->failed && z->spos < z->slen) {
+		z->last = ZSTD_decompressStream(z->d, &out, &in);
+		/* an error, or no progress (it would loop): damaged */
+		z->failed = ZSTD_isError(z->last) || (in.pos == z->spos && out.pos == z->dpos);
+		z->dpos = out.pos;
+		z->spos = in.pos;
+	}
+	if (z->failed)
+		return -FTK_E_FORMAT;
+	if (z->spos < z->slen)
+		return 1;
+	/* all input taken: the last frame must have ended, and filled the buffer exactly */
+	z->failed = z->last || z->dpos != z->dlen;
+	return z->failed ? -FTK_E_FORMAT : 0;
+}
+
+void tf_unzstd_end(struct tf_unzstd *z)
+{
+	ZSTD_freeDCtx(z->d);
+	z->d = NULL;
 }

@@ -176,7 +176,8 @@ static struct ftk_printk *table_new(char *text)
 		}
 		t->e[t->n++] = (struct pk_ent){ .addr = strtoull(addr, NULL, 16), .str = s };
 	}
-	qsort(t->e, t->n, sizeof(*t->e), ent_cmp);
+	if (t->n)	/* t->e is NULL for a text of no line */
+		qsort(t->e, t->n, sizeof(*t->e), ent_cmp);
 	/* one address with two texts: which libtraceevent finds depends on its sort */
 	for (i = 0; i < t->n; i = j) {
 		for (j = i + 1; j < t->n && t->e[j].addr == t->e[i].addr; j++)

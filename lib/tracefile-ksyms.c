@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "tracefile-local.h"
 #include "tracefile-read-local.h"
 
 /* ---------------------------------------------------------------- large blocks */
@@ -593,8 +594,10 @@ void tf_ksyms_use_avx2(int on)
  * *@headp of them are in order of address (the kernel's own symbols, as
  * /proc/kallsyms lists them), their runs of equal addresses turned
  * newest first on the way; the rest (the modules') in the text's order.
+ * *@cutp: whether a line libtraceevent stops at came before the end.
  */
-static size_t ks_scan(const char *text, size_t len, struct tf_ksym *syms, size_t *headp)
+static size_t ks_scan(const char *text, size_t len, struct tf_ksym *syms, size_t *headp,
+		      int *cutp)
 {
 	const unsigned char *p = (const unsigned char *)text, *end = p + len, *line;
 	unsigned long long a, prev = 0;
@@ -639,15 +642,16 @@ static size_t ks_scan(const char *text, size_t len, struct tf_ksym *syms, size_t
 	}
 	ks_flip(syms, runs, nrun);
 	*headp = n;
-	if (r < 0)
-		return n;
-	for (; r >= 0; line = p, r = ks_next(&p, end, &a)) {
-		if (r) {
-			syms[n].addr = a;
-			syms[n].pos = (const char *)line - text;
-			n++;
+	if (r >= 0) {
+		for (; r >= 0; line = p, r = ks_next(&p, end, &a)) {
+			if (r) {
+				syms[n].addr = a;
+				syms[n].pos = (const char *)line - text;
+				n++;
+			}
 		}
 	}
+	*cutp = line < end;
 	return n;
 }
 
@@ -739,6 +743,7 @@ int tf_ksyms_index(struct ftk_tracefile *tf, char *text, size_t len, int how, vo
 	struct tf_ksym *syms, *tmp, *s;
 	size_t n, head, i, j, bytes;
 	char *nul;
+	int cut;
 
 	if (!k || len >= UINT32_MAX) {
 		free(k);
@@ -761,7 +766,7 @@ int tf_ksyms_index(struct ftk_tracefile *tf, char *text, size_t len, int how, vo
 		return -ENOMEM;
 	}
 	k->syms = syms;
-	n = ks_scan(text, len, syms, &head);
+	n = ks_scan(text, len, syms, &head, &cut);
 	if (head < n) {
 		tmp = malloc((n - head) * sizeof(*tmp));
 		if (!tmp) {
@@ -858,4 +863,290 @@ char *tf_ksyms_find(struct ftk_tracefile *tf, unsigned long long *addrp, char **
 			l = i + 1;
 	}
 	return NULL;
+}
+
+/* ---------------------------------------------------------------- read as far as asked */
+
+/*
+ * A v7 file's kallsyms section is one zstd block of about 4 MB, and a
+ * report of a few events that prints a kernel symbol spent most of its
+ * time decompressing it (40M of markers.dat's 49M instructions). The
+ * symbols such reports print are mostly the kernel's own text, which
+ * /proc/kallsyms lists first, by address: tracing_mark_write is a tenth
+ * of the way in, vfs_read a sixth, on Debian's 6.1.
+ *
+ * So the block is decompressed a step at a time (tf_unzstd_step()), and
+ * the sorted head indexed as it comes, until a look-up can be answered
+ * from what is read. An address X is answered from there only when the
+ * answer is the one libtraceevent gives from the whole text:
+ *  - X is at or above _text, and a symbol of the kernel's text ('t' or
+ *    'T', no module) above X has been read: every line at or below X is
+ *    read, and between the symbol below X and that one lies only the
+ *    kernel's image. The modules, BPF programs and trampolines listed
+ *    after the head live outside the image, so none of them comes
+ *    between. (The first module's line may still be in order, above the
+ *    head: a line with a module ends the search.)
+ *  - No other line has the address of the symbol below X (which of equal
+ *    lines libtraceevent's bsearch() finds depends on the whole array).
+ * Any other look-up reads the rest, and the whole text is indexed as
+ * before (tf_ksyms_index()). A block damaged after the part read is found
+ * only then: the names printed before it stay printed.
+ */
+#define PART_STEP	(32U << 10)	/* compressed input per step: about 128 KB of text */
+
+struct tf_ksyms_part {
+	struct tf_unzstd	z;
+	unsigned char		*block;		/* the section: a 4-byte size, then the text */
+	size_t			ulen;
+	void			*cmap;		/* the compressed bytes: mapped, */
+	size_t			cmaplen;
+	unsigned char		*cbuf;		/* or read */
+	size_t			len;		/* the text's length, once known (have_len) */
+	size_t			scanned;	/* text bytes indexed: whole lines */
+	struct tf_ksym		*syms;		/* the head read so far, in order of address */
+	size_t			n, syms_len;
+	unsigned long long	text_addr;	/* _text's */
+	int			have_len, have_text, open, done;
+	char			**names;	/* the names given out, kept to the close */
+	size_t			nnames;
+};
+
+static void part_drop(struct tf_ksyms_part *p)
+{
+	if (p->z.d)
+		tf_unzstd_end(&p->z);
+	tf_big_free(p->block);
+	p->block = NULL;
+	free(p->cbuf);
+	p->cbuf = NULL;
+	if (p->cmap)
+		munmap(p->cmap, p->cmaplen);
+	p->cmap = NULL;
+	if (p->syms)
+		munmap(p->syms, p->syms_len);
+	p->syms = NULL;
+	p->done = 1;
+	p->open = 0;
+}
+
+void tf_ksyms_part_free(struct tf_ksyms_part *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	part_drop(p);
+	for (i = 0; i < p->nnames; i++)
+		free(p->names[i]);
+	free(p->names);
+	free(p);
+}
+
+/**
+ * tf_ksyms_part_open() - read a zstd kallsyms section only as far as look-ups need
+ * @tf: the trace file
+ * @src: the compressed bytes (@clen), in @cmap (munmap(@cmap, @cmaplen)) or @cbuf (free())
+ * @block: a tf_big_alloc() block of @ulen + 1 bytes, for the section
+ *
+ * All of @cmap, @cbuf and @block are taken over, also on failure.
+ *
+ * Return: 0, or <0: read the section as a whole.
+ */
+int tf_ksyms_part_open(struct ftk_tracefile *tf, const unsigned char *src, size_t clen,
+		       unsigned char *block, size_t ulen, void *cmap, size_t cmaplen,
+		       unsigned char *cbuf)
+{
+	struct tf_ksyms_part *p = calloc(1, sizeof(*p));
+
+	if (!p || !block || ulen < 4 || tf_unzstd_begin(&p->z, block, ulen, src, clen)) {
+		tf_big_free(block);
+		free(cbuf);
+		if (cmap)
+			munmap(cmap, cmaplen);
+		free(p);
+		return -1;
+	}
+	*p = (struct tf_ksyms_part){ .z = p->z, .block = block, .ulen = ulen, .cmap = cmap,
+				     .cmaplen = cmaplen, .cbuf = cbuf, .open = 1 };
+	tf_ksyms_part_free(tf->ksyms_part);
+	tf->ksyms_part = p;
+	return 0;
+}
+
+/* _text's address, if its line is in [@from, @to) of the text @t: the head's only, by the caller. */
+static void part_find_text(struct tf_ksyms_part *p, const char *t, size_t from, size_t to)
+{
+	const char *hit = memmem(t + from, to - from, " _text\n", 7), *line;
+	unsigned long long a;
+	int fs, fe, me;
+
+	if (!hit)
+		return;
+	for (line = hit; line > t + from && line[-1] != '\n'; line--)
+		;
+	if (ks_line_copy(line, hit + 6 - line, &a, &fs, &fe, &me) == 1 && fe - fs == 5 &&
+	    !memcmp(line + fs, "_text", 5) && !me) {
+		p->text_addr = a;
+		p->have_text = 1;
+	}
+}
+
+/* One more step: decompress, and index the head's whole lines. 0, or <0 when damaged. */
+static int part_more(struct ftk_tracefile *tf, struct tf_ksyms_part *p)
+{
+	char *t = (char *)p->block + 4, *nul;
+	size_t have, end, k, head, i;
+	int r, cut, last;
+
+	r = tf_unzstd_step(&p->z, PART_STEP);
+	if (r < 0)
+		return r;
+	if (!p->have_len && p->z.dpos >= 4) {
+		unsigned long long size = tf_num(tf, p->block, 4);
+
+		if (size > p->ulen - 4)
+			return -FTK_E_FORMAT;	/* read_kallsyms() says so */
+		p->len = size;
+		p->have_len = 1;
+	}
+	if (!p->have_len)
+		return 0;
+	have = p->z.dpos - 4 < p->len ? p->z.dpos - 4 : p->len;
+	last = have == p->len;
+	end = have;
+	/* libtraceevent's text ends at a NUL (tf_ksyms_index()) */
+	nul = memchr(t + p->scanned, 0, have - p->scanned);
+	if (nul) {
+		end = nul - t;
+		last = 1;
+	} else if (!last) {
+		while (end > p->scanned && t[end - 1] != '\n')
+			end--;
+	}
+	if (end > p->scanned) {
+		if (!p->syms) {
+			/* room for every line the text can hold, touched only as filled */
+			p->syms = map_aligned((p->len / 6 + 2) * sizeof(*p->syms), &p->syms_len);
+			if (!p->syms)
+				return -ENOMEM;
+		}
+		k = ks_scan(t + p->scanned, end - p->scanned, p->syms + p->n, &head, &cut);
+		for (i = p->n; i < p->n + k; i++)
+			p->syms[i].pos += p->scanned;
+		/* the order breaks at the first line of this step */
+		if (head && p->n && p->syms[p->n].addr < p->syms[p->n - 1].addr)
+			head = 0;
+		if (!p->have_text)
+			part_find_text(p, t, p->scanned,
+				       head < k ? p->syms[p->n + head].pos : end);
+		p->n += head;
+		if (head < k || cut)
+			last = 1;
+		p->scanned = end;
+	}
+	if (last)
+		p->open = 0;
+	return 0;
+}
+
+/**
+ * tf_ksyms_part_find() - look @addrp up in the part of kallsyms read so far
+ * @tf: the trace file, with tf->ksyms_part open
+ * @addrp: the address; receives the symbol's
+ * @modp: receives NULL (the head has no modules)
+ * @namep: receives the name, kept until the close
+ *
+ * Reads on as far as the look-up needs (see above).
+ *
+ * Return: 1 answered; 0 not: read the rest (tf_ksyms_part_finish()).
+ */
+int tf_ksyms_part_find(struct ftk_tracefile *tf, unsigned long long *addrp, char **modp,
+		       char **namep)
+{
+	struct tf_ksyms_part *p = tf->ksyms_part;
+	unsigned long long x = *addrp;
+	const char *t = (const char *)p->block + 4, *line, *nl;
+	size_t l, u, j, nx;
+	char *name, **nn;
+	int fs, fe, me;
+
+	if (p->done)
+		return 0;
+	/* read until a symbol of the text above x (or the head's end) */
+	for (;;) {
+		for (l = 0, u = p->n; l < u;) {
+			j = (l + u) / 2;
+			if (p->syms[j].addr <= x)
+				l = j + 1;
+			else
+				u = j;
+		}
+		nx = l;		/* the first above x */
+		while (nx < p->n) {
+			line = t + p->syms[nx].pos;
+			nl = memchr(line, '\n', p->scanned - p->syms[nx].pos);
+			if (!nl || nl - line < 20 || line[16] != ' ' || line[18] != ' ')
+				return 0;	/* not the usual line: not worth reading */
+			/* the kernel's text, not a module's above the image (still in order) */
+			if (memchr(line + 19, '\t', nl - line - 19))
+				return 0;
+			if (line[17] == 't' || line[17] == 'T')
+				break;
+			nx++;
+		}
+		if (nx < p->n || !p->open)
+			break;
+		if (part_more(tf, p) < 0)
+			return 0;
+	}
+	if (nx >= p->n || !p->have_text || x < p->text_addr || !l)
+		return 0;
+	j = l - 1;		/* the last at or below x */
+	if (p->syms[j].addr < p->text_addr || (j && p->syms[j - 1].addr == p->syms[j].addr) ||
+	    p->syms[j + 1].addr == p->syms[j].addr)
+		return 0;
+	line = t + p->syms[j].pos;
+	nl = memchr(line, '\n', p->scanned - p->syms[j].pos);
+	if (!nl || ks_line_copy(line, nl - line, &x, &fs, &fe, &me) != 1 || me)
+		return 0;
+	nn = realloc(p->names, (p->nnames + 1) * sizeof(*nn));
+	if (!nn)
+		return 0;
+	p->names = nn;
+	name = strndup(line + fs, fe - fs);
+	if (!name)
+		return 0;
+	p->names[p->nnames++] = name;
+	*addrp = p->syms[j].addr;
+	*modp = NULL;
+	*namep = name;
+	return 1;
+}
+
+/*
+ * Read the rest and index the whole text (tf_ksyms_index()), as the
+ * whole section would have been. Return: 0, or <0 (damaged): read the
+ * section again the usual way, which says what is wrong.
+ */
+int tf_ksyms_part_finish(struct ftk_tracefile *tf)
+{
+	struct tf_ksyms_part *p = tf->ksyms_part;
+	unsigned long long size;
+	unsigned char *b;
+	int r;
+
+	if (p->done)
+		return -1;
+	while ((r = tf_unzstd_step(&p->z, p->z.slen)) == 1)
+		;
+	size = r ? 0 : tf_num(tf, p->block, 4);
+	if (r || size > p->ulen - 4) {
+		part_drop(p);
+		return -1;
+	}
+	b = p->block;
+	p->block = NULL;
+	part_drop(p);
+	b[4 + size] = 0;	/* the block has a byte past its end */
+	return tf_ksyms_index(tf, (char *)b + 4, size, TF_TEXT_BIG, b, 0);
 }

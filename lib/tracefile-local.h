@@ -101,5 +101,18 @@ int tf_decompress(enum tracefile_comp comp, void *dst, size_t dlen, const void *
 int tf_decompress_with(void **ctx, enum tracefile_comp comp, void *dst, size_t dlen,
 		       const void *src, size_t slen);
 void tf_decompress_end(void *ctx);
+/* A zstd block decompressed a step at a time into its final buffer (tf_unzstd_*()). */
+struct tf_unzstd {
+	void			*d;		/* the ZSTD_DCtx */
+	const unsigned char	*src;
+	unsigned char		*dst;
+	size_t			slen, spos, dlen, dpos;
+	size_t			last;		/* zstd's last answer: 0 at a frame's end */
+	int			failed;
+};
+/* -ENOTSUP where libzstd cannot write straight into @dst */
+int tf_unzstd_begin(struct tf_unzstd *z, void *dst, size_t dlen, const void *src, size_t slen);
+int tf_unzstd_step(struct tf_unzstd *z, size_t max_in);
+void tf_unzstd_end(struct tf_unzstd *z);
 
 #endif

@@ -156,6 +156,7 @@ struct ftk_tracefile {
 	struct tf_live_id	*live_ids;	/* every event's id, read on the first miss */
 	int			nr_live_ids;	/* -1: the scan failed */
 	struct tf_ksyms		*ksyms;		/* the kallsyms index, or NULL */
+	struct tf_ksyms_part	*ksyms_part;	/* v7 zstd: kallsyms read as far as asked */
 	struct ftk_tep_side	*side;		/* comms, printk text: bound to tep (tep-side.c) */
 	void			*dctx;		/* zstd context the data streams share */
 	unsigned char		*zbuf;		/* and their compressed-chunk buffer */
@@ -197,6 +198,15 @@ int tf_ksyms_index(struct ftk_tracefile *tf, char *text, size_t len, int how, vo
 		   size_t maplen);
 char *tf_ksyms_find(struct ftk_tracefile *tf, unsigned long long *addrp, char **modp);
 void tf_ksyms_free(struct tf_ksyms *k);
+/* A zstd kallsyms section read only as far as look-ups need (tf_ksyms_part_*()). */
+struct tf_ksyms_part;
+int tf_ksyms_part_open(struct ftk_tracefile *tf, const unsigned char *src, size_t clen,
+		       unsigned char *block, size_t ulen, void *cmap, size_t cmaplen,
+		       unsigned char *cbuf);
+int tf_ksyms_part_find(struct ftk_tracefile *tf, unsigned long long *addrp, char **modp,
+		       char **namep);
+int tf_ksyms_part_finish(struct ftk_tracefile *tf);
+void tf_ksyms_part_free(struct tf_ksyms_part *p);
 /* 0: tf_ksyms_index() without AVX2 even where the CPU has it (tests); 1: with (the default) */
 void tf_ksyms_use_avx2(int on);
 /* Live and lazy: after the first formats, what record_hook() needs; 0 or -ENOMEM. */

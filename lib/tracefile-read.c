@@ -641,11 +641,60 @@ int tf_lazy_start(struct ftk_tracefile *tf)
 /* (indexed in tracefile-ksyms.c) */
 static int read_kallsyms(struct cur *c);
 
-/* libtraceevent's function resolver: the index, made on the first look-up */
+/*
+ * A v7 file's zstd kallsyms section, set up to be decompressed only as far
+ * as look-ups need (tracefile-ksyms.c): 0, or <0 to read it as a whole.
+ */
+static int kallsyms_part(struct ftk_tracefile *tf)
+{
+	unsigned long long off = tf->kallsyms.off;
+	unsigned char hdr[24], *cbuf = NULL;
+	const unsigned char *src;
+	unsigned int clen, ulen;
+	void *cmap = NULL;
+	size_t cmaplen = 0;
+
+	if (tf->live || tf->version != 7 || tf->comp != TF_COMP_ZSTD ||
+	    section_load(tf, off, "kallsyms", TF_OPT_KALLSYMS, NULL, NULL))
+		return -1;
+	/* id (2), flags (2), string id (4), size (8), compressed and plain sizes (4 + 4) */
+	if (pread(tf->fd, hdr, sizeof(hdr), off) != (ssize_t)sizeof(hdr) ||
+	    !(tf_num(tf, hdr + 2, 2) & TRACEFILE_SEC_COMPRESSED))
+		return -1;
+	clen = tf_num(tf, hdr + 16, 4);
+	ulen = tf_num(tf, hdr + 20, 4);	/* both checked by section_load() */
+	src = tf_map_ro(tf->fd, off + 24, clen, &cmap, &cmaplen);
+	if (!src) {
+		cbuf = malloc(clen ? clen : 1);
+		if (!cbuf || pread(tf->fd, cbuf, clen, off + 24) != (ssize_t)clen) {
+			free(cbuf);
+			return -1;
+		}
+		src = cbuf;
+	}
+	return tf_ksyms_part_open(tf, src, clen, tf_big_alloc((size_t)ulen + 1), ulen, cmap,
+				  cmaplen, cbuf);
+}
+
+/*
+ * libtraceevent's function resolver: from the part of a zstd kallsyms
+ * read so far where that gives libtraceevent's answer, else from the
+ * index of the whole, made on the first look-up that needs it.
+ */
 static char *ksym_resolve(void *priv, unsigned long long *addrp, char **modp)
 {
 	struct ftk_tracefile *tf = priv;
+	char *name;
 
+	if (tf->kallsyms.state == LATER_PENDING && !tf->ksyms_part)
+		kallsyms_part(tf);
+	if (tf->kallsyms.state == LATER_PENDING && tf->ksyms_part) {
+		if (tf_ksyms_part_find(tf, addrp, modp, &name))
+			return name;
+		if (!tf_ksyms_part_finish(tf))
+			tf->kallsyms.state = LATER_DONE;
+		/* else damaged: read as a whole below, which says why */
+	}
 	later_load(tf, &tf->kallsyms, TF_OPT_KALLSYMS, "kallsyms", read_kallsyms);
 	return tf_ksyms_find(tf, addrp, modp);
 }
@@ -1900,6 +1949,7 @@ FTK_API void ftk_tracefile_close(struct ftk_tracefile *tf)
 	tf_live_release(tf);
 	tf_info_free(tf);
 	tf_ksyms_free(tf->ksyms);
+	tf_ksyms_part_free(tf->ksyms_part);
 	tf_decompress_end(tf->dctx);
 	free(tf->zbuf);
 	ftk_list_free(tf->cpustats);

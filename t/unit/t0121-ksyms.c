@@ -9,7 +9,9 @@
  * final newline, a NUL), on generated ones of a kernel's size (runs of
  * equal addresses, odd lines amid the usual ones, long names, modules in
  * no order, sharing addresses with each other and with the kernel) and
- * on this machine's /proc/kallsyms.
+ * on this machine's /proc/kallsyms. Then the same texts read from a zstd
+ * block only as far as look-ups need (tf_ksyms_part_*()): every answer,
+ * from the part read or from the whole, libtraceevent's.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,6 +19,7 @@
 #include <string.h>
 
 #include <traceevent/event-parse.h>
+#include <zstd.h>
 
 #include "internal.h"
 #include "tap.h"
@@ -47,6 +50,16 @@ static const char odd[] =
 	"ffffffffc0002100 t empty_mod\t[]\n"
 	"ffffffffc0003000 t notmod mod2\n"
 	"ffffffffc0004000 T last_no_newline";
+
+/* The first module's line is above the kernel's: in order, but not the kernel's */
+static const char mod_above[] =
+	"ffffffff81000000 T _text\n"
+	"ffffffff81000100 T a_fn\n"
+	"ffffffff81000200 T b_fn\n"
+	"ffffffff81000300 D some_data\n"
+	"ffffffffc0002000 t mod_hi\t[m]\n"
+	"ffffffffc0003000 T mod_hi2\t[m]\n"
+	"ffffffffc0001000 t mod_lo\t[m]\n";
 
 static const char stops[] =
 	"ffffffff81000000 T first\n"
@@ -120,7 +133,7 @@ static void put_sym(struct text *t, unsigned long long addr, const char *mod)
  * with @mix some at the head's own addresses or between them.
  */
 static void gen_text(struct text *t, int nhead, int ntail, unsigned long long base,
-		     unsigned long long span, int mix)
+		     unsigned long long span, int mix, int with_text)
 {
 	/* not of the usual shape, read the slow way */
 	static const char *const odd_lines[] = {
@@ -138,6 +151,8 @@ static void gen_text(struct text *t, int nhead, int ntail, unsigned long long ba
 		bail_out("out of memory");
 	t->len = 0;
 	put(t, "0000000000000000 A fixed_percpu_data\n");
+	if (with_text)
+		put(t, "%016llx T _text\n", a);
 	for (i = 0; i < nhead; i++) {
 		if (i == nhead / 3) {
 			for (; i < nhead / 3 + 300; i++) {	/* a long run */
@@ -237,16 +252,115 @@ static void check_generated(const char *how)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(tails); i++) {
-		gen_text(&t, 6000, 800, tails[i].base, tails[i].span, tails[i].mix);
+		gen_text(&t, 6000, 800, tails[i].base, tails[i].span, tails[i].mix, 0);
 		snprintf(what, sizeof(what), "generated, modules from %llx over %#llx%s%s",
 			 tails[i].base, tails[i].span, tails[i].mix ? " and the kernel's" : "",
 			 how);
 		check_text(what, t.buf, t.len, 1);
 	}
-	gen_text(&t, 3000, 0, 0, 0, 0);
+	gen_text(&t, 3000, 0, 0, 0, 0, 0);
 	snprintf(what, sizeof(what), "generated, no modules%s", how);
 	check_text(what, t.buf, t.len, 1);
 	free(t.buf);
+}
+
+/*
+ * @text in a zstd block (after its 4-byte size, as in a v7 file), read as
+ * far as look-ups need: @runs fresh reads, each of @nkeys keys in random
+ * order (exact addresses of lines, +-1, and any address from _text on),
+ * answered as the reader's ksym_resolve() does: from the part read, or
+ * else from the whole. Each answer against libtraceevent's over the text.
+ */
+static void check_part(const char *what, const char *text, size_t len, int runs, int nkeys)
+{
+	struct tep_handle *tep = tep_alloc();
+	size_t blen = len + 4, cap = ZSTD_compressBound(blen), clen, nlines = 0;
+	unsigned char *block = malloc(blen), *z = malloc(cap);
+	unsigned long long *addrs = malloc((len / 6 + 2) * sizeof(*addrs)), lo = ~0ULL, hi = 0;
+	long parted = 0, whole = 0, bad = 0;
+	const char *line;
+	char *copy;
+	int r, k;
+
+	if (!tep || !block || !z || !addrs || (copy = malloc(len + 1)) == NULL)
+		bail_out("out of memory");
+	memcpy(copy, text, len);
+	copy[len] = 0;
+	tep_parse_kallsyms(tep, copy);
+	free(copy);
+	block[0] = len;
+	block[1] = len >> 8;
+	block[2] = len >> 16;
+	block[3] = len >> 24;
+	memcpy(block + 4, text, len);
+	clen = ZSTD_compress(z, cap, block, blen, 3);
+	if (ZSTD_isError(clen))
+		bail_out("zstd: %s", ZSTD_getErrorName(clen));
+	for (line = text; line && line < text + len; line = memchr(line, '\n', text + len - line),
+	     line = line ? line + 1 : NULL) {
+		unsigned long long a;
+
+		if (sscanf(line, "%llx", &a) == 1 && a >= 0xffffffff80000000ULL) {
+			addrs[nlines++] = a;
+			lo = a < lo ? a : lo;
+			hi = a > hi ? a : hi;
+		}
+	}
+	if (!nlines)
+		bail_out("%s: no addresses", what);
+	for (r = 0; r < runs; r++) {
+		struct ftk_tracefile tf = { 0 };
+		unsigned char *cbuf = malloc(clen), *ub = tf_big_alloc(blen + 1);
+
+		if (!cbuf || !ub)
+			bail_out("out of memory");
+		memcpy(cbuf, z, clen);
+		if (tf_ksyms_part_open(&tf, cbuf, clen, ub, blen, NULL, 0, cbuf))
+			bail_out("%s: cannot open the block", what);
+		for (k = 0; k < nkeys; k++) {
+			unsigned long long key = addrs[rnd() % nlines], addr;
+			const char *want;
+			char *got = NULL, *mod = NULL;
+
+			switch (rnd() % 5) {
+			case 0: key++; break;
+			case 1: key--; break;
+			case 2: key = lo + rnd() % (hi - lo + 1); break;
+			case 3: {	/* between two lines, in the text's order */
+				size_t i = rnd() % nlines;
+
+				if (i + 1 < nlines && addrs[i + 1] > key)
+					key += rnd() % (addrs[i + 1] - key);
+				break;
+			}
+			}
+			addr = key;
+			if (tf.ksyms_part && !tf.ksyms && tf_ksyms_part_find(&tf, &addr, &mod, &got)) {
+				parted++;
+			} else {
+				if (!tf.ksyms && tf_ksyms_part_finish(&tf))
+					bail_out("%s: cannot read the block to its end", what);
+				got = tf_ksyms_find(&tf, &addr, &mod);
+				whole++;
+			}
+			want = tep_find_function(tep, key);
+			if (!want != !got || (want && (strcmp(want, got) ||
+					   tep_find_function_address(tep, key) != addr))) {
+				if (bad++ < 5)
+					diag("%s: key %llx: libtraceevent %s, read %s (%s)", what, key,
+					     want ? want : "(none)", got ? got : "(none)",
+					     tf.ksyms ? "whole" : "part");
+			}
+		}
+		tf_ksyms_free(tf.ksyms);
+		tf_ksyms_part_free(tf.ksyms_part);
+	}
+	ok(!bad, "%s, read as far as asked: libtraceevent's answers (%ld from the part read, %ld from the whole)",
+	   what, parted, whole);
+	tep_free(tep);
+	free(block);
+	free(z);
+	free(addrs);
 }
 
 static void check_mod(struct ftk_tracefile *tf, unsigned long long key, const char *name,
@@ -324,5 +438,28 @@ int main(void)
 		text = NULL;
 	}
 	tf_ksyms_use_avx2(1);
+
+	/*
+	 * Read as far as asked. A module inside the kernel's image would be
+	 * missed by an answer from the head (tracefile-ksyms.c says why that
+	 * cannot be): the generated modules lie above it.
+	 */
+	{
+		struct text t = { 0 };
+
+		gen_text(&t, 6000, 800, 0xffffffffc0000000ULL, 0x10000, 0, 1);
+		check_part("generated, with _text", t.buf, t.len, 40, 60);
+		gen_text(&t, 6000, 800, 0xffffffffc0000000ULL, 0x10000, 0, 0);
+		check_part("generated, no _text", t.buf, t.len, 5, 20);
+		free(t.buf);
+		check_part("odd lines", odd, strlen(odd), 5, 20);
+		check_part("a module's line above the kernel's", mod_above, strlen(mod_above), 40, 20);
+		check_part("a line that stops the parse", stops, strlen(stops), 5, 20);
+		if (ftk_read_file("/proc/kallsyms", &text, &len) == 0 && len > 0)
+			check_part("/proc/kallsyms", text, len, 20, 40);
+		else
+			skip("/proc/kallsyms is not readable");
+		free(text);
+	}
 	return done_testing();
 }
