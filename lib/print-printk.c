@@ -604,6 +604,30 @@ static void put_bstr(struct obuf *o, const struct bop *op, const char *spec, int
 }
 
 /*
+ * A record the own code refuses for its data (too short, a string past its
+ * end, a '*' below 0), of a format with a '*' width or
+ * precision: libtraceevent would read that argument from beyond the
+ * record, and a width of a billion costs printf a billion steps (the
+ * fuzzer's input took minutes). Such a record is printed here, saying
+ * why, and not handed to libtraceevent (nor compared with it).
+ */
+static int bprint_damaged(struct ftk_printer *p, struct obuf *o, const struct bfmt *bf,
+			  unsigned long long ip, const char *why)
+{
+	const struct bop *op;
+
+	for (op = bf->ops; op < bf->ops + bf->nops; op++)
+		if (op->kind != BO_LIT && op->lslot >= 0)
+			break;
+	if (op == bf->ops + bf->nops)
+		return -1;	/* no '*': libtraceevent prints it */
+	ftk_put_function(p, o, ip, 's');
+	ftk_ob_printf(o, ": (damaged record: %s)\n", why);
+	p->clamped = 1;
+	return 0;
+}
+
+/*
  * An ftrace:bprint record (pr->f[0..2]: ip, fmt, buf) into @o, as
  * libtraceevent's pretty_print() prints it: 0, or -1 (pr->why says why)
  * to leave it to libtraceevent.
@@ -620,6 +644,7 @@ int ftk_print_bprint(struct ftk_printer *p, struct fprog *pr, const struct tep_r
 	struct pk_ent *e;
 	struct bfmt *bf;
 	int i, nprod, plen;
+	size_t start = o->len;
 
 	if (pr->ev->flags & TEP_EVENT_FL_FAILED) {
 		/* an earlier record made libtraceevent give up on bprint */
@@ -669,7 +694,7 @@ int ftk_print_bprint(struct ftk_printer *p, struct fprog *pr, const struct tep_r
 
 			if (!nul) {
 				pr->why = "a bprint string running past the record";
-				return -1;
+				return bprint_damaged(p, o, bf, ip, pr->why);
 			}
 			a[i].str = (const char *)d + off;
 			off = nul + 1 - d;
@@ -677,7 +702,7 @@ int ftk_print_bprint(struct ftk_printer *p, struct fprog *pr, const struct tep_r
 			off = (off + 3) & ~3U;
 			if (off + sl->size > size) {
 				pr->why = "a bprint record shorter than its arguments";
-				return -1;
+				return bprint_damaged(p, o, bf, ip, pr->why);
 			}
 			a[i].val = rdn(p, d + off, sl->size);
 			a[i].str = NULL;
@@ -709,7 +734,8 @@ int ftk_print_bprint(struct ftk_printer *p, struct fprog *pr, const struct tep_r
 			if (plen < 0) {
 				/* printf would take the value as the width */
 				pr->why = "a bprint '*' argument below 0";
-				return -1;
+				o->len = start;
+				return bprint_damaged(p, o, bf, ip, pr->why);
 			}
 			/*
 			 * The kernel prints 1 KB a trace_printk(): a width or a
