@@ -1064,7 +1064,7 @@ int tf_ksyms_part_find(struct ftk_tracefile *tf, unsigned long long *addrp, char
 		       char **namep)
 {
 	struct tf_ksyms_part *p = tf->ksyms_part;
-	unsigned long long x = *addrp;
+	unsigned long long x = *addrp, a;
 	const char *t = (const char *)p->block + 4, *line, *nl;
 	size_t l, u, j, nx;
 	char *name, **nn;
@@ -1107,7 +1107,7 @@ int tf_ksyms_part_find(struct ftk_tracefile *tf, unsigned long long *addrp, char
 		return 0;
 	line = t + p->syms[j].pos;
 	nl = memchr(line, '\n', p->scanned - p->syms[j].pos);
-	if (!nl || ks_line_copy(line, nl - line, &x, &fs, &fe, &me) != 1 || me)
+	if (!nl || ks_line_copy(line, nl - line, &a, &fs, &fe, &me) != 1 || me)
 		return 0;
 	nn = realloc(p->names, (p->nnames + 1) * sizeof(*nn));
 	if (!nn)
