@@ -420,11 +420,6 @@ static const char *compile_str_branch(struct tep_event *ev, struct tep_print_arg
 	}
 }
 
-/*
- * The conversion from @fmt (its '%') to @q (its letter) into @op: its
- * printf format and whether the own digits can print it. The format
- * after it, or NULL if it is too long.
- */
 /**
  * ftk_print_clamp_widths() - widths and precisions of a printf spec cut to FTK_PRINT_WIDTH_MAX
  * @s: the spec ("%08llx"), changed in place
@@ -463,6 +458,11 @@ int ftk_print_clamp_widths(char *s, size_t *np)
 	return cut;
 }
 
+/*
+ * The conversion from @fmt (its '%') to @q (its letter) into @op: its
+ * printf format and whether the own digits can print it. The format
+ * after it, or NULL if it is too long.
+ */
 static const char *compile_conv(struct fop *op, const char *fmt, const char *q)
 {
 	size_t n = q - fmt + 1;

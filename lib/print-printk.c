@@ -611,8 +611,8 @@ static void put_bstr(struct obuf *o, const struct bop *op, const char *spec, int
  * fuzzer's input took minutes). Such a record is printed here, saying
  * why, and not handed to libtraceevent (nor compared with it).
  */
-static int bprint_damaged(struct ftk_printer *p, struct obuf *o, const struct bfmt *bf,
-			  unsigned long long ip, const char *why)
+static int bprint_damaged(struct ftk_printer *p, struct obuf *o, size_t start,
+			  const struct bfmt *bf, unsigned long long ip, const char *why)
 {
 	const struct bop *op;
 
@@ -621,6 +621,7 @@ static int bprint_damaged(struct ftk_printer *p, struct obuf *o, const struct bf
 			break;
 	if (op == bf->ops + bf->nops)
 		return -1;	/* no '*': libtraceevent prints it */
+	o->len = start;		/* what was printed of the record */
 	ftk_put_function(p, o, ip, 's');
 	ftk_ob_printf(o, ": (damaged record: %s)\n", why);
 	p->clamped = 1;
@@ -694,7 +695,7 @@ int ftk_print_bprint(struct ftk_printer *p, struct fprog *pr, const struct tep_r
 
 			if (!nul) {
 				pr->why = "a bprint string running past the record";
-				return bprint_damaged(p, o, bf, ip, pr->why);
+				return bprint_damaged(p, o, start, bf, ip, pr->why);
 			}
 			a[i].str = (const char *)d + off;
 			off = nul + 1 - d;
@@ -702,7 +703,7 @@ int ftk_print_bprint(struct ftk_printer *p, struct fprog *pr, const struct tep_r
 			off = (off + 3) & ~3U;
 			if (off + sl->size > size) {
 				pr->why = "a bprint record shorter than its arguments";
-				return bprint_damaged(p, o, bf, ip, pr->why);
+				return bprint_damaged(p, o, start, bf, ip, pr->why);
 			}
 			a[i].val = rdn(p, d + off, sl->size);
 			a[i].str = NULL;
@@ -734,8 +735,7 @@ int ftk_print_bprint(struct ftk_printer *p, struct fprog *pr, const struct tep_r
 			if (plen < 0) {
 				/* printf would take the value as the width */
 				pr->why = "a bprint '*' argument below 0";
-				o->len = start;
-				return bprint_damaged(p, o, bf, ip, pr->why);
+				return bprint_damaged(p, o, start, bf, ip, pr->why);
 			}
 			/*
 			 * The kernel prints 1 KB a trace_printk(): a width or a

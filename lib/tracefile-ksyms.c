@@ -594,7 +594,8 @@ void tf_ksyms_use_avx2(int on)
  * *@headp of them are in order of address (the kernel's own symbols, as
  * /proc/kallsyms lists them), their runs of equal addresses turned
  * newest first on the way; the rest (the modules') in the text's order.
- * *@cutp: whether a line libtraceevent stops at came before the end.
+ * *@cutp (if not NULL): whether a line libtraceevent stops at came before
+ * the end.
  */
 static size_t ks_scan(const char *text, size_t len, struct tf_ksym *syms, size_t *headp,
 		      int *cutp)
@@ -642,16 +643,15 @@ static size_t ks_scan(const char *text, size_t len, struct tf_ksym *syms, size_t
 	}
 	ks_flip(syms, runs, nrun);
 	*headp = n;
-	if (r >= 0) {
-		for (; r >= 0; line = p, r = ks_next(&p, end, &a)) {
-			if (r) {
-				syms[n].addr = a;
-				syms[n].pos = (const char *)line - text;
-				n++;
-			}
+	for (; r >= 0; line = p, r = ks_next(&p, end, &a)) {
+		if (r) {
+			syms[n].addr = a;
+			syms[n].pos = (const char *)line - text;
+			n++;
 		}
 	}
-	*cutp = line < end;
+	if (cutp)
+		*cutp = line < end;
 	return n;
 }
 
@@ -743,7 +743,6 @@ int tf_ksyms_index(struct ftk_tracefile *tf, char *text, size_t len, int how, vo
 	struct tf_ksym *syms, *tmp, *s;
 	size_t n, head, i, j, bytes;
 	char *nul;
-	int cut;
 
 	if (!k || len >= UINT32_MAX) {
 		free(k);
@@ -766,7 +765,7 @@ int tf_ksyms_index(struct ftk_tracefile *tf, char *text, size_t len, int how, vo
 		return -ENOMEM;
 	}
 	k->syms = syms;
-	n = ks_scan(text, len, syms, &head, &cut);
+	n = ks_scan(text, len, syms, &head, NULL);
 	if (head < n) {
 		tmp = malloc((n - head) * sizeof(*tmp));
 		if (!tmp) {
@@ -896,36 +895,29 @@ char *tf_ksyms_find(struct ftk_tracefile *tf, unsigned long long *addrp, char **
 
 struct tf_ksyms_part {
 	struct tf_unzstd	z;
+	struct tf_zsrc		src;		/* the compressed block */
 	unsigned char		*block;		/* the section: a 4-byte size, then the text */
-	size_t			ulen;
-	void			*cmap;		/* the compressed bytes: mapped, */
-	size_t			cmaplen;
-	unsigned char		*cbuf;		/* or read */
 	size_t			len;		/* the text's length, once known (have_len) */
 	size_t			scanned;	/* text bytes indexed: whole lines */
 	struct tf_ksym		*syms;		/* the head read so far, in order of address */
 	size_t			n, syms_len;
 	unsigned long long	text_addr;	/* _text's */
-	int			have_len, have_text, open, done;
+	int			have_len, have_text, open;
 	char			**names;	/* the names given out, kept to the close */
 	size_t			nnames;
 };
 
+/* What reading needs, released (the names given out stay). */
 static void part_drop(struct tf_ksyms_part *p)
 {
 	if (p->z.d)
 		tf_unzstd_end(&p->z);
+	tf_zsrc_release(&p->src);
 	tf_big_free(p->block);
 	p->block = NULL;
-	free(p->cbuf);
-	p->cbuf = NULL;
-	if (p->cmap)
-		munmap(p->cmap, p->cmaplen);
-	p->cmap = NULL;
 	if (p->syms)
 		munmap(p->syms, p->syms_len);
 	p->syms = NULL;
-	p->done = 1;
 	p->open = 0;
 }
 
@@ -945,29 +937,27 @@ void tf_ksyms_part_free(struct tf_ksyms_part *p)
 /**
  * tf_ksyms_part_open() - read a zstd kallsyms section only as far as look-ups need
  * @tf: the trace file
- * @src: the compressed bytes (@clen), in @cmap (munmap(@cmap, @cmaplen)) or @cbuf (free())
- * @block: a tf_big_alloc() block of @ulen + 1 bytes, for the section
- *
- * All of @cmap, @cbuf and @block are taken over, also on failure.
+ * @src: the section's compressed block, taken over (also on failure)
  *
  * Return: 0, or <0: read the section as a whole.
  */
-int tf_ksyms_part_open(struct ftk_tracefile *tf, const unsigned char *src, size_t clen,
-		       unsigned char *block, size_t ulen, void *cmap, size_t cmaplen,
-		       unsigned char *cbuf)
+int tf_ksyms_part_open(struct ftk_tracefile *tf, struct tf_zsrc *src)
 {
 	struct tf_ksyms_part *p = calloc(1, sizeof(*p));
 
-	if (!p || !block || ulen < 4 || tf_unzstd_begin(&p->z, block, ulen, src, clen)) {
-		tf_big_free(block);
-		free(cbuf);
-		if (cmap)
-			munmap(cmap, cmaplen);
-		free(p);
+	if (!p) {
+		tf_zsrc_release(src);
 		return -1;
 	}
-	*p = (struct tf_ksyms_part){ .z = p->z, .block = block, .ulen = ulen, .cmap = cmap,
-				     .cmaplen = cmaplen, .cbuf = cbuf, .open = 1 };
+	p->src = *src;
+	*src = (struct tf_zsrc){ 0 };
+	p->block = tf_big_alloc((size_t)p->src.ulen + 1);
+	if (!p->block || p->src.ulen < 4 ||
+	    tf_unzstd_begin(&p->z, p->block, p->src.ulen, p->src.at, p->src.clen)) {
+		tf_ksyms_part_free(p);
+		return -1;
+	}
+	p->open = 1;
 	tf_ksyms_part_free(tf->ksyms_part);
 	tf->ksyms_part = p;
 	return 0;
@@ -1004,7 +994,7 @@ static int part_more(struct ftk_tracefile *tf, struct tf_ksyms_part *p)
 	if (!p->have_len && p->z.dpos >= 4) {
 		unsigned long long size = tf_num(tf, p->block, 4);
 
-		if (size > p->ulen - 4)
+		if (size > p->src.ulen - 4)
 			return -FTK_E_FORMAT;	/* read_kallsyms() says so */
 		p->len = size;
 		p->have_len = 1;
@@ -1070,8 +1060,6 @@ int tf_ksyms_part_find(struct ftk_tracefile *tf, unsigned long long *addrp, char
 	char *name, **nn;
 	int fs, fe, me;
 
-	if (p->done)
-		return 0;
 	/* read until a symbol of the text above x (or the head's end) */
 	for (;;) {
 		for (l = 0, u = p->n; l < u;) {
@@ -1135,12 +1123,10 @@ int tf_ksyms_part_finish(struct ftk_tracefile *tf)
 	unsigned char *b;
 	int r;
 
-	if (p->done)
-		return -1;
 	while ((r = tf_unzstd_step(&p->z, p->z.slen)) == 1)
 		;
 	size = r ? 0 : tf_num(tf, p->block, 4);
-	if (r || size > p->ulen - 4) {
+	if (r || size > p->src.ulen - 4) {
 		part_drop(p);
 		return -1;
 	}

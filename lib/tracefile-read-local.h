@@ -198,11 +198,18 @@ int tf_ksyms_index(struct ftk_tracefile *tf, char *text, size_t len, int how, vo
 		   size_t maplen);
 char *tf_ksyms_find(struct ftk_tracefile *tf, unsigned long long *addrp, char **modp);
 void tf_ksyms_free(struct tf_ksyms *k);
+/* A v7 section's compressed block, as read: mapped where large, else in @buf. */
+struct tf_zsrc {
+	const unsigned char	*at;		/* the bytes */
+	unsigned int		clen, ulen;	/* their size, and decompressed */
+	unsigned char		*buf;		/* read: free()'d by tf_zsrc_release() */
+	void			*map;		/* mapped: munmap()'d */
+	size_t			maplen;
+};
+void tf_zsrc_release(struct tf_zsrc *z);
 /* A zstd kallsyms section read only as far as look-ups need (tf_ksyms_part_*()). */
 struct tf_ksyms_part;
-int tf_ksyms_part_open(struct ftk_tracefile *tf, const unsigned char *src, size_t clen,
-		       unsigned char *block, size_t ulen, void *cmap, size_t cmaplen,
-		       unsigned char *cbuf);
+int tf_ksyms_part_open(struct ftk_tracefile *tf, struct tf_zsrc *src);
 int tf_ksyms_part_find(struct ftk_tracefile *tf, unsigned long long *addrp, char **modp,
 		       char **namep);
 int tf_ksyms_part_finish(struct ftk_tracefile *tf);

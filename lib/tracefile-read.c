@@ -257,6 +257,72 @@ static int cur_blob(struct cur *c, unsigned long long n, char **out)
 	return 0;
 }
 
+/* A v7 section's header: what section_head() reads and checks. */
+struct sec_head {
+	unsigned long long	flags, size;
+	unsigned int		clen, ulen;	/* compressed: the block's two sizes */
+};
+
+/*
+ * Read and check the header of the v7 section at @off (and, compressed,
+ * of its block) against the file: @c is left at the content.
+ */
+static int section_head(struct ftk_tracefile *tf, struct cur *c, unsigned long long off,
+			const char *what, int want_id, struct sec_head *h)
+{
+	unsigned long long id;
+	unsigned int sid;
+	int ret;
+
+	*c = (struct cur){ .tf = tf, .pos = off, .what = what };
+	*h = (struct sec_head){ 0 };
+	if ((ret = cur_num(c, 2, &id)) || (ret = cur_num(c, 2, &h->flags)) ||
+	    (ret = cur_u32(c, &sid)) || (ret = cur_num(c, 8, &h->size)))
+		return ret;
+	if (want_id >= 0 && id != (unsigned long long)want_id)
+		return tf_fail(tf, -FTK_E_FORMAT,
+			       "%s: section at offset %llu has id %llu, expected %d",
+			       what, off, id, want_id);
+	if (h->size > tf->fsize || c->pos + h->size > tf->fsize)
+		return tf_fail(tf, -FTK_E_TRUNC,
+			       "file is truncated: %s: section at offset %llu claims %llu bytes, the file has %llu",
+			       what, off, h->size, tf->fsize);
+	if (!(h->flags & TRACEFILE_SEC_COMPRESSED))
+		return 0;
+	if ((ret = cur_u32(c, &h->clen)) || (ret = cur_u32(c, &h->ulen)))
+		return ret;
+	if (h->clen + 8ULL > h->size || h->ulen > MAX_META ||
+	    h->ulen > MAX_RATIO * h->clen + 65536)
+		return tf_fail(tf, -FTK_E_FORMAT,
+			       "%s: bad compression header at offset %llu: %u bytes into %u",
+			       what, off + 16, h->clen, h->ulen);
+	return 0;
+}
+
+/* The compressed block at @c (sizes in @h): mapped where large (kallsyms: 1 MB), else read. */
+static int zsrc_get(struct cur *c, const struct sec_head *h, struct tf_zsrc *z)
+{
+	int ret;
+
+	*z = (struct tf_zsrc){ .clen = h->clen, .ulen = h->ulen };
+	/* a large block is read where it lies in the page cache (section_head() checked its end) */
+	if (h->clen >= (256U << 10) &&
+	    (z->at = tf_map_ro(c->tf->fd, c->pos, h->clen, &z->map, &z->maplen)))
+		return 0;
+	z->map = NULL;
+	ret = cur_blob(c, h->clen, (char **)&z->buf);
+	z->at = z->buf;
+	return ret;
+}
+
+void tf_zsrc_release(struct tf_zsrc *z)
+{
+	free(z->buf);
+	if (z->map)
+		munmap(z->map, z->maplen);
+	*z = (struct tf_zsrc){ 0 };
+}
+
 /*
  * Open the v7 section at @off: check its header and load its content
  * (uncompressed) into a memory cursor; with @out NULL, only check the
@@ -265,77 +331,46 @@ static int cur_blob(struct cur *c, unsigned long long n, char **out)
 static int section_load(struct ftk_tracefile *tf, unsigned long long off, const char *what,
 			int want_id, struct cur *out, unsigned char **mem)
 {
-	struct cur c = { .tf = tf, .pos = off, .what = what };
-	unsigned long long id, flags, size;
-	unsigned int clen, ulen;
-	unsigned char *cbuf = NULL, *ubuf;
-	const unsigned char *cmap_at;
-	void *cmap = NULL;
-	size_t cmaplen = 0;
-	unsigned int sid;
+	struct sec_head h;
+	struct tf_zsrc zs;
+	struct cur c;
+	unsigned char *ubuf;
 	int ret;
 
 	if (mem)
 		*mem = NULL;
-	if ((ret = cur_num(&c, 2, &id)) || (ret = cur_num(&c, 2, &flags)) ||
-	    (ret = cur_u32(&c, &sid)) || (ret = cur_num(&c, 8, &size)))
-		return ret;
-	if (want_id >= 0 && id != (unsigned long long)want_id)
-		return tf_fail(tf, -FTK_E_FORMAT,
-			       "%s: section at offset %llu has id %llu, expected %d",
-			       what, off, id, want_id);
-	if (size > tf->fsize || c.pos + size > tf->fsize)
-		return tf_fail(tf, -FTK_E_TRUNC,
-			       "file is truncated: %s: section at offset %llu claims %llu bytes, the file has %llu",
-			       what, off, size, tf->fsize);
-	if (!(flags & TRACEFILE_SEC_COMPRESSED)) {
-		if (!out)
-			return 0;
+	if ((ret = section_head(tf, &c, off, what, want_id, &h)) || !out)
+		return ret;	/* with @out NULL: checked only, loaded on first use */
+	if (!(h.flags & TRACEFILE_SEC_COMPRESSED)) {
 		if (want_id == TF_OPT_KALLSYMS) {
 			/* read where it is: read_kallsyms() maps it */
-			*out = (struct cur){ .tf = tf, .pos = off + 16, .len = off + 16 + size,
+			*out = (struct cur){ .tf = tf, .pos = off + 16, .len = off + 16 + h.size,
 					     .what = what };
 			return 0;
 		}
-		if (size > MAX_META)
+		if (h.size > MAX_META)
 			return tf_fail(tf, -FTK_E_FORMAT, "%s: size %llu at offset %llu is not believable",
-				       what, size, off + 8);
-		ubuf = tf_big_alloc(size + 1);
+				       what, h.size, off + 8);
+		ubuf = tf_big_alloc(h.size + 1);
 		if (!ubuf)
 			return -ENOMEM;
-		ret = cur_read(&c, ubuf, size);
+		ret = cur_read(&c, ubuf, h.size);
 		if (ret) {
 			tf_big_free(ubuf);
 			return ret;
 		}
-		ubuf[size] = 0;
-		*out = (struct cur){ .tf = tf, .mem = ubuf, .len = size, .base = off + 16,
+		ubuf[h.size] = 0;
+		*out = (struct cur){ .tf = tf, .mem = ubuf, .len = h.size, .base = off + 16,
 				     .what = what };
 		*mem = ubuf;
 		return 0;
 	}
-	if ((ret = cur_u32(&c, &clen)) || (ret = cur_u32(&c, &ulen)))
+	if ((ret = zsrc_get(&c, &h, &zs)))
 		return ret;
-	if (clen + 8ULL > size || ulen > MAX_META || ulen > MAX_RATIO * clen + 65536)
-		return tf_fail(tf, -FTK_E_FORMAT,
-			       "%s: bad compression header at offset %llu: %u bytes into %u",
-			       what, off + 16, clen, ulen);
-	if (!out)
-		return 0;	/* checked only: loaded on first use */
-	/* a large block (kallsyms: 1 MB) is read where it lies in the page cache */
-	if (clen < (256U << 10) || c.pos + clen > tf->fsize ||
-	    !(cmap_at = tf_map_ro(tf->fd, c.pos, clen, &cmap, &cmaplen))) {
-		ret = cur_blob(&c, clen, (char **)&cbuf);
-		if (ret)
-			return ret;
-		cmap_at = cbuf;
-	}
-	ubuf = tf_big_alloc((size_t)ulen + 1);
+	ubuf = tf_big_alloc((size_t)h.ulen + 1);
 	if (ubuf)
-		ret = tf_decompress_with(&tf->dctx, tf->comp, ubuf, ulen, cmap_at, clen);
-	free(cbuf);
-	if (cmap)
-		munmap(cmap, cmaplen);
+		ret = tf_decompress_with(&tf->dctx, tf->comp, ubuf, h.ulen, zs.at, h.clen);
+	tf_zsrc_release(&zs);
 	if (!ubuf)
 		return -ENOMEM;
 	if (ret) {
@@ -343,8 +378,9 @@ static int section_load(struct ftk_tracefile *tf, unsigned long long off, const 
 		return tf_fail(tf, ret, "%s: cannot decompress the section at offset %llu (%s)",
 			       what, off, tf->comp_name);
 	}
-	ubuf[ulen] = 0;
-	*out = (struct cur){ .tf = tf, .mem = ubuf, .len = ulen, .base = off + 24, .what = what };
+	ubuf[h.ulen] = 0;
+	*out = (struct cur){ .tf = tf, .mem = ubuf, .len = h.ulen, .base = off + 24,
+			     .what = what };
 	*mem = ubuf;
 	return 0;
 }
@@ -647,33 +683,15 @@ static int read_kallsyms(struct cur *c);
  */
 static int kallsyms_part(struct ftk_tracefile *tf)
 {
-	unsigned long long off = tf->kallsyms.off;
-	unsigned char hdr[24], *cbuf = NULL;
-	const unsigned char *src;
-	unsigned int clen, ulen;
-	void *cmap = NULL;
-	size_t cmaplen = 0;
+	struct sec_head h;
+	struct tf_zsrc zs;
+	struct cur c;
 
 	if (tf->live || tf->version != 7 || tf->comp != TF_COMP_ZSTD ||
-	    section_load(tf, off, "kallsyms", TF_OPT_KALLSYMS, NULL, NULL))
+	    section_head(tf, &c, tf->kallsyms.off, "kallsyms", TF_OPT_KALLSYMS, &h) ||
+	    !(h.flags & TRACEFILE_SEC_COMPRESSED) || zsrc_get(&c, &h, &zs))
 		return -1;
-	/* id (2), flags (2), string id (4), size (8), compressed and plain sizes (4 + 4) */
-	if (pread(tf->fd, hdr, sizeof(hdr), off) != (ssize_t)sizeof(hdr) ||
-	    !(tf_num(tf, hdr + 2, 2) & TRACEFILE_SEC_COMPRESSED))
-		return -1;
-	clen = tf_num(tf, hdr + 16, 4);
-	ulen = tf_num(tf, hdr + 20, 4);	/* both checked by section_load() */
-	src = tf_map_ro(tf->fd, off + 24, clen, &cmap, &cmaplen);
-	if (!src) {
-		cbuf = malloc(clen ? clen : 1);
-		if (!cbuf || pread(tf->fd, cbuf, clen, off + 24) != (ssize_t)clen) {
-			free(cbuf);
-			return -1;
-		}
-		src = cbuf;
-	}
-	return tf_ksyms_part_open(tf, src, clen, tf_big_alloc((size_t)ulen + 1), ulen, cmap,
-				  cmaplen, cbuf);
+	return tf_ksyms_part_open(tf, &zs);
 }
 
 /*

@@ -129,13 +129,12 @@ else
 fi
 # The CPU column against the CPU each marker says it was written on.
 cpus=$(awk '/ftk4160/ { c[$2] = 1 } END { print length(c) }' "$tmp/report")
-pinned=$(awk '{ for (i = 1; i < NF; i++) if ($i == "ftk4160") { if ($(i + 2) != "-") c[$(i + 2)] = 1; break } }
-	END { print length(c) }' "$tmp/report")
-wrong=$(awk '{ for (i = 1; i < NF; i++) if ($i == "ftk4160") {
+# "PINNED WRONG": how many CPUs the writer was pinned to, how many markers lie elsewhere
+read -r pinned wrong < <(awk '{ for (i = 1; i < NF; i++) if ($i == "ftk4160") {
 		at = $(i + 2); col = $2; gsub(/[^0-9]/, "", col)
-		if (at != "-" && col + 0 != at + 0) w++
+		if (at != "-") { c[at] = 1; if (col + 0 != at + 0) w++ }
 		break } }
-	END { print w + 0 }' "$tmp/report")
+	END { print length(c), w + 0 }' "$tmp/report")
 diag "markers kept from $cpus CPU(s), written pinned to $pinned CPU(s)"
 [ -s "$tmp/taskset.err" ] && sed 's/^/# taskset: /' "$tmp/taskset.err" | head -5
 is "$wrong" 0 "every marker kept is under the CPU it was written on"

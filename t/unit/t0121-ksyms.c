@@ -310,12 +310,12 @@ static void check_part(const char *what, const char *text, size_t len, int runs,
 		bail_out("%s: no addresses", what);
 	for (r = 0; r < runs; r++) {
 		struct ftk_tracefile tf = { 0 };
-		unsigned char *cbuf = malloc(clen), *ub = tf_big_alloc(blen + 1);
+		struct tf_zsrc src = { .clen = clen, .ulen = blen, .buf = malloc(clen) };
 
-		if (!cbuf || !ub)
+		if (!src.buf)
 			bail_out("out of memory");
-		memcpy(cbuf, z, clen);
-		if (tf_ksyms_part_open(&tf, cbuf, clen, ub, blen, NULL, 0, cbuf))
+		src.at = memcpy(src.buf, z, clen);
+		if (tf_ksyms_part_open(&tf, &src))
 			bail_out("%s: cannot open the block", what);
 		for (k = 0; k < nkeys; k++) {
 			unsigned long long key = addrs[rnd() % nlines], addr;
