@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/pidfd.h>
 #include <sys/ptrace.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -59,15 +60,80 @@ static void seize(struct tool_cmd *c)
 	c->traced = 1;
 }
 
+/*
+ * @name as execvp() finds it: itself if it holds a '/', else the first
+ * PATH entry where it is an executable regular file (malloc'd); NULL when
+ * none is, and the child's execvp() then fails with the reason.
+ */
+static char *find_in_path(const char *name)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	struct stat st;
+	char *full;
+
+	if (strchr(name, '/'))
+		return strdup(name);
+	if (!*name)
+		return NULL;
+	if (!path)
+		path = "/bin:/usr/bin";		/* glibc's default */
+	for (p = path; ; p = end + 1) {
+		end = strchrnul(p, ':');
+		if (asprintf(&full, "%.*s%s%s", (int)(end - p), p, end > p ? "/" : "", name) < 0)
+			return NULL;
+		if (!stat(full, &st) && S_ISREG(st.st_mode) && !access(full, X_OK))
+			return full;
+		free(full);
+		if (!*end)
+			return NULL;
+	}
+}
+
+/* In the child: exec @c's command, as execvp() would but with one execve(). */
+static void exec_command(struct tool_cmd *c)
+{
+	if (!c->path) {
+		execvp(c->argv[0], c->argv);
+		return;
+	}
+	execv(c->path, c->argv);
+	if (errno == ENOEXEC) {
+		/* a script without #!: execvp() hands it to the shell */
+		int n = 0;
+		char **sh;
+
+		while (c->argv[n])
+			n++;
+		sh = calloc(n + 2, sizeof(*sh));
+		if (!sh)
+			return;
+		sh[0] = "/bin/sh";
+		sh[1] = c->path;
+		memcpy(sh + 2, c->argv + 1, n * sizeof(*sh));
+		execv(sh[0], sh);
+		errno = ENOEXEC;
+	}
+}
+
+void tool_cmd_on_exec(struct tool_cmd *c, int (*fn)(void *ctx), void *ctx)
+{
+	c->on_exec = fn;
+	c->on_exec_ctx = ctx;
+}
+
 void tool_cmd_fork_flags(struct tool_cmd *c, char **argv, const char *instance,
 			 unsigned int flags)
 {
 	int go[2], ex[2], err;
 	char b = 0;
+	pid_t self;
 
 	memset(c, 0, sizeof(*c));
 	c->argv = argv;
+	if (flags & TOOL_CMD_MAPS_AT_EXIT)
+		flags &= ~TOOL_CMD_EXEC_GATE;
 	c->flags = flags;
+	c->path = find_in_path(argv[0]);
 	c->pid = -1;
 	c->pidfd = c->go_fd = c->err_fd = -1;
 	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(ex, O_CLOEXEC) < 0)
@@ -77,6 +143,7 @@ void tool_cmd_fork_flags(struct tool_cmd *c, char **argv, const char *instance,
 	if (c->pid < 0)
 		tool_die("cannot fork: %s", strerror(errno));
 	if (c->pid == 0) {
+		self = getpid();
 		close(go[1]);
 		close(ex[0]);
 		reset_signals();
@@ -88,7 +155,14 @@ void tool_cmd_fork_flags(struct tool_cmd *c, char **argv, const char *instance,
 			_exit(127);
 		if ((flags & TOOL_CMD_STDOUT_TO_STDERR) && dup2(2, 1) < 0)
 			_exit(127);
-		execvp(argv[0], argv);
+		/*
+		 * The gate: stopped here, the tool arms tracing; the stop comes
+		 * as kill() returns, after its own system-call exit, so the next
+		 * system call after SIGCONT is the execve().
+		 */
+		if (flags & TOOL_CMD_EXEC_GATE)
+			kill(self, SIGSTOP);
+		exec_command(c);
 		err = errno;
 		if (write(ex[1], &err, sizeof(err)) < 0)
 			_exit(127);
@@ -202,6 +276,33 @@ static void reap(struct tool_cmd *c, int options)
 	}
 }
 
+/* TOOL_CMD_EXEC_GATE: wait for the child's stop before its exec, arm, let it go. */
+static int gate(struct tool_cmd *c)
+{
+	pid_t w;
+
+	do
+		w = waitpid(c->pid, &c->status, WUNTRACED);
+	while (w < 0 && errno == EINTR);
+	if (w != c->pid)
+		return 0;
+	if (!WIFSTOPPED(c->status)) {
+		/* it ended before its exec */
+		c->reaped = 1;
+		if (c->pidfd >= 0)
+			close(c->pidfd);
+		c->pidfd = -1;
+		return 0;
+	}
+	if (c->on_exec && c->on_exec(c->on_exec_ctx)) {
+		kill(c->pid, SIGKILL);
+		kill(c->pid, SIGCONT);
+		return -1;
+	}
+	kill(c->pid, SIGCONT);
+	return 0;
+}
+
 int tool_cmd_start(struct tool_cmd *c)
 {
 	ssize_t n;
@@ -211,6 +312,14 @@ int tool_cmd_start(struct tool_cmd *c)
 		err = errno;
 	close(c->go_fd);
 	c->go_fd = -1;
+	if (!err && (c->flags & TOOL_CMD_EXEC_GATE) && gate(c)) {
+		close(c->err_fd);
+		c->err_fd = -1;
+		reap(c, 0);
+		c->exec_err = 0;
+		c->gate_failed = 1;
+		return -1;
+	}
 	/* EOF when exec succeeded (the pipe is close-on-exec); an errno when it failed. */
 	do
 		n = read(c->err_fd, &c->exec_err, sizeof(c->exec_err));
@@ -305,6 +414,8 @@ void tool_cmd_kill(struct tool_cmd *c)
 
 int tool_cmd_code(const struct tool_cmd *c)
 {
+	if (c->gate_failed)
+		return EXIT_FAIL;
 	if (c->exec_err)
 		return c->exec_err == ENOENT ? 127 : 126;
 	if (!c->reaped)

@@ -34,6 +34,15 @@ enum tool_cmd_flags {
 	 * the command runs untraced.
 	 */
 	TOOL_CMD_MAPS_AT_EXIT		= 1 << 1,
+	/*
+	 * The command stops itself just before its execve() (kill(SIGSTOP),
+	 * after which it makes no system call until the exec), and
+	 * tool_cmd_start() calls the function given to tool_cmd_on_exec()
+	 * there: tracing armed then counts from the exec on, nothing of the
+	 * runner's own work (its pipe, its environment) charged to the command.
+	 * Not with TOOL_CMD_MAPS_AT_EXIT.
+	 */
+	TOOL_CMD_EXEC_GATE		= 1 << 2,
 };
 
 struct tool_cmd {
@@ -42,18 +51,24 @@ struct tool_cmd {
 	int		traced;		/* ptrace-seized for TOOL_CMD_MAPS_AT_EXIT */
 	char		*maps;		/* its /proc/PID/maps at exit (malloc'd), or NULL */
 	char		*exe;		/* its /proc/PID/exe then (malloc'd), or NULL */
+	char		*path;		/* argv[0] found in PATH (malloc'd), NULL if not found */
+	int		(*on_exec)(void *ctx);	/* TOOL_CMD_EXEC_GATE's */
+	void		*on_exec_ctx;
 	pid_t		pid;		/* > 0 from fork until reaped */
 	int		pidfd;		/* readable once the command ended; -1 when reaped */
 	int		status;		/* wait(2) status once reaped */
 	int		reaped;
 	int		exec_err;	/* errno of a failed exec, 0 if it ran */
+	int		gate_failed;	/* the on_exec function failed: killed before its exec */
 	int		go_fd;		/* the child execs on a byte here */
 	int		err_fd;		/* the child's exec errno comes back here */
 	int		forwarded;	/* a stop signal was passed on */
 };
 
 /*
- * Fork @argv; the child waits until tool_cmd_start(). With @instance not
+ * Fork @argv; the child waits until tool_cmd_start(). The command is looked
+ * up in PATH here, as execvp() would, so that the child makes one execve()
+ * and not one per PATH entry (they would be charged to the command). With @instance not
  * NULL, the child sees FTK_INSTANCE=@instance. Dies (restoring tracefs) when
  * it cannot fork.
  */
@@ -61,6 +76,11 @@ void tool_cmd_fork(struct tool_cmd *c, char **argv, const char *instance);
 /* The same with TOOL_CMD_* @flags. */
 void tool_cmd_fork_flags(struct tool_cmd *c, char **argv, const char *instance,
 			 unsigned int flags);
+/*
+ * With TOOL_CMD_EXEC_GATE: call @fn(@ctx) when the command is stopped just
+ * before its exec; a non-zero return kills it (tool_cmd_start() then fails).
+ */
+void tool_cmd_on_exec(struct tool_cmd *c, int (*fn)(void *ctx), void *ctx);
 /*
  * Let the child exec. 0 once it runs; -1 after printing why it could not
  * ("NAME: CMD: command not found", "NAME: cannot run 'CMD': REASON"), the
@@ -88,7 +108,8 @@ int tool_cmd_maps(struct tool_cmd *c);
 void tool_cmd_kill(struct tool_cmd *c);
 /*
  * As a shell reports it: the exit status, 128+N if signal N killed it, 127
- * when it was not found, 126 when it could not be executed; 0 while it runs.
+ * when it was not found, 126 when it could not be executed, EXIT_FAIL when
+ * the tool_cmd_on_exec() function failed; 0 while it runs.
  */
 int tool_cmd_code(const struct tool_cmd *c);
 /* Say on stderr how it ended when that was not 0 ("'make' exited with status 2"). */

@@ -17,7 +17,8 @@ static const char usage[] =
 "       ftevent --format EVENT...\n"
 "       ftevent -s [-B NAME | -T]\n"
 "       ftevent [-B NAME | -T] [-D S] [-F] [-e GLOB [-f FILTER]]... [-d GLOB]...\n"
-"               [--clear-filter GLOB]... [-p PIDS] [-P PIDS] [-- COMMAND [ARG...]]\n"
+"               [--clear-filter GLOB]... [-p PIDS] [-P PIDS] [--trace-self]\n"
+"               [-- COMMAND [ARG...]]\n"
 "\n"
 "List, describe, enable, disable and filter trace events.\n"
 "Without -B or -T, changes go to a private instance, the trace is printed\n"
@@ -235,12 +236,8 @@ static void set_pids(struct opts *o)
 	struct run *r = &o->r;
 	char buf[4096];
 
-	if (r->follow) {
-		snprintf(buf, sizeof(buf), "%d", (int)r->cmd.pid);
-		if (ftk_tracefs_set(r->t, "options/event-fork", "1") ||
-		    ftk_event_pid_set(r->t, buf, 0))
-			tool_die_tracefs(r->t, NULL);
-	}
+	if (r->follow && ftk_session_pid(r->s, r->cmd.pid, FTK_SESSION_PID_FOLLOW))
+		tool_die("%s", ftk_session_errmsg(r->s));
 	if (o->pids && ftk_event_pid_set(r->t, o->pids, 0))
 		tool_die_tracefs(r->t, NULL);
 	if (!o->nopids)

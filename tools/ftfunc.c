@@ -16,7 +16,7 @@
 static const char usage[] =
 "usage: ftfunc [-g] [-B NAME | -T] [-D S] [-f GLOB]... [-n GLOB]... [-G FUNC]...\n"
 "              [-N FUNC]... [-p PID]... [-P PID]... [-d DEPTH] [-t USECS] [-s]\n"
-"              [-o OPTION[=0|1]]... [-- COMMAND [ARG...]]\n"
+"              [-o OPTION[=0|1]]... [--trace-self] [-- COMMAND [ARG...]]\n"
 "       ftfunc --show [-B NAME | -T]\n"
 "       ftfunc --stop [-B NAME | -T]\n"
 "\n"
@@ -181,7 +181,7 @@ static void __attribute__((noreturn)) show_or_stop(struct opts *o)
 	t = tool_tracefs(o->r.instance, 0);
 	if (o->show)
 		tool_exit(do_show(t));
-	if (ftk_tracefs_write(t, "current_tracer", "nop"))
+	if (ftk_ftrace_tracer_stop(t))
 		fail(t, NULL);
 	tool_exit(EXIT_OK);
 }
@@ -207,7 +207,7 @@ static void set_lists(struct opts *o, const char *tracer)
 	char pid[32], *p = pid;
 	size_t i;
 
-	if (*r->self && ftk_tracefs_exists(r->t, "set_ftrace_notrace_pid"))
+	if (*r->self && ftk_tracefs_exists(r->t, ftk_ftrace_list_file(FTK_FTRACE_NOTRACE_PID)))
 		add(&o->lists[FTK_FTRACE_NOTRACE_PID], r->self);
 	for (i = 0; i <= FTK_FTRACE_NOTRACE_PID; i++) {
 		if (o->lists[i].n && ftk_ftrace_list_set(r->t, i, o->lists[i].v, o->lists[i].n))
@@ -234,8 +234,7 @@ static void set_options(struct opts *o, const char *tracer)
 		if (t != top)
 			tool_warn("max_graph_depth and tracing_thresh exist at the top level only: "
 				  "set there");
-		if ((o->depth >= 0 && ftk_ftrace_value_set(top, "max_graph_depth", o->depth)) ||
-		    (o->thresh >= 0 && ftk_ftrace_value_set(top, "tracing_thresh", o->thresh)))
+		if (ftk_ftrace_graph_limits(top, o->depth, o->thresh))
 			fail(top, tracer);
 	}
 	if (o->stack && ftk_ftrace_option_set(t, "func_stack_trace", 1))

@@ -9,7 +9,7 @@
 
 #include "lat.h"
 
-struct fc {
+struct funccount {
 	struct lat		l;
 	struct lat_func		*funcs;
 	struct ftk_lattab	*tab;
@@ -37,7 +37,7 @@ TOOL_HELP_DURATION TOOL_HELP_INSTANCE TOOL_HELP_COMMON
 
 static int on_record(void *ctx, const struct tep_record *rec)
 {
-	struct fc *f = ctx;
+	struct funccount *f = ctx;
 	int is_ret, i = lat_func_of(f->funcs, f->nfuncs,
 				    tep_data_type(f->l.tep, (struct tep_record *)rec), &is_ret);
 
@@ -48,7 +48,7 @@ static int on_record(void *ctx, const struct tep_record *rec)
 
 static void print(void *ctx)
 {
-	struct fc *f = ctx;
+	struct funccount *f = ctx;
 	struct ftk_lat_row **rows;
 	long n, i;
 
@@ -73,9 +73,10 @@ int main(int argc, char **argv)
 	static const struct lat_def def = {
 		.name = "ftfunccount", .usage = usage,
 		.shared = LAT_OPT_PID | LAT_OPT_INTERVAL | LAT_OPT_JSON,
+		.operands = TOOL_OPERANDS_ALL,
 	};
 	struct tool_args args;
-	struct fc f = { .l.name = "funccount" };
+	struct funccount f = { .l.name = "funccount" };
 	char **specs;
 	int code, i;
 
@@ -94,5 +95,5 @@ int main(int argc, char **argv)
 		fprintf(stderr, "Tracing %d functions...\n", f.nfuncs);
 	code = lat_run(&f.l, on_record, &f, print, f.l.opt.interval);
 	print(&f);
-	lat_exit(&f.l, code);
+	tool_exit(code);
 }

@@ -11,7 +11,7 @@
 
 #include "lat.h"
 
-struct fl {
+struct funclat {
 	struct lat		l;
 	struct lat_func		*funcs;
 	struct ftk_hist		*hist;
@@ -44,7 +44,7 @@ TOOL_HELP_DURATION TOOL_HELP_INSTANCE TOOL_HELP_COMMON
 
 static int on_record(void *ctx, const struct tep_record *rec)
 {
-	struct fl *f = ctx;
+	struct funclat *f = ctx;
 	int is_ret, i = lat_func_of(f->funcs, f->nfuncs,
 				    tep_data_type(f->l.tep, (struct tep_record *)rec), &is_ret);
 	uint64_t ns;
@@ -52,15 +52,15 @@ static int on_record(void *ctx, const struct tep_record *rec)
 	if (i < 0)
 		return 0;
 	if (!is_ret)
-		ftk_pair_start(f->pair, lat_pid(rec), rec->ts, i);
-	else if (ftk_pair_end(f->pair, lat_pid(rec), rec->ts, &ns, NULL) == 1)
-		ftk_hist_add(f->hist, ns / f->div);
+		ftk_pair_start(f->pair, ftk_record_pid(rec), rec->ts, i);
+	else if (ftk_pair_end(f->pair, ftk_record_pid(rec), rec->ts, &ns, NULL) == 1)
+		ftk_hist_add(f->hist, ns);
 	return 0;
 }
 
 static void print(void *ctx)
 {
-	struct fl *f = ctx;
+	struct funclat *f = ctx;
 	struct ftk_hist_stats st;
 
 	ftk_hist_stats(f->hist, &st);
@@ -71,10 +71,14 @@ static void print(void *ctx)
 		ftk_hist_json(f->hist, stdout, f->uname);
 		printf(",\"lost\":%llu}\n", (unsigned long long)lat_lost(&f->l));
 	} else {
+		char avg[48], sum[48];
+
+		/* bcc funclatency's line, with sums exact to the nanosecond */
 		ftk_hist_print(f->hist, stdout, f->uname);
-		printf("\navg = %llu %s, total: %llu %s, count: %llu\n",
-		       (unsigned long long)(st.count ? st.sum / st.count : 0), f->uname,
-		       (unsigned long long)st.sum, f->uname, (unsigned long long)st.count);
+		printf("\navg = %s %s, total: %s %s, count: %llu\n",
+		       ftk_hist_value_str(avg, sizeof(avg), st.count ? st.sum / st.count : 0, f->div),
+		       f->uname, ftk_hist_value_str(sum, sizeof(sum), st.sum, f->div), f->uname,
+		       (unsigned long long)st.count);
 		lat_lost_print(&f->l, stdout);
 	}
 	ftk_hist_reset(f->hist);
@@ -86,9 +90,10 @@ int main(int argc, char **argv)
 	static const struct lat_def def = {
 		.name = "ftfunclat", .usage = usage,
 		.shared = LAT_OPT_MSECS | LAT_OPT_USECS | LAT_OPT_PID | LAT_OPT_INTERVAL | LAT_OPT_JSON,
+		.operands = 1,
 	};
 	struct tool_args args;
-	struct fl f = { .l.name = "funclat" };
+	struct funclat f = { .l.name = "funclat" };
 	char **specs;
 	int code;
 
@@ -97,7 +102,8 @@ int main(int argc, char **argv)
 	f.uname = lat_unit(f.l.opt.unit, &f.div);
 	f.hist = ftk_hist_new();
 	f.pair = lat_pair_nested();
-	if (!f.hist || !f.pair)
+	/* latencies added in ns, bucketed in the unit: sums and means stay exact */
+	if (!f.hist || !f.pair || ftk_hist_scale(f.hist, f.div))
 		tool_die("out of memory");
 	lat_open(&f.l, &args, f.l.opt.pid);
 	f.funcs = lat_funcs(&f.l, specs, 1, 1);
@@ -106,5 +112,5 @@ int main(int argc, char **argv)
 		fprintf(stderr, "Tracing 1 function for \"%s\"...\n", f.funcs[0].spec);
 	code = lat_run(&f.l, on_record, &f, print, f.l.opt.interval);
 	print(&f);
-	lat_exit(&f.l, code);
+	tool_exit(code);
 }

@@ -10,13 +10,12 @@
 
 #include "lat.h"
 
-struct fs {
+struct funcslower {
 	struct lat		l;
 	struct lat_func		*funcs;
 	struct ftk_pair		*pair;
 	int			nfuncs, ms;
 	uint64_t		min_ns, calls, shown;
-	unsigned long long	first_ts;
 };
 
 static const char usage[] =
@@ -42,7 +41,7 @@ TOOL_HELP_DURATION TOOL_HELP_INSTANCE TOOL_HELP_COMMON
 
 static void option(int opt, char *arg, void *ctx)
 {
-	struct fs *f = ctx;
+	struct funcslower *f = ctx;
 
 	switch (opt) {
 	case 'm': f->ms = 1; break;
@@ -51,15 +50,13 @@ static void option(int opt, char *arg, void *ctx)
 
 static int on_record(void *ctx, const struct tep_record *rec)
 {
-	struct fs *f = ctx;
-	int is_ret, pid = lat_pid(rec), i = lat_func_of(f->funcs, f->nfuncs,
+	struct funcslower *f = ctx;
+	int is_ret, pid = ftk_record_pid(rec), i = lat_func_of(f->funcs, f->nfuncs,
 			tep_data_type(f->l.tep, (struct tep_record *)rec), &is_ret);
 	double unit = f->ms ? 1e6 : 1e3;
 	char comm[32];
 	uint64_t ns;
 
-	if (!f->first_ts)
-		f->first_ts = rec->ts;
 	if (i < 0)
 		return 0;
 	if (!is_ret) {
@@ -72,19 +69,19 @@ static int on_record(void *ctx, const struct tep_record *rec)
 	if (ns < f->min_ns)
 		return 0;
 	f->shown++;
-	lat_comm(&f->l, pid, comm, sizeof(comm));
+	ftk_session_comm(f->l.s, pid, comm, sizeof(comm));
 	if (f->l.opt.json) {
-		printf("{\"time\":%.6f,\"comm\":", (rec->ts - f->first_ts) / 1e9);
+		printf("{\"time\":%.6f,\"comm\":", lat_since_start(&f->l, rec->ts));
 		ftk_json_str(stdout, comm, sizeof(comm));
 		printf(",\"pid\":%d,\"latency\":%.3f,\"unit\":\"%s\",\"ret\":%lld,\"function\":", pid,
-		       ns / unit, f->ms ? "msecs" : "usecs", lat_num(rec, f->funcs[i].f_ret));
+		       ns / unit, f->ms ? "msecs" : "usecs", ftk_record_num(rec, f->funcs[i].f_ret));
 		ftk_json_str(stdout, f->funcs[i].spec, (size_t)-1);
 		printf("}\n");
 	} else {
 		if (f->l.opt.stamps)
-			printf("%-12.6f ", (rec->ts - f->first_ts) / 1e9);
+			printf("%-12.6f ", lat_since_start(&f->l, rec->ts));
 		printf("%-16s %-7d %12.3f %18llx %s\n", comm, pid, ns / unit,
-		       (unsigned long long)lat_num(rec, f->funcs[i].f_ret), f->funcs[i].spec);
+		       (unsigned long long)ftk_record_num(rec, f->funcs[i].f_ret), f->funcs[i].spec);
 	}
 	lat_check_out(&f->l);
 	return 0;
@@ -98,9 +95,10 @@ int main(int argc, char **argv)
 	static const struct lat_def def = {
 		.name = "ftfuncslower", .usage = usage, .opts = "m", .longopts = longopts,
 		.option = option, .shared = LAT_OPT_TIMESTAMP | LAT_OPT_PID | LAT_OPT_JSON,
+		.operands = 2,
 	};
 	struct tool_args args;
-	struct fs f = { .l.name = "funcslower" };
+	struct funcslower f = { .l.name = "funcslower" };
 	char **specs;
 	int code;
 
@@ -128,5 +126,5 @@ int main(int argc, char **argv)
 	lat_path(&f.l, "%llu calls, %llu shown", (unsigned long long)f.calls,
 		 (unsigned long long)f.shown);
 	lat_check_out(&f.l);
-	lat_exit(&f.l, code);
+	tool_exit(code);
 }

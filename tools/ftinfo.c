@@ -3,6 +3,7 @@
  * ftinfo: what this kernel and tracefs allow, and why not where not.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,28 +28,13 @@ static const char usage[] =
 "  ftinfo --json | jq .caps.kprobes\n"
 "  ftinfo --need kprobes function || echo \"needs a full kernel\"\n";
 
+/* @s as JSON, null when absent. */
 static void json_str(const char *s)
 {
-	if (!s) {
+	if (!s)
 		fputs("null", stdout);
-		return;
-	}
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char ch = *s;
-
-		if (ch == '"' || ch == '\\')
-			printf("\\%c", ch);
-		else if (ch == '\n')
-			fputs("\\n", stdout);
-		else if (ch == '\t')
-			fputs("\\t", stdout);
-		else if (ch < 0x20)
-			printf("\\u%04x", ch);
-		else
-			putchar(ch);
-	}
-	putchar('"');
+	else
+		ftk_json_str(stdout, s, SIZE_MAX);
 }
 
 static void print_json(const struct ftk_caps *caps)

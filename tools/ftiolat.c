@@ -18,7 +18,7 @@
 #define SECTOR_BITS	44	/* of the pairing key: 8 PiB of 512-byte sectors */
 #define MAX_FLAGS	64	/* distinct rwbs strings kept; more share "other" */
 
-struct io {
+struct iolat {
 	struct lat		l;
 	struct ftk_hist		*hist;
 	struct ftk_lattab	*tab;		/* per disk and/or flags, with --disks / -F */
@@ -29,15 +29,15 @@ struct io {
 	const char		*only_name;
 	char			rwbs[MAX_FLAGS][10];
 	unsigned int		nrwbs;
-	uint64_t		div, issues, first_ts, dropped;
+	uint64_t		div, issues, dropped;
 	const char		*uname;
 	char			synth[160];	/* the kernel path's "synthetic:NAME" */
 	struct ftk_trigger_latency_opts lo;	/* and how it was made */
 };
 
 static const char usage[] =
-"usage: ftiolat [-F] [--disks] [--disk NAME] [-m|-u|-n] [-T] [-i SECS] [-D SECS]\n"
-"               [--json] [--heatmap FILE.svg] [-B NAME] [[--] COMMAND [ARG...]]\n"
+"usage: ftiolat [-Fk] [--disk NAME] [-m|-u|-n] [-T] [-i SECS] [-D SECS] [--json]\n"
+"               [--heatmap FILE.svg] [--stream] [-B NAME] [[--] COMMAND [ARG...]]\n"
 "\n"
 "Block I/O latency, from a request's issue to the device to its completion,\n"
 "as a log2 histogram, per disk and per operation if asked (bcc's biolatency).\n"
@@ -108,7 +108,7 @@ static void disk_name(unsigned int dev, char *buf, size_t len)
 
 static void option(int opt, char *arg, void *ctx)
 {
-	struct io *io = ctx;
+	struct iolat *io = ctx;
 
 	switch (opt) {
 	case 'k': io->disks = 1; break;
@@ -119,7 +119,7 @@ static void option(int opt, char *arg, void *ctx)
 }
 
 /* The index of an rwbs string (the operation and its flags), interned. */
-static unsigned int flags_index(struct io *io, const char *s, int len)
+static unsigned int flags_index(struct iolat *io, const char *s, int len)
 {
 	unsigned int i;
 
@@ -139,42 +139,40 @@ static uint64_t req_key(unsigned int dev, uint64_t sector)
 
 static int on_record(void *ctx, const struct tep_record *rec)
 {
-	struct io *io = ctx;
+	struct iolat *io = ctx;
 	int len, type = tep_data_type(io->l.tep, (struct tep_record *)rec);
 	unsigned int dev;
 	const char *rwbs;
 	uint64_t ns, key;
 
-	if (!io->first_ts)
-		io->first_ts = rec->ts;
 	if (type == io->issue_id) {
-		dev = lat_num(rec, io->i_dev);
+		dev = ftk_record_num(rec, io->i_dev);
 		if (io->only_dev && dev != io->only_dev)
 			return 0;
 		io->issues++;
-		ftk_pair_start(io->pair, req_key(dev, lat_num(rec, io->i_sector)), rec->ts, 0);
+		ftk_pair_start(io->pair, req_key(dev, ftk_record_num(rec, io->i_sector)), rec->ts, 0);
 		return 0;
 	}
 	if (type != io->complete_id)
 		return 0;
-	dev = lat_num(rec, io->c_dev);
+	dev = ftk_record_num(rec, io->c_dev);
 	if (io->only_dev && dev != io->only_dev)
 		return 0;
-	if (ftk_pair_end(io->pair, req_key(dev, lat_num(rec, io->c_sector)), rec->ts, &ns, NULL) != 1)
+	if (ftk_pair_end(io->pair, req_key(dev, ftk_record_num(rec, io->c_sector)), rec->ts, &ns, NULL) != 1)
 		return 0;
-	ftk_hist_add(io->hist, ns / io->div);
+	ftk_hist_add(io->hist, ns);
 	lat_heat(&io->l, rec->ts, ns / io->div);
 	if (!io->disks && !io->flags)
 		return 0;
-	rwbs = lat_str(rec, io->c_rwbs, &len);
+	rwbs = ftk_record_str(rec, io->c_rwbs, &len);
 	/* the row: the disk in the high half, the flags' index + 1 in the low one */
 	key = (io->disks ? (uint64_t)dev << 32 : 0) | (io->flags ? flags_index(io, rwbs, len) + 1 : 0);
-	ftk_lattab_add(io->tab, key, ns / io->div, 0);
+	ftk_lattab_add(io->tab, key, ns, 0);
 	return 0;
 }
 
 /* "disk = sda, flags = R" or either half, for the row of @key. */
-static void row_title(struct io *io, uint64_t key, char *buf, size_t len)
+static void row_title(struct iolat *io, uint64_t key, char *buf, size_t len)
 {
 	char disk[64];
 
@@ -187,7 +185,7 @@ static void row_title(struct io *io, uint64_t key, char *buf, size_t len)
 		snprintf(buf, len, "flags = %s", io->rwbs[(key & 0xffff) - 1]);
 }
 
-static void print_json(struct io *io, struct ftk_lat_row **rows, long n)
+static void print_json(struct iolat *io, struct ftk_lat_row **rows, long n)
 {
 	struct ftk_pair_stats ps;
 	char disk[64];
@@ -221,7 +219,7 @@ static void print_json(struct io *io, struct ftk_lat_row **rows, long n)
 
 static void print(void *ctx)
 {
-	struct io *io = ctx;
+	struct iolat *io = ctx;
 	struct ftk_lat_row **rows = NULL;
 	struct ftk_hist_stats st;
 	char title[128];
@@ -264,21 +262,23 @@ static void print(void *ctx)
 	lat_check_out(&io->l);
 }
 
-/* A row of the kernel's hist on the synthetic event: { [dev,] lat: ~ LOW-HIGH } hitcount */
-static void on_kernel_row(void *ctx, const uint64_t *key, const uint64_t *val, const char *line)
+/*
+ * A row of the kernel's hist on the synthetic event: { [dev,] lat: ~ LOW-HIGH }
+ * hitcount, LOW in ns: the bucket is the stream's; the sum, the buckets' lows.
+ */
+static void on_kernel_row(void *ctx, const struct ftk_trigger_hist_row *h)
 {
-	struct io *io = ctx;
-	uint64_t lat = key[io->disks] / io->div;
+	struct iolat *io = ctx;
+	uint64_t lat = h->key[io->disks];
 
-	(void)line;
-	ftk_hist_add_n(io->hist, lat, val[0]);
+	ftk_hist_add_n(io->hist, lat, h->val[0]);
 	if (io->disks) {
-		struct ftk_lat_row *row = ftk_lattab_row(io->tab, key[0] << 32);
+		struct ftk_lat_row *row = ftk_lattab_row(io->tab, h->key[0] << 32);
 
-		if (!row || (!row->hist && !(row->hist = ftk_hist_new())))
+		if (!row || !ftk_lattab_hist(io->tab, row))
 			tool_die("out of memory");
-		row->count += val[0];
-		ftk_hist_add_n(row->hist, lat, val[0]);
+		row->count += h->val[0];
+		ftk_hist_add_n(row->hist, lat, h->val[0]);
 	}
 }
 
@@ -288,7 +288,7 @@ static void on_kernel_row(void *ctx, const uint64_t *key, const uint64_t *val, c
  * (and the device with -k), and a hist on it keyed by the latency in the
  * unit (linear buckets of one unit: the values the stream would bucket).
  */
-static void kernel_setup(struct io *io, const char *filter)
+static void kernel_setup(struct iolat *io, const char *filter)
 {
 	FTK_OPTS(ftk_trigger_latency_opts, o, .start = "block:block_rq_issue",
 		 .end = "block:block_rq_complete", .start_keys = "dev,sector",
@@ -311,9 +311,9 @@ static void kernel_setup(struct io *io, const char *filter)
 		 "hist on it keyed by %s%s", io->synth, io->disks ? "dev," : "", lat);
 }
 
-static void kernel_read(struct io *io)
+static void kernel_read(struct iolat *io)
 {
-	struct lat_hist_totals tot;
+	struct ftk_trigger_hist_totals tot;
 
 	lat_hist_read(&io->l, "block:block_rq_issue", "keys=dev,sector", "", "", NULL, NULL,
 		      &tot);
@@ -336,7 +336,7 @@ int main(int argc, char **argv)
 		LAT_OPT_STREAM | LAT_OPT_MSECS | LAT_OPT_USECS | LAT_OPT_NSECS,
 	};
 	struct tool_args args;
-	struct io io = { .l.name = "iolat", .l.all_tasks = 1, .l.opt.unit = 'u' };
+	struct iolat io = { .l.name = "iolat", .l.all_tasks = 1, .l.opt.unit = 'u' };
 	struct tep_event *ev;
 	char filter[32];
 	int code, kernel;
@@ -348,7 +348,9 @@ int main(int argc, char **argv)
 	io.hist = ftk_hist_new();
 	io.tab = ftk_lattab_new();
 	io.pair = ftk_pair_new();
-	if (!io.hist || !io.tab || !io.pair)
+	/* latencies added in ns, bucketed in the unit: sums and means stay exact */
+	if (!io.hist || !io.tab || !io.pair || ftk_hist_scale(io.hist, io.div) ||
+	    ftk_lattab_scale(io.tab, io.div))
 		tool_die("out of memory");
 	if (io.l.opt.heatmap)
 		lat_heatmap(&io.l, io.l.opt.heatmap, io.l.opt.interval);
@@ -364,7 +366,7 @@ int main(int argc, char **argv)
 		code = lat_run(&io.l, NULL, NULL, NULL, 0);
 		kernel_read(&io);
 		print(&io);
-		lat_exit(&io.l, code);
+		tool_exit(code);
 	}
 	lat_event(&io.l, "block:block_rq_issue", io.only_dev ? filter : NULL);
 	lat_event(&io.l, "block:block_rq_complete", io.only_dev ? filter : NULL);
@@ -382,5 +384,5 @@ int main(int argc, char **argv)
 	code = lat_run(&io.l, on_record, &io, print, io.l.opt.interval);
 	print(&io);
 	lat_heat_write(&io.l, "Block I/O latency", io.uname);
-	lat_exit(&io.l, code);
+	tool_exit(code);
 }

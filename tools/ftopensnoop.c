@@ -4,11 +4,12 @@
  * and path, as perf-tools' and bcc's opensnoop.
  *
  * The syscall events give the flags and the result but only a pointer to
- * the path: the path comes from uprobes on libc's open functions (which
- * work on a locked-down kernel, where kprobes do not), matched to the
- * syscall by thread and pointer. An open not made through libc (a static
- * binary, a raw syscall) shows the path of the descriptor it returned,
- * read from /proc while the task lives, or "?".
+ * the path: the path comes from probes on the call itself (eprobes on the
+ * syscall events, or uprobes at the syscall instructions of the loader,
+ * libc and the executable: ftk_probe_open_paths()), matched to the
+ * syscall by thread and pointer. An open none of them reaches is shown
+ * with the path "[unknown]" (null in JSON): never a path read from /proc
+ * for a descriptor that may have been closed and reused since.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,22 +21,24 @@
 #include "lat.h"
 
 #define SLOTS	1024	/* opens in flight, by thread */
+#define PROBES	64	/* path probes (ftk_probe_open_paths()) */
 
 struct inflight {
-	int		tid, dfd, have_path;
+	int		tid, probe_tid, have_probe;
 	long long	flags;
-	uint64_t	ptr, ts;
-	char		path[256];
+	uint64_t	ptr, ts, probe_ptr;
+	char		path[256];	/* the probe's, for the syscall with its pointer */
 };
 
-struct os {
+struct opensnoop {
 	struct lat		l;
 	struct inflight		slot[SLOTS];
-	int			enter_id[2], exit_id[2], probe_id[3];
-	struct tep_format_field	*e_ptr[2], *e_flags[2], *e_dfd, *x_ret[2], *u_ptr[3], *u_path[3];
+	int			enter_id[2], exit_id[2], probe_id[PROBES], probe_nr[PROBES];
+	struct tep_format_field	*e_ptr[2], *e_flags[2], *x_ret[2], *u_ptr[PROBES],
+				*u_path[PROBES], *u_nr[PROBES];
 	int			failed_only, nprobes;
 	const char		*name;
-	uint64_t		first_ts, shown, opens, pathless;
+	uint64_t		shown, opens, pathless;
 };
 
 static const char usage[] =
@@ -60,7 +63,7 @@ TOOL_HELP_DURATION TOOL_HELP_INSTANCE TOOL_HELP_COMMON
 
 static void option(int opt, char *arg, void *ctx)
 {
-	struct os *o = ctx;
+	struct opensnoop *o = ctx;
 
 	switch (opt) {
 	case 'x': o->failed_only = 1; break;
@@ -68,11 +71,7 @@ static void option(int opt, char *arg, void *ctx)
 	}
 }
 
-static const struct { const char *sym; int arg; } libc_fn[3] = {
-	{ "open", 1 }, { "openat", 2 }, { "__open_nocancel", 1 },
-};
-
-static struct inflight *slot_of(struct os *o, int tid)
+static struct inflight *slot_of(struct opensnoop *o, int tid)
 {
 	return &o->slot[(unsigned int)tid % SLOTS];
 }
@@ -94,126 +93,136 @@ static void flags_text(long long f, char *buf, size_t len)
 			n += snprintf(buf + n, len - n, "|%s", names[i].name);
 }
 
-static void show(struct os *o, const struct tep_record *rec, struct inflight *s, long long ret)
+/* The open of slot @s ended with @ret; @have_path: a probe named its path. */
+static void show(struct opensnoop *o, const struct tep_record *rec, struct inflight *s, long long ret,
+		 int have_path)
 {
-	char comm[32], flags[160], fdpath[64], path[4096];
-	ssize_t n;
+	char comm[32], ecomm[128], flags[160];
 
-	lat_comm(&o->l, s->tid, comm, sizeof(comm));
+	ftk_session_comm(o->l.s, s->tid, comm, sizeof(comm));
 	if (o->name && !strstr(comm, o->name))
 		return;
-	if (s->have_path) {
-		snprintf(path, sizeof(path), "%s", s->path);
-	} else {
-		/* not through libc: the path of the descriptor, while it is open */
-		snprintf(fdpath, sizeof(fdpath), "/proc/%d/fd/%lld", s->tid, ret);
-		n = ret >= 0 ? readlink(fdpath, path, sizeof(path) - 1) : -1;
-		snprintf(path + (n > 0 ? n : 0), sizeof(path) - (n > 0 ? n : 0), "%s",
-			 n > 0 ? "" : "?");
-		o->pathless++;
-	}
+	o->pathless += !have_path;
 	flags_text(s->flags, flags, sizeof(flags));
 	o->shown++;
 	if (o->l.opt.json) {
-		printf("{\"time\":%.6f,\"pid\":%d,\"comm\":", (rec->ts - o->first_ts) / 1e9, s->tid);
+		printf("{\"time\":%.6f,\"pid\":%d,\"comm\":", lat_since_start(&o->l, rec->ts), s->tid);
 		ftk_json_str(stdout, comm, sizeof(comm));
 		printf(",\"fd\":%lld,\"errno\":%lld,\"flags\":%lld,\"path\":", ret < 0 ? -1 : ret,
 		       ret < 0 ? -ret : 0, s->flags);
-		ftk_json_str(stdout, path, sizeof(path));
+		if (have_path)
+			ftk_json_str(stdout, s->path, sizeof(s->path));
+		else
+			fputs("null", stdout);
 		printf("}\n");
 	} else {
 		if (o->l.opt.stamps)
-			printf("%-12.6f ", (rec->ts - o->first_ts) / 1e9);
-		printf("%-7d %-16s %4lld %3lld %-24s %s\n", s->tid, comm, ret < 0 ? -1 : ret,
-		       ret < 0 ? -ret : 0, flags, path);
+			printf("%-12.6f ", lat_since_start(&o->l, rec->ts));
+		/* a newline or escape in a name or a path must not forge a line */
+		ftk_text_escape(ecomm, sizeof(ecomm), comm, sizeof(comm));
+		printf("%-7d %-16s %4lld %3lld %-24s ", s->tid, ecomm, ret < 0 ? -1 : ret,
+		       ret < 0 ? -ret : 0, flags);
+		if (have_path)
+			ftk_text_str(stdout, s->path, sizeof(s->path));
+		else
+			fputs("[unknown]", stdout);
+		putchar('\n');
 	}
 	lat_check_out(&o->l);
 }
 
 static int on_record(void *ctx, const struct tep_record *rec)
 {
-	struct os *o = ctx;
-	int type = tep_data_type(o->l.tep, (struct tep_record *)rec), tid = lat_pid(rec), i, len;
+	struct opensnoop *o = ctx;
+	int type = tep_data_type(o->l.tep, (struct tep_record *)rec), tid = ftk_record_pid(rec), i, len;
 	struct inflight *s = slot_of(o, tid);
 	const char *p;
 
-	if (!o->first_ts)
-		o->first_ts = rec->ts;
 	for (i = 0; i < o->nprobes; i++) {
 		if (type != o->probe_id[i])
 			continue;
-		/* libc was asked to open a path: keep it for the syscall that follows */
-		s->tid = tid;
-		s->ptr = lat_num(rec, o->u_ptr[i]);
-		p = lat_str(rec, o->u_path[i], &len);
+		/* at a syscall instruction: only if it is the syscall the probe was made for */
+		if (o->u_nr[i] && ftk_record_num(rec, o->u_nr[i]) != o->probe_nr[i])
+			return 0;
+		/*
+		 * The path of this thread's open: a uprobe's comes just before
+		 * its sys_enter, an eprobe's just after; the exit pairs it
+		 * with the syscall whose pointer it has.
+		 */
+		s->probe_tid = tid;
+		s->probe_ptr = ftk_record_num(rec, o->u_ptr[i]);
+		p = ftk_record_str(rec, o->u_path[i], &len);
 		snprintf(s->path, sizeof(s->path), "%.*s", len, p);
-		s->have_path = -1;	/* a path, not yet matched to a syscall */
+		s->have_probe = 1;
 		return 0;
 	}
 	for (i = 0; i < 2; i++) {
 		if (type == o->enter_id[i]) {
-			uint64_t ptr = lat_num(rec, o->e_ptr[i]);
-
-			s->have_path = s->tid == tid && s->have_path == -1 && s->ptr == ptr;
 			s->tid = tid;
-			s->ptr = ptr;
-			s->flags = lat_num(rec, o->e_flags[i]);
+			s->ptr = ftk_record_num(rec, o->e_ptr[i]);
+			s->flags = ftk_record_num(rec, o->e_flags[i]);
 			s->ts = rec->ts;
 			return 0;
 		}
 		if (type == o->exit_id[i]) {
-			long long ret = lat_num(rec, o->x_ret[i]);
+			long long ret = ftk_record_num(rec, o->x_ret[i]);
+			int have = s->have_probe && s->probe_tid == tid && s->probe_ptr == s->ptr;
 
 			if (s->tid != tid || !s->ts)
 				return 0;	/* its entry came before tracing began */
 			o->opens++;
 			if (!o->failed_only || ret < 0)
-				show(o, rec, s, ret);
+				show(o, rec, s, ret, have);
 			s->ts = 0;
-			s->have_path = 0;
+			s->have_probe = 0;
 			return 0;
 		}
 	}
 	return 0;
 }
 
-/* Uprobes on libc's open functions, with the path and its pointer: made before the formats are read. */
-static void libc_probes(struct os *o, int made[3])
+/*
+ * The probes that name the paths (ftk_probe_open_paths()), enabled in the
+ * instance: made before the formats are read.
+ */
+static void path_probes(struct opensnoop *o, struct ftk_path_probe **pp, char **argv)
 {
-	char *libc = NULL, spec[4096], name[32], why[512];
-	size_t i;
+	FTK_OPTS(ftk_path_probe_opts, po, .pid = o->l.opt.pid, .exe = argv ? argv[0] : NULL);
+	char why[2048];
+	long n, i;
 
-	if (ftk_probe_find_library(o->l.opt.pid > 0 ? o->l.opt.pid : getpid(), "libc.so.6", &libc)) {
-		tool_warn("no libc found: paths from /proc only");
-		return;
-	}
-	for (i = 0; i < 3; i++) {
-		snprintf(spec, sizeof(spec), "%s:%s ptr=$arg%d:x64 path=+0($arg%d):string", libc,
-			 libc_fn[i].sym, libc_fn[i].arg, libc_fn[i].arg);
-		snprintf(name, sizeof(name), "open%zu", i);
-		made[i] = !lat_uprobe(&o->l, spec, name, why, sizeof(why));
-		if (!made[i])
-			tool_warn("no uprobe on %s (%s): its paths from /proc only", libc_fn[i].sym,
-				  why);
-	}
-	free(libc);
+	n = ftk_probe_open_paths(o->l.top, &po, pp, why, sizeof(why));
+	if (n < 0)
+		tool_die("out of memory");
+	if (n > PROBES)
+		n = PROBES;
+	if (*why)
+		lat_path(&o->l, "paths not reached: %s", why);
+	if (!n)
+		tool_warn("no probe names the paths here: they show as [unknown]");
+	for (i = 0; i < n; i++)
+		lat_event(&o->l, (*pp)[i].event, NULL);
+	o->nprobes = n;
 }
 
-static void libc_probes_find(struct os *o, const int made[3])
+static void path_probes_find(struct opensnoop *o, const struct ftk_path_probe *pp)
 {
-	char name[32], group[64];
+	char sys[128], *name;
 	struct tep_event *ev;
 	int i;
 
-	ftk_probe_owner_group(group, sizeof(group));
-	for (i = 0; i < 3; i++) {
-		if (!made[i])
-			continue;
-		snprintf(name, sizeof(name), "open%d", i);
-		ev = lat_find(&o->l, group, name);
-		o->probe_id[o->nprobes] = ev->id;
-		o->u_ptr[o->nprobes] = lat_field(&o->l, ev, "ptr");
-		o->u_path[o->nprobes++] = lat_field(&o->l, ev, "path");
+	for (i = 0; i < o->nprobes; i++) {
+		snprintf(sys, sizeof(sys), "%s", pp[i].event);
+		name = strchr(sys, ':');
+		if (!name)
+			tool_die("bad probe event '%s'", pp[i].event);
+		*name++ = '\0';
+		ev = lat_find(&o->l, sys, name);
+		o->probe_id[i] = ev->id;
+		o->probe_nr[i] = pp[i].nr;
+		o->u_ptr[i] = lat_field(&o->l, ev, "ptr");
+		o->u_path[i] = lat_field(&o->l, ev, "path");
+		o->u_nr[i] = pp[i].nr >= 0 && !pp[i].at_enter ? lat_field(&o->l, ev, "nr") : NULL;
 	}
 }
 
@@ -229,10 +238,11 @@ int main(int argc, char **argv)
 	};
 	static const char *const sc[2] = { "openat", "open" };
 	struct tool_args args;
-	static struct os o = { .l.name = "opensnoop" };
+	static struct opensnoop o = { .l.name = "opensnoop" };
+	struct ftk_path_probe *pp;
 	struct tep_event *ev;
 	char event[64];
-	int code, i, made[3] = { 0 };
+	int code, i;
 
 	lat_parse(&o.l, &def, argc, argv, &args, &o);
 	lat_open(&o.l, &args, o.l.opt.pid);
@@ -242,8 +252,8 @@ int main(int argc, char **argv)
 		snprintf(event, sizeof(event), "syscalls:sys_exit_%s", sc[i]);
 		lat_event(&o.l, event, NULL);
 	}
-	libc_probes(&o, made);
-	libc_probes_find(&o, made);
+	path_probes(&o, &pp, args.argv);
+	path_probes_find(&o, pp);
 	for (i = 0; i < 2; i++) {
 		snprintf(event, sizeof(event), "sys_enter_%s", sc[i]);
 		ev = lat_find(&o.l, "syscalls", event);
@@ -256,16 +266,18 @@ int main(int argc, char **argv)
 		o.x_ret[i] = lat_field(&o.l, ev, "ret");
 	}
 	lat_path(&o.l, "stream: syscalls:sys_enter/exit_open(at) paired by thread, paths from %d "
-		 "libc uprobes matched by pointer", o.nprobes);
+		 "%s matched by pointer", o.nprobes, o.nprobes && pp[0].at_enter ?
+		 "eprobes on sys_enter" : "uprobes at the loader's, libc's and the program's opens");
+	free(pp);
 	if (!o.l.opt.json)
 		printf("%s%-7s %-16s %4s %3s %-24s %s\n", o.l.opt.stamps ? "TIME(s)      " : "", "PID",
 		       "COMM", "FD", "ERR", "FLAGS", "PATH");
 	code = lat_run(&o.l, on_record, &o, NULL, 0);
 	if (!o.l.opt.json)
 		lat_lost_print(&o.l, stdout);
-	lat_path(&o.l, "%llu opens, %llu shown, %llu without a libc path",
+	lat_path(&o.l, "%llu opens, %llu shown, %llu without a path (shown [unknown])",
 		 (unsigned long long)o.opens, (unsigned long long)o.shown,
 		 (unsigned long long)o.pathless);
 	lat_check_out(&o.l);
-	lat_exit(&o.l, code);
+	tool_exit(code);
 }

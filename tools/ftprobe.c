@@ -37,7 +37,8 @@ static const char usage[] =
 "  -a, --add            define the probes and keep them (the default)\n"
 "  -t, --trace          define, enable in a private instance, run COMMAND or wait\n"
 "                       for Ctrl-C, print the hits, remove everything\n"
-"  -D, --duration S     with -t and no COMMAND: stop after S seconds (-s S too)\n"
+"  -D, --duration S     with -t and no COMMAND: stop after S seconds\n"
+"  -s S                 as -D\n"
 "  -d, --delete         remove the EVENTs (GROUP:NAME, GROUP/NAME or NAME)\n"
 "  -D, --delete-group   without a number after it: remove every probe of GROUP\n"
 "                       and those stale runs left\n"
@@ -141,8 +142,9 @@ static __attribute__((noreturn)) void do_trace(struct ftk_probe_opts *o, char **
 						int nspecs, const char *instance, double secs,
 						char **cmd)
 {
-	struct ftk_tracefs *top, *inst;
-	char group[64], name[96], file[200], **deleted, *trace, *line, *next;
+	char group[64], name[96], event[200], **deleted, *trace, *line, *next;
+	struct ftk_tracefs *top = NULL;
+	struct ftk_session *s;
 	struct ftk_probe *probes[64];
 	long hits[64] = { 0 };
 	struct tool_cmd c;
@@ -160,64 +162,46 @@ static __attribute__((noreturn)) void do_trace(struct ftk_probe_opts *o, char **
 		probes[i] = parse_spec(specs[i], o);
 
 	tool_signals();
-	top = tool_tracefs(NULL, 0);
-	deleted = calloc(1, sizeof(char *));
-	if (deleted && ftk_probe_gc(top, &deleted) > 0)
-		print_deleted(deleted);
-	ftk_list_free(deleted);
-
-	for (i = 0; i < nspecs && !tool_stop; i++)
-		if (ftk_probe_create(probes[i], top, FTK_PROBE_JOURNAL))
-			tool_die("%s", ftk_probe_errmsg(probes[i]));
+	if (ftk_tracefs_open(NULL, NULL, 0, &top) == 0) {
+		deleted = calloc(1, sizeof(char *));
+		if (deleted && ftk_probe_gc(top, &deleted) > 0)
+			print_deleted(deleted);
+		ftk_list_free(deleted);
+	}
+	ftk_tracefs_close(top);
 	if (!instance) {
 		snprintf(name, sizeof(name), FTK_PROBE_GROUP "-probe-%s",
 			 group + strlen(FTK_PROBE_GROUP "_"));
 		instance = name;
 	}
-	inst = tool_tracefs(instance, FTK_TRACEFS_CREATE);
-	if (cmd)
-		tool_cmd_fork(&c, cmd, instance);
-	/*
-	 * Leave ftprobe's own doings out (its writes to tracefs would hit a kprobe on
-	 * open): set before anything is enabled.
-	 */
-	if (o->pid <= 0 && !tool_stop && ftk_tracefs_exists(inst, "set_event_notrace_pid")) {
-		char self[16];
+	{
+		/* the instance, and the probes at the top level removed after it */
+		FTK_OPTS(ftk_session_opts, so, .tool = "probe", .instance = instance);
 
-		snprintf(self, sizeof(self), "%d", (int)getpid());
-		if (ftk_tracefs_set(inst, "set_event_notrace_pid", self))
-			tool_warn("%s", ftk_tracefs_errmsg(inst));
+		s = tool_session(&so);
+	}
+	top = ftk_session_top(s);
+	if (!top)
+		tool_die("%s", ftk_session_errmsg(s));
+	for (i = 0; i < nspecs && !tool_stop; i++)
+		if (ftk_probe_create(probes[i], top, FTK_PROBE_JOURNAL))
+			tool_die("%s", ftk_probe_errmsg(probes[i]));
+	if (cmd) {
+		/* traced from its exec on: not what ftprobe does to start it */
+		tool_cmd_fork_flags(&c, cmd, instance, TOOL_CMD_EXEC_GATE);
+		tool_cmd_on_exec(&c, tool_session_start, s);
 	}
 	for (i = 0; i < nspecs && !tool_stop; i++) {
-		snprintf(file, sizeof(file), "events/%s/%s/enable", ftk_probe_group(probes[i]),
+		snprintf(event, sizeof(event), "%s:%s", ftk_probe_group(probes[i]),
 			 ftk_probe_name(probes[i]));
-		if (ftk_tracefs_set(inst, file, "1"))
-			tool_die("cannot enable %s:%s: %s", ftk_probe_group(probes[i]),
-				 ftk_probe_name(probes[i]), ftk_tracefs_errmsg(inst));
+		if (ftk_session_event(s, event, NULL))
+			tool_die("cannot enable %s: %s", event, ftk_session_errmsg(s));
 	}
-	/* -p: only that process's threads (set_event_pid takes thread ids). */
-	if (o->pid > 0 && !tool_stop) {
-		pid_t *tids = NULL;
-		size_t nr = 0, k, len = 0;
-		char *pids;
-		int err = ftk_perf_threads(o->pid, 0, &tids, &nr);
-
-		if (err)
-			tool_die("cannot read '/proc/%d/task': %s", o->pid, strerror(-err));
-		/* Every thread, however many: 11 bytes each at most ("2147483647 "). */
-		pids = malloc(nr * 12 + 1);
-		if (!pids)
-			tool_die("out of memory");
-		pids[0] = '\0';
-		for (k = 0; k < nr; k++)
-			len += sprintf(pids + len, "%d ", (int)tids[k]);
-		free(tids);
-		if (ftk_tracefs_set(inst, "set_event_pid", pids))
-			tool_die("%s", ftk_tracefs_errmsg(inst));
-		free(pids);
-	}
-	if (!tool_stop && ftk_tracefs_set(inst, "tracing_on", "1"))
-		tool_die("%s", ftk_tracefs_errmsg(inst));
+	/* -p: only that process's threads; else all but ftprobe's own (the session's default) */
+	if (o->pid > 0 && !tool_stop && ftk_session_pid(s, o->pid, 0))
+		tool_die("%s", ftk_session_errmsg(s));
+	if (!tool_stop && !cmd && ftk_session_start(s))
+		tool_die("%s", ftk_session_errmsg(s));
 
 	if (!tool_stop && cmd) {
 		if (tool_cmd_start(&c))
@@ -234,10 +218,10 @@ static __attribute__((noreturn)) void do_trace(struct ftk_probe_opts *o, char **
 	if (cmd)
 		tool_cmd_kill(&c);	/* after a signal: it was passed on; reap it */
 	/* Stop the buffer, then print what it holds. */
-	if (ftk_tracefs_set(inst, "tracing_on", "0"))
-		tool_warn("%s", ftk_tracefs_errmsg(inst));
-	if (ftk_tracefs_read(inst, "trace", &trace))
-		tool_die("cannot read %s", ftk_tracefs_errmsg(inst));
+	if (ftk_session_stop(s))
+		tool_warn("%s", ftk_session_errmsg(s));
+	if (ftk_tracefs_read(ftk_session_tracefs(s), "trace", &trace))
+		tool_die("cannot read %s", ftk_tracefs_errmsg(ftk_session_tracefs(s)));
 	for (line = trace; line && *line; line = next) {
 		next = strchr(line, '\n');
 		if (next)

@@ -6,9 +6,11 @@
  * folded stacks), lib/symbols.c, lib/unwind.c, lib/stacks.c (outputs).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <ftkit/ftkit.h>
@@ -19,7 +21,7 @@
 static const char usage[] =
 "usage: ftprofile [-ag] [-F HZ | -c PERIOD] [-e EVENT] [--call-graph MODE] [-p PID | -t TID]\n"
 "                 [-C CPUS] [-m PAGES] [-f FORMAT] [-o FILE] [-D S] [--off-cpu [--wakeup]] [COMMAND...]\n"
-"       ftprofile -i FOLDED|perf.data [--diff BASE] [-f FORMAT] [-o FILE]\n"
+"       ftprofile -i FOLDED|perf.data [--diff BASE] [--off-cpu] [-f FORMAT] [-o FILE]\n"
 "Sample call stacks of a command, processes, threads or CPUs; write folded\n"
 "stacks, a top table or an SVG flame graph.\n"
 "  -F, --freq HZ         samples a second (default 99)\n"
@@ -34,13 +36,15 @@ static const char usage[] =
 "  -C, --cpu LIST        every task on these CPUs (\"0-3,6\")\n"
 "  -m, --mmap-pages N    ring data pages per CPU or thread (a power of 2)\n"
 "      --off-cpu         where tasks wait: sched_switch stacks weighed in\n"
-"                        microseconds until the task runs again\n"
+"                        microseconds until the task runs again (-f top: each\n"
+"                        wait ranked by what waited, not __schedule; also -i)\n"
 "      --wakeup          with --off-cpu: each wait's waker stack above it,\n"
 "                        folded as BLOCKED;--;WAKER (sched_waking)\n"
 "      --pid-root        \"comm-PID\" as the root frame, not \"comm\"\n"
 "      --no-demangle     keep C++ and Rust names mangled\n"
 "  -f, --format F        folded (default), script (as perf script), top, or svg\n"
-"  -o, --output FILE     write there (a new file) instead of standard output\n"
+"  -o, --output FILE     write there (replaced whole; - for standard output);\n"
+"                        with a COMMAND the default is ftprofile.FORMAT\n"
 "  -n, --rows N          rows of the top table (default 25; 0: all)\n"
 "      --title TEXT      the flame graph's title\n"
 "  -i, --input FILE      draw from a folded file, or a perf.data file of\n"
@@ -51,6 +55,7 @@ TOOL_HELP_COMMON
 "\n"
 "examples:\n"
 "  ftprofile -f svg -o make.svg make -j2        flame graph of a build\n"
+"  ftprofile ./a.out                             its stacks into ftprofile.folded\n"
 "  ftprofile --call-graph dwarf ./a.out          whole stacks without frame pointers\n"
 "  ftprofile -a -F 999 -D 10 -f top              the whole machine, 10 s, top functions\n"
 "  ftprofile -p 1234 --off-cpu -D 5 > wait.folded   where process 1234 waits\n"
@@ -93,7 +98,7 @@ static struct {
 	size_t			nr_tids;
 	const char		*format, *output, *title, *input, *diff;
 	size_t			rows;
-} cfg = { .so = { .sz = sizeof(struct ftk_sample_opts), .callchain = FTK_CALLCHAIN_FP },
+} settings = { .so = { .sz = sizeof(struct ftk_sample_opts), .callchain = FTK_CALLCHAIN_FP },
 	  .format = "folded", .rows = 25 };
 
 static void add_ids(const char *list, unsigned int flags)
@@ -103,7 +108,7 @@ static void add_ids(const char *list, unsigned int flags)
 
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		ret = ftk_perf_threads(tool_num(tok, flags ? "thread id" : "process id", 1, 1 << 22),
-				       flags, &cfg.tids, &cfg.nr_tids);
+				       flags, &settings.tids, &settings.nr_tids);
 		if (ret)
 			tool_usage_error("cannot profile %s %s: %s", flags ? "thread" : "process", tok,
 					 ret == -ESRCH ? "no such task" : strerror(-ret));
@@ -116,49 +121,49 @@ static void option(int opt, char *arg, void *ctx)
 	char *comma;
 
 	switch (opt) {
-	case 'F': cfg.so.freq = tool_num(arg, "frequency", 1, 1000000); break;
-	case 'c': cfg.so.period = tool_num(arg, "period", 1, 1LL << 62); break;
-	case 'e': cfg.so.event = arg; break;
-	case 'g': cfg.so.callchain = FTK_CALLCHAIN_FP; break;
+	case 'F': settings.so.freq = tool_num(arg, "frequency", 1, 1000000); break;
+	case 'c': settings.so.period = tool_num(arg, "period", 1, 1LL << 62); break;
+	case 'e': settings.so.event = arg; break;
+	case 'g': settings.so.callchain = FTK_CALLCHAIN_FP; break;
 	case OPT_CALL_GRAPH:
 		comma = strchr(arg, ',');
 		if (comma && !strncmp(arg, "dwarf,", 6))
-			cfg.so.stack_size = tool_num(comma + 1, "stack size", 8, 65528);
+			settings.so.stack_size = tool_num(comma + 1, "stack size", 8, 65528);
 		if (!strcmp(arg, "fp"))
-			cfg.so.callchain = FTK_CALLCHAIN_FP;
+			settings.so.callchain = FTK_CALLCHAIN_FP;
 		else if (!strcmp(arg, "dwarf") || !strncmp(arg, "dwarf,", 6))
-			cfg.so.callchain = FTK_CALLCHAIN_DWARF;
+			settings.so.callchain = FTK_CALLCHAIN_DWARF;
 		else if (!strcmp(arg, "lbr"))
-			cfg.so.callchain = FTK_CALLCHAIN_LBR;
+			settings.so.callchain = FTK_CALLCHAIN_LBR;
 		else if (!strcmp(arg, "none"))
-			cfg.so.callchain = FTK_CALLCHAIN_NONE;
+			settings.so.callchain = FTK_CALLCHAIN_NONE;
 		else
 			tool_usage_error("bad call-graph mode '%s': want fp, dwarf[,SIZE], lbr or none", arg);
 		break;
-	case 'p': add_ids(arg, 0); cfg.so.flags |= FTK_SAMPLE_INHERIT; break;
+	case 'p': add_ids(arg, 0); settings.so.flags |= FTK_SAMPLE_INHERIT; break;
 	case 't': add_ids(arg, FTK_PERF_STAT_THREAD); break;
-	case 'a': if (ftk_perf_online_cpus(&cfg.cpus, &cfg.nr_cpus))
+	case 'a': if (ftk_perf_online_cpus(&settings.cpus, &settings.nr_cpus))
 			  tool_die("cannot read '/sys/devices/system/cpu/online': %s", strerror(errno));
 		  break;
-	case 'C': tool_cpus(arg, &cfg.cpus, &cfg.nr_cpus); break;
-	case 'm': cfg.so.mmap_pages = tool_num(arg, "ring pages", 1, 1 << 20);
-		  if (cfg.so.mmap_pages & (cfg.so.mmap_pages - 1))
+	case 'C': tool_cpus(arg, &settings.cpus, &settings.nr_cpus); break;
+	case 'm': settings.so.mmap_pages = tool_num(arg, "ring pages", 1, 1 << 20);
+		  if (settings.so.mmap_pages & (settings.so.mmap_pages - 1))
 			  tool_usage_error("bad ring pages '%s': want a power of 2", arg);
 		  break;
-	case OPT_OFF_CPU: cfg.flags |= FTK_PROFILE_OFF_CPU; break;
-	case OPT_WAKEUP: cfg.flags |= FTK_PROFILE_WAKEUP; break;
-	case OPT_PID_ROOT: cfg.flags |= FTK_PROFILE_PID; break;
-	case OPT_NO_DEMANGLE: cfg.flags |= FTK_PROFILE_NO_DEMANGLE; break;
+	case OPT_OFF_CPU: settings.flags |= FTK_PROFILE_OFF_CPU; break;
+	case OPT_WAKEUP: settings.flags |= FTK_PROFILE_WAKEUP; break;
+	case OPT_PID_ROOT: settings.flags |= FTK_PROFILE_PID; break;
+	case OPT_NO_DEMANGLE: settings.flags |= FTK_PROFILE_NO_DEMANGLE; break;
 	case 'f': if (strcmp(arg, "folded") && strcmp(arg, "script") && strcmp(arg, "top") &&
 		      strcmp(arg, "svg"))
 			  tool_usage_error("bad format '%s': want folded, script, top or svg", arg);
-		  cfg.format = arg;
+		  settings.format = arg;
 		  break;
-	case 'o': cfg.output = arg; break;
-	case 'n': cfg.rows = tool_num(arg, "rows", 0, 1 << 30); break;
-	case OPT_TITLE: cfg.title = arg; break;
-	case 'i': cfg.input = arg; break;
-	case OPT_DIFF: cfg.diff = arg; break;
+	case 'o': settings.output = arg; break;
+	case 'n': settings.rows = tool_num(arg, "rows", 0, 1 << 30); break;
+	case OPT_TITLE: settings.title = arg; break;
+	case 'i': settings.input = arg; break;
+	case OPT_DIFF: settings.diff = arg; break;
 	}
 }
 
@@ -169,14 +174,76 @@ static const struct tool_def def = {
 
 static void report(struct ftk_profile *p, double ended);
 
-/* -f script: the output, opened before the samples are read, written as they are. */
-static FILE *script_out;
+/*
+ * The output, made before any work starts (tool_output(): a bad path fails
+ * at once, a regular file is replaced whole at the end, "-" is standard
+ * output). With a command and no -o, a file named after the format, as
+ * perf record writes perf.data: the command's own output goes to standard
+ * output and must not mix with the stacks.
+ */
+static FILE *out;
+static const char *default_out;
 
+static void open_out(int has_cmd)
+{
+	static char name[32];
+
+	if (!settings.output && has_cmd) {
+		snprintf(name, sizeof(name), "ftprofile.%s", settings.format);
+		default_out = name;
+	}
+	out = tool_output(settings.output ? settings.output : default_out, 0, stdout);
+}
+
+/* -f script: the output, written sample by sample as they are read. */
 static FILE *script_open(void)
 {
-	if (!strcmp(cfg.format, "script") && !script_out)
-		script_out = tool_output(cfg.output, FTK_FILE_EXCL, stdout);
-	return script_out;
+	return !strcmp(settings.format, "script") ? out : NULL;
+}
+
+/*
+ * The whole input, read once: a FIFO or pipe (-i <(...)) cannot be looked
+ * into and opened again. Opened without blocking, so that a FIFO with no
+ * writer reads as empty instead of hanging open().
+ */
+static char *read_input(const char *path, size_t *len)
+{
+	size_t cap = 65536, n = 0;
+	char *buf = NULL, *nb;
+	struct stat st;
+	ssize_t r;
+	int fd, fl;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		tool_die("cannot open '%s': %s", path, strerror(errno));
+	if (fstat(fd, &st) < 0 || (fl = fcntl(fd, F_GETFL)) < 0 ||
+	    fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0)
+		tool_die("cannot read '%s': %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		tool_die("cannot read '%s': %s", path, strerror(EISDIR));
+	for (;;) {
+		if (!buf || cap - n < 2) {
+			nb = realloc(buf, buf ? cap *= 2 : cap);
+			if (!nb)
+				tool_die("cannot read '%s': %s", path, strerror(ENOMEM));
+			buf = nb;
+		}
+		r = read(fd, buf + n, cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			tool_die("cannot read '%s': %s", path, strerror(errno));
+		if (!r)
+			break;
+		n += r;
+	}
+	close(fd);
+	if (!n && !S_ISREG(st.st_mode))
+		tool_warn("'%s': the pipe gave no data (a FIFO with no writer?)", path);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
 }
 
 /* A folded file, or a perf.data file (by its magic) folded as if sampled now. */
@@ -184,46 +251,58 @@ static struct ftk_stacks *read_folded(const char *path)
 {
 	struct ftk_profile *p;
 	struct ftk_stacks *st;
-	char err[512], magic[8] = "";
-	FILE *f = fopen(path, "re");
+	char err[512];
+	size_t len;
+	char *data = read_input(path, &len);
+	FILE *f;
 
-	if (!f)
-		tool_die("cannot open '%s': %s", path, strerror(errno));
-	if (fread(magic, 1, sizeof(magic), f) == sizeof(magic) && !memcmp(magic, "PERFILE2", 8)) {
-		fclose(f);
-		if (ftk_profile_load_script(path, cfg.flags, script_open(), &p))
+	if (len >= 8 && !memcmp(data, "PERFILE2", 8)) {
+		if (ftk_profile_load_mem(data, len, path, settings.flags, script_open(), &p))
 			tool_die("%s", p ? ftk_profile_errmsg(p) : "out of memory");
+		free(data);
 		report(p, tool_now());
 		return ftk_profile_stacks(p);	/* the profile lives until exit */
 	}
-	if (!strcmp(cfg.format, "script"))
+	if (!strcmp(settings.format, "script"))
 		tool_die("'%s': -f script needs samples: a perf.data file, not folded stacks", path);
-	rewind(f);
-	if (ftk_stacks_new(&st) || ftk_stacks_read(st, f, path, err, sizeof(err)))
-		tool_die("%s", errno == ENOMEM ? "out of memory" : err);
-	fclose(f);
+	if (ftk_stacks_new(&st))
+		tool_die("out of memory");
+	/* --off-cpu with -i: the folded weights are waits (for -f top) */
+	if (settings.flags & FTK_PROFILE_OFF_CPU)
+		ftk_stacks_set_flags(st, FTK_STACKS_WAITS);
+	f = len ? fmemopen(data, len, "r") : NULL;
+	if ((len && !f) || (f && ftk_stacks_read(st, f, path, err, sizeof(err))))
+		tool_die("%s", errno == ENOMEM || !f ? "out of memory" : err);
+	if (f)
+		fclose(f);
+	free(data);
 	return st;
 }
 
-/* The output: standard output, or a new file (tool_output(): no link followed). */
+/* The stacks in the format asked, to the output opened by open_out(). */
 static int write_out(struct ftk_stacks *st, struct ftk_stacks *base, const char *unit)
 {
-	FILE *f = script_out ? script_out : tool_output(cfg.output, FTK_FILE_EXCL, stdout);
+	FILE *f = out;
 	int ret;
 
-	if (script_out)
+	if (!strcmp(settings.format, "script"))
 		ret = 0;	/* written sample by sample */
-	else if (!strcmp(cfg.format, "top"))
-		ret = ftk_stacks_write_top(st, f, cfg.rows, unit);
-	else if (!strcmp(cfg.format, "svg"))
-		ret = ftk_stacks_write_svg(st, base, f, cfg.title ? cfg.title :
-					   cfg.flags & FTK_PROFILE_OFF_CPU ? "Off-CPU Time" :
+	else if (!strcmp(settings.format, "top"))
+		ret = ftk_stacks_write_top(st, f, settings.rows, unit);
+	else if (!strcmp(settings.format, "svg"))
+		ret = ftk_stacks_write_svg(st, base, f, settings.title ? settings.title :
+					   settings.flags & FTK_PROFILE_OFF_CPU ? "Off-CPU Time" :
 					   "Flame Graph", unit);
 	else
 		ret = ftk_stacks_write_folded(st, f);
 	if (ret)
 		tool_output_error(-ret);
-	return tool_output_close(f, 0) ? EXIT_FAIL : EXIT_OK;
+	if (tool_output_close(f, 0))
+		return EXIT_FAIL;
+	if (default_out && ftk_log_level() >= FTK_LOG_WARN)
+		fprintf(stderr, "ftprofile: wrote %zu stacks to '%s' (-o FILE to choose, -o - for standard output)\n",
+			ftk_stacks_nr(st), default_out);
+	return EXIT_OK;
 }
 
 /*
@@ -238,13 +317,14 @@ static struct ftk_profile *open_profile(struct tool_cmd *c, char **argv)
 
 	if (argv) {
 		tool_cmd_fork(c, argv, NULL);
-		cfg.tids = &c->pid;
-		cfg.nr_tids = 1;
-		cfg.so.flags |= FTK_SAMPLE_INHERIT | FTK_SAMPLE_ON_EXEC;
+		settings.tids = &c->pid;
+		settings.nr_tids = 1;
+		settings.so.flags |= FTK_SAMPLE_INHERIT | FTK_SAMPLE_ON_EXEC;
 	}
-	ret = ftk_profile_open(&cfg.so, cfg.flags, cfg.cpus, cfg.nr_cpus, cfg.tids, cfg.nr_tids,
+	settings.so.tracepoints = tool_tracepoints();
+	ret = ftk_profile_open(&settings.so, settings.flags, settings.cpus, settings.nr_cpus, settings.tids, settings.nr_tids,
 			       &p);
-	if (!ret && !(cfg.so.flags & FTK_SAMPLE_ON_EXEC))
+	if (!ret && !(settings.so.flags & FTK_SAMPLE_ON_EXEC))
 		ret = ftk_profile_enable(p);
 	if (ret) {
 		if (argv)
@@ -264,14 +344,14 @@ static void report(struct ftk_profile *p, double ended)
 		tool_warn("%llu records and %llu samples lost: the rings (%u pages each) filled up; try -m %u",
 			  (unsigned long long)s.lost, (unsigned long long)s.lost_samples,
 			  s.mmap_pages, s.mmap_pages * 4);
-	if (note && !(cfg.so.flags & FTK_SAMPLE_USER))
+	if (note && !(settings.so.flags & FTK_SAMPLE_USER))
 		tool_warn("%s", note);
 	if (ftk_log_level() >= FTK_LOG_INFO)
 		fprintf(stderr, "ftprofile: %llu samples, %zu stacks, %zu rings, %llu lost%s; "
 			"the rest read %.3f s after the end\n",
 			(unsigned long long)s.samples, ftk_stacks_nr(ftk_profile_stacks(p)),
 			s.nr_rings, (unsigned long long)(s.lost + s.lost_samples),
-			cfg.so.callchain == FTK_CALLCHAIN_DWARF ? ", DWARF-unwound" : "",
+			settings.so.callchain == FTK_CALLCHAIN_DWARF ? ", DWARF-unwound" : "",
 			tool_now() - ended);
 }
 
@@ -285,23 +365,25 @@ int main(int argc, char **argv)
 	double end;
 
 	tool_parse(&def, argc, argv, &a, NULL);
-	if ((cfg.flags & FTK_PROFILE_WAKEUP) && !(cfg.flags & FTK_PROFILE_OFF_CPU))
+	if ((settings.flags & FTK_PROFILE_WAKEUP) && !(settings.flags & FTK_PROFILE_OFF_CPU))
 		tool_usage_error("--wakeup goes with --off-cpu");
-	if (cfg.diff && !cfg.input)
+	if (settings.diff && !settings.input)
 		tool_usage_error("--diff needs -i");
-	if (cfg.input) {
-		if (a.argv || cfg.tids || cfg.cpus)
+	if (settings.input) {
+		if (a.argv || settings.tids || settings.cpus)
 			tool_usage_error("-i draws a folded file: no command, -p, -t, -a or -C");
-		if (cfg.diff)
-			base = read_folded(cfg.diff);
-		tool_exit(write_out(read_folded(cfg.input), base, "samples"));
+		open_out(0);
+		if (settings.diff)
+			base = read_folded(settings.diff);
+		tool_exit(write_out(read_folded(settings.input), base, "samples"));
 	}
-	if (a.argv && (cfg.tids || cfg.cpus))
+	if (a.argv && (settings.tids || settings.cpus))
 		tool_usage_error("give a command or -p/-t/-a/-C, not both");
-	if (!a.argv && !cfg.tids && !cfg.cpus)
+	if (!a.argv && !settings.tids && !settings.cpus)
 		tool_usage_error("nothing to profile: give a command, -p, -t, -a or -C");
-	if (cfg.tids && cfg.cpus)
+	if (settings.tids && settings.cpus)
 		tool_usage_error("-p/-t and -a/-C exclude each other");
+	open_out(a.argv != NULL);
 	tool_signals();
 	p = open_profile(&c, a.argv);
 	ftk_profile_script(p, script_open());
@@ -319,14 +401,14 @@ int main(int argc, char **argv)
 		if (ftk_log_level() >= FTK_LOG_WARN)
 			fprintf(stderr, "Profiling... Ctrl-C to end.\n");
 		while (!tool_stop && (!end || tool_now() < end) &&
-		       (!cfg.tids || ftk_perf_alive(cfg.tids, cfg.nr_tids)))
+		       (!settings.tids || ftk_perf_alive(settings.tids, settings.nr_tids)))
 			ftk_profile_read(p, 100);
 	}
 	end = tool_now();
 	if (ftk_profile_stop(p) == -ENOMEM)
 		tool_die("%s", ftk_profile_errmsg(p));
 	report(p, end);
-	if (write_out(ftk_profile_stacks(p), NULL, cfg.flags & FTK_PROFILE_OFF_CPU ? "us" :
+	if (write_out(ftk_profile_stacks(p), NULL, settings.flags & FTK_PROFILE_OFF_CPU ? "us" :
 		      "samples"))
 		code = EXIT_FAIL;
 	ftk_profile_free(p);

@@ -3,10 +3,8 @@
  * ftrecord: record events into a trace.dat that trace-cmd and KernelShark
  * read, with trace-cmd record's letters for what the two share.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <libgen.h>
 #include <limits.h>
 #include <signal.h>
@@ -15,11 +13,14 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/resource.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <traceevent/event-parse.h>
+
+#include <ftkit/net.h>
 
 #include "cmd.h"
 #include "tool.h"
@@ -34,6 +35,7 @@ struct xbuf {
 	const char		*name;
 	struct evspec		*events;
 	int			nr_events;
+	struct ftk_session	*s;
 	struct ftk_tracefs	*t;
 	struct ftk_capture	*cap;
 };
@@ -53,11 +55,15 @@ static struct {
 	struct xbuf	*xb;		/* -B NAME -e ...: instances beside the top buffer */
 	int		nr_xb, date, procmap, ts_offset_set, to_stdout;
 	long long	ts_offset;
-} o = { .output = "trace.dat", .version = 7, .rt = 1 };
+	const char	*net, *listen, *dir;	/* -N HOST:PORT, --listen [ADDR:]PORT, -d DIR */
+	const char	*data_ports;		/* --data-ports LOW-HIGH */
+	long		max_clients, client_timeout;
+} settings = { .output = "trace.dat", .version = 7, .rt = 1 };
 
 static struct ftk_capture *cap;
 static struct ftk_flight *fl;
 static struct ftk_tracefs *fl_top, *fl_watch;	/* --on-latency's */
+static struct ftk_session *sess, *fl_watch_s;	/* the top buffer's; the watcher's */
 static struct tool_cmd cmd;
 static int quiet, timed_out;
 static volatile sig_atomic_t usr1;
@@ -67,12 +73,16 @@ static const char usage[] =
 "                [-g func] [-P pid] [-C clock] [-b kb] [-o file|-]\n"
 "                [-B instance [-e event [-f filter]]...]...\n"
 "                [-s usecs] [-r prio] [-m kb] [-O option] [-D seconds]\n"
-"                [--date | --ts-offset NS] [--proc-map]\n"
+"                [--date | --ts-offset NS] [--proc-map] [--no-kallsyms]\n"
+"                [--buffer-percent N] [--trace-self]\n"
 "                [--file-version 6|7] [--compression none|zstd|zlib]\n"
 "                [--flight [--before S] [--after S] [--repeat N]\n"
 "                 [--on-event SYS:EV [--on-filter F] | --on-mark GLOB |\n"
 "                  --on-latency WHAT>TIME]] [command [arg...]]\n"
 "       ftrecord --recover FILE\n"
+"       ftrecord -N HOST:PORT [recording options] [command [arg...]]\n"
+"       ftrecord --listen [ADDR:]PORT [-d dir] [--max-clients N]\n"
+"                [--data-ports LOW-HIGH] [--client-timeout S]\n"
 "\n"
 "Record tracing events into a trace.dat (trace-cmd's format), until the\n"
 "command exits, -D seconds pass, or Ctrl-C or SIGTERM. Works in a private\n"
@@ -81,7 +91,8 @@ static const char usage[] =
 "  -e, --event EV      system:event, system, event or 'all'; globs work\n"
 "  -f, --filter F      filter for the -e before it ('prev_pid != 0')\n"
 "  -p, --plugin TR     a tracer (function, function_graph, ...)\n"
-"  -l, --func F        function filter (set_ftrace_filter); -n: notrace\n"
+"  -l, --func F        function filter (set_ftrace_filter)\n"
+"  -n, --notrace F     functions never traced (set_ftrace_notrace)\n"
 "  -g, --graph F       function_graph entry (set_graph_function)\n"
 "  -P, --pid PID       only events of PID (set_event_pid); repeatable\n"
 "  -c, --children      follow the children of -P and -F processes\n"
@@ -92,6 +103,16 @@ static const char usage[] =
 "                      than once, or with -e before and after it, each -B\n"
 "                      records its own -e's as a buffer of that name in the file\n"
 "  -o, --output FILE   the file to write (default trace.dat); - for stdout\n"
+"  -N, --net HOST:PORT send to a collector (trace-cmd listen, ftrecord --listen)\n"
+"                      instead of writing a file; nothing is kept here\n"
+"      --listen PORT   be the collector on PORT (or ADDR:PORT, on ADDR only:\n"
+"                      127.0.0.1 behind ssh forwarding): a trace.HOST:PORT.dat\n"
+"                      per sender in -d\n"
+"  -d, --dir DIR       where --listen writes (default .)\n"
+"      --max-clients N senders at once for --listen (default 32)\n"
+"      --data-ports LOW-HIGH  --listen's per-CPU data ports from this range\n"
+"      --client-timeout S  --listen drops a sender silent S s before its\n"
+"                      metadata is in (default 10)\n"
 "  -s, --sleep USECS   wake at least this often (default: when half full)\n"
 "  -r, --rt PRIO       readers' SCHED_FIFO priority (default 1; 0: normal)\n"
 "  -m, --max KB        keep about the last KB KiB per CPU\n"
@@ -137,6 +158,8 @@ static const char usage[] =
 "  ssh box ftrecord -e sched -D 5 -o - > box.dat\n"
 "  ftrecord --date --proc-map -e 'uprobes:*' ./app\n"
 "  ftrecord --recover trace.dat           # after a crash: the pages stored\n"
+"  ftrecord --listen 12345 -d /srv/traces  # collect from many boxes\n"
+"  ftrecord -N collector:12345 -e sched -D 10   # on each box\n"
 "  ftrecord --flight -b 512 --before 2 --after 1 -e sched --on-mark 'slow*'\n"
 "  ftrecord --flight --before 1 -e sched --on-latency 'wakeup>20ms' -F -c ./app\n"
 "  ftrecord --flight -e syscalls --on-latency './app:handle>5ms' -F ./app\n";
@@ -152,155 +175,32 @@ static void add_list(char ***list, const char *s)
 	*list = nl;
 }
 
-static char *join(char **list, const char *sep)
+/* A session verb's failure: the command (forked, not started) goes first, then the instance. */
+static void session_check(struct ftk_session *s, int ret, const char *what)
 {
-	size_t len = 1, i;
-	char *s;
-
-	for (i = 0; list && list[i]; i++)
-		len += strlen(list[i]) + strlen(sep);
-	s = calloc(1, len);
-	if (!s)
-		tool_die("out of memory");
-	for (i = 0; list && list[i]; i++) {
-		if (i)
-			strcat(s, sep);
-		strcat(s, list[i]);
-	}
-	return s;
-}
-
-static void set_or_die(struct ftk_tracefs *t, const char *file, const char *val)
-{
-	if (ftk_tracefs_set(t, file, val)) {
-		tool_cmd_kill(&cmd);	/* forked, not started: it goes before the instance */
-		tool_die("cannot write '%s': %s", file, ftk_tracefs_errmsg(t));
+	if (ret) {
+		tool_cmd_kill(&cmd);
+		tool_die("cannot set %s: %s", what, ftk_session_errmsg(s));
 	}
 }
 
-static int scan_dirs(const char *dir, struct dirent ***out)
+/* -O OPT (noOPT clears it), -T. */
+static void set_option(struct ftk_session *s, const char *opt)
 {
-	int n = scandir(dir, out, NULL, alphasort);
+	int ret = ftk_session_option(s, opt, 1);
 
-	if (n < 0)
-		tool_die("cannot read '%s': %s", dir, strerror(errno));
-	return n;
-}
-
-static void free_dirs(struct dirent **d, int n)
-{
-	while (n-- > 0)
-		free(d[n]);
-	free(d);
-}
-
-static int is_subdir(const char *dir, const char *name)
-{
-	char path[PATH_MAX];
-	struct stat st;
-
-	if (name[0] == '.')
-		return 0;
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
-
-/* Enable the events that match @e; a filter goes to each match. */
-static int enable_spec(struct ftk_tracefs *t, const struct evspec *e)
-{
-	char evdir[PATH_MAX], sysdir[PATH_MAX + 256], file[PATH_MAX * 2];
-	struct dirent **sys, **ev;
-	const char *sglob, *eglob;
-	char *spec, *sep;
-	int ns, ne, i, j, matched = 0, by_event;
-
-	snprintf(evdir, sizeof(evdir), "%s/events", ftk_tracefs_dir(t));
-	if (!strcmp(e->spec, "all")) {
-		set_or_die(t, "events/enable", "1");
-		return 1;
-	}
-	spec = strdup(e->spec);
-	if (!spec)
-		tool_die("out of memory");
-	sep = strpbrk(spec, ":/");
-	if (sep) {
-		*sep = '\0';
-		sglob = spec;
-		eglob = sep + 1;
-	} else {
-		sglob = spec;
-		eglob = NULL;
-	}
-	ns = scan_dirs(evdir, &sys);
-	/* "-e name": a system of that name, else events of that name anywhere. */
-	for (by_event = 0; by_event < 2 && !matched; by_event++) {
-		if (by_event && sep)
-			break;
-		for (i = 0; i < ns; i++) {
-			const char *s = sys[i]->d_name;
-
-			if (!is_subdir(evdir, s) || !strcmp(s, "ftrace"))
-				continue;
-			if (!by_event && fnmatch(sglob, s, 0))
-				continue;
-			if (!by_event && !eglob) {
-				snprintf(file, sizeof(file), "events/%s/enable", s);
-				if (e->filter) {
-					snprintf(file, sizeof(file), "events/%s/filter", s);
-					set_or_die(t, file, e->filter);
-					snprintf(file, sizeof(file), "events/%s/enable", s);
-				}
-				set_or_die(t, file, "1");
-				matched++;
-				continue;
-			}
-			snprintf(sysdir, sizeof(sysdir), "%s/%s", evdir, s);
-			ne = scan_dirs(sysdir, &ev);
-			for (j = 0; j < ne; j++) {
-				const char *n = ev[j]->d_name;
-
-				if (!is_subdir(sysdir, n) || fnmatch(by_event ? sglob : eglob, n, 0))
-					continue;
-				if (e->filter) {
-					snprintf(file, sizeof(file), "events/%s/%s/filter", s, n);
-					set_or_die(t, file, e->filter);
-				}
-				snprintf(file, sizeof(file), "events/%s/%s/enable", s, n);
-				set_or_die(t, file, "1");
-				matched++;
-			}
-			free_dirs(ev, ne);
-		}
-	}
-	free_dirs(sys, ns);
-	free(spec);
-	return matched;
-}
-
-static void set_option(struct ftk_tracefs *t, const char *opt)
-{
-	const char *name = opt, *val = "1";
-	char file[256];
-
-	if (!strncmp(opt, "no", 2)) {
-		snprintf(file, sizeof(file), "options/%s", opt);
-		if (!ftk_tracefs_exists(t, file)) {
-			name = opt + 2;
-			val = "0";
-		}
-	}
-	snprintf(file, sizeof(file), "options/%s", name);
-	if (!ftk_tracefs_exists(t, file))
-		tool_usage_error("unknown option '%s' (see %s/options)", name,
-				 ftk_tracefs_dir(t));
-	set_or_die(t, file, val);
+	if (ret == -ENOENT || ret == -EINVAL)
+		tool_usage_error("unknown option '%s' (see %s/options)",
+				 strncmp(opt, "no", 2) || !opt[2] ? opt : opt + 2,
+				 ftk_tracefs_dir(ftk_session_tracefs(s)));
+	session_check(s, ret, opt);
 }
 
 static int has_option(const char *name)
 {
 	char **opt;
 
-	for (opt = o.ftopts; opt && *opt; opt++)
+	for (opt = settings.ftopts; opt && *opt; opt++)
 		if (!strcmp(*opt, name) || (!strncmp(*opt, "no", 2) && !strcmp(*opt + 2, name)))
 			return 1;
 	return 0;
@@ -311,24 +211,51 @@ static void free_extra(void)
 {
 	int i;
 
-	for (i = 0; i < o.nr_xb; i++) {
-		ftk_capture_free(o.xb[i].cap);
-		o.xb[i].cap = NULL;
+	for (i = 0; i < settings.nr_xb; i++) {
+		ftk_capture_free(settings.xb[i].cap);
+		settings.xb[i].cap = NULL;
 	}
 }
 
-/* After the capture started: its fds must close before the instance can go. */
-#define fatal(...) do {					\
-		tool_cmd_kill(&cmd);			\
-		if (fl)					\
-			cap = NULL;	/* the flight's */	\
-		ftk_flight_free(fl);			\
-		fl = NULL;				\
-		ftk_capture_free(cap);			\
-		cap = NULL;				\
-		free_extra();				\
-		tool_die(__VA_ARGS__);			\
-	} while (0)
+/*
+ * On the exit chain: the captures, the flight recorder and the command go
+ * before the instances are put back (their fds hold the instances), also
+ * after tool_die() and a signal. Again on the normal exit: it finds them gone.
+ */
+static int record_close(void *ctx)
+{
+	(void)ctx;
+	tool_cmd_kill(&cmd);
+	if (fl)
+		cap = NULL;	/* the flight's */
+	ftk_flight_free(fl);
+	fl = NULL;
+	ftk_capture_free(cap);
+	cap = NULL;
+	free_extra();
+	return 0;
+}
+
+/* tool_tracefs(), with record_close() kept after it on the chain (LIFO: run before it). */
+static struct ftk_tracefs *record_tracefs(const char *instance, unsigned int flags)
+{
+	struct ftk_tracefs *t = tool_tracefs(instance, flags);
+
+	tool_on_exit_pop(record_close, NULL, 0);
+	tool_on_exit(record_close, NULL);
+	return t;
+}
+
+/* A session in @instance (made if missing), record_close() kept after it as above. */
+static struct ftk_session *record_session(const char *instance)
+{
+	FTK_OPTS(ftk_session_opts, o, .instance = instance);
+	struct ftk_session *s = tool_session(&o);
+
+	tool_on_exit_pop(record_close, NULL, 0);
+	tool_on_exit(record_close, NULL);
+	return s;
+}
 
 /* Set when the output's file system failed: the recording stopped, what was stored is kept. */
 static int full;
@@ -336,7 +263,7 @@ static int full;
 /* The output in messages: the file, or standard output for -o -. */
 static const char *out_name(void)
 {
-	return o.to_stdout ? "standard output" : o.output;
+	return settings.net ? settings.net : settings.to_stdout ? "standard output" : settings.output;
 }
 
 /*
@@ -348,9 +275,9 @@ static const char *out_dir(char **copy)
 	const char *dir = getenv("TMPDIR");
 
 	*copy = NULL;
-	if (o.to_stdout)
+	if (settings.to_stdout)
 		return dir && *dir ? dir : "/tmp";
-	*copy = strdup(o.output);
+	*copy = strdup(settings.output);
 	if (!*copy)
 		tool_die("out of memory");
 	return dirname(*copy);
@@ -371,16 +298,23 @@ static void capture_failed(void *arg, int err)
  * --date, --ts-offset and --proc-map. A date that cannot be measured or a
  * map that was not taken is said and left out; the recording is kept.
  */
-static int time_and_maps(struct ftk_tracewrite *w)
+static int time_opts(struct ftk_tracefs *t, struct ftk_tracewrite *w)
 {
-	int ret = 0;
+	struct ftk_clock_pair pair;
 
-	if (o.date && ftk_tracewrite_date(w, NULL))
+	if (settings.date && ftk_capture_clock_pair(t, &pair))
+		tool_warn("--date: no date stored: %s", ftk_tracefs_errmsg(t));
+	else if (settings.date && ftk_tracewrite_date(w, &pair, NULL))
 		tool_warn("--date: no date stored: %s", ftk_tracewrite_errmsg(w));
-	if (o.ts_offset_set)
-		ret = ftk_tracewrite_ts_offset(w, o.ts_offset);
-	if (!o.procmap || ret)
-		return ret;
+	return settings.ts_offset_set ? ftk_tracewrite_ts_offset(w, settings.ts_offset) : 0;
+}
+
+static int maps(struct ftk_tracewrite *w)
+{
+	int ret;
+
+	if (!settings.procmap)
+		return 0;
 	/* still running (--flight fired): its maps as they are now */
 	if (!tool_cmd_done(&cmd))
 		tool_cmd_maps(&cmd);
@@ -397,50 +331,113 @@ static int time_and_maps(struct ftk_tracewrite *w)
 	return ret;
 }
 
-/* The template's writer: the save takes its event formats and kallsyms while current. */
-static struct ftk_tracewrite *tmpl_w;
+static int time_and_maps(struct ftk_tracefs *t, struct ftk_tracewrite *w)
+{
+	int ret = time_opts(t, w);
+
+	return ret ? ret : maps(w);
+}
+
+/* The template's metadata: the save takes its event formats and kallsyms while current. */
+static struct ftk_tracemeta *tmpl_m;
 
 /* The file, with the command's name for its pid (saved_cmdlines may lack it). */
 static int save(struct ftk_tracefs *t, const char *output, const struct ftk_tracewrite_opts *wopts,
 		const char *comm, pid_t pid)
 {
-	struct ftk_tracewrite *w;
+	struct ftk_tracewrite *w = NULL;
+	struct ftk_tracemeta *m;
 	char buf[128];
 	int ret, i;
 
-	ret = ftk_tracewrite_new(t, wopts, &w);
+	ret = ftk_tracemeta_new(t, wopts, tmpl_m, &m);
+	for (i = 0; !ret && i < settings.nr_xb; i++)
+		ret = ftk_tracemeta_buffer(m, settings.xb[i].name, settings.xb[i].t);
+	if (!ret)
+		ret = ftk_tracewrite_new(m, wopts, &w);
 	if (ret) {
-		tool_err("cannot write '%s': %s", output, ftk_strerror(ret, buf, sizeof(buf)));
+		tool_err("cannot write '%s': %s", output, m && ftk_tracemeta_errmsg(m)[0] ?
+			 ftk_tracemeta_errmsg(m) : ftk_strerror(ret, buf, sizeof(buf)));
+		ftk_tracemeta_free(m);
 		return ret;
 	}
-	ftk_tracewrite_reuse(w, tmpl_w);
 	ret = ftk_capture_add_to(cap, w);
-	for (i = 0; !ret && i < o.nr_xb; i++) {
-		ret = ftk_tracewrite_buffer(w, o.xb[i].name, o.xb[i].t);
+	for (i = 0; !ret && i < settings.nr_xb; i++) {
+		ret = ftk_tracewrite_buffer(w, settings.xb[i].name);
 		if (ret > 0)
-			ret = ftk_capture_add_to(o.xb[i].cap, w);
+			ret = ftk_capture_add_to(settings.xb[i].cap, w);
 	}
 	if (!ret && comm && pid > 0)
 		ret = ftk_tracewrite_comm(w, pid, strrchr(comm, '/') ? strrchr(comm, '/') + 1 : comm);
 	if (!ret)
-		ret = time_and_maps(w);
-	if (!ret && o.to_stdout)
+		ret = time_and_maps(t, w);
+	if (!ret && settings.to_stdout)
 		ret = ftk_tracewrite_save_fd(w, STDOUT_FILENO, out_name());
 	else if (!ret)
 		ret = ftk_tracewrite_save(w, output);
-	if (ret && full && disk_full(ret))
+	if (ret && disk_full(ret) && !settings.to_stdout)
 		;	/* said once by the caller, which tries again with less */
 	else if (ret && ftk_tracewrite_errmsg(w)[0])
 		tool_err("%s", ftk_tracewrite_errmsg(w));
 	else if (ret)
 		tool_err("cannot write '%s': %s", output, ftk_strerror(ret, buf, sizeof(buf)));
 	ftk_tracewrite_free(w);
+	ftk_tracemeta_free(m);
+	return ret;
+}
+
+/*
+ * save() @path, and on a full disk again with less until it fits: first
+ * without kallsyms (5 MB, and /proc/kallsyms of the same boot has it),
+ * then with the formats of the systems on alone (the flight recorder
+ * stores them all), then compressed (zstd, in a version 7 file), then
+ * without the newest data, halved each time (every CPU cut at one time
+ * stamp). In *@cut 1 when metadata was left out, 2 when data was; the last error is
+ * said here. Standard output is written once: a second try would follow
+ * the first.
+ */
+static int save_fitting(struct ftk_tracefs *t, const char *path, const char *name,
+			struct ftk_tracewrite_opts *wopts, const char *comm, pid_t pid, int *cut)
+{
+	uint64_t dropped;
+	int ret;
+
+	*cut = 0;
+	while (disk_full(ret = save(t, path, wopts, comm, pid)) && !settings.to_stdout) {
+		if (!(wopts->flags & FTK_TRACEWRITE_NO_KALLSYMS)) {
+			tool_warn("'%s': no room for all of it; leaving kallsyms out "
+				  "(addresses as numbers)", name);
+			wopts->flags |= FTK_TRACEWRITE_NO_KALLSYMS;
+		} else if (!(wopts->flags & FTK_TRACEWRITE_ENABLED_SYSTEMS)) {
+			tool_warn("'%s': no room for all of it; storing the formats of the "
+				  "systems on alone", name);
+			wopts->flags |= FTK_TRACEWRITE_ENABLED_SYSTEMS;
+		} else if (wopts->version != 6 && (!wopts->compression ||
+			   !strcmp(wopts->compression, "none")) &&
+			   ftk_tracewrite_compression_ok("zstd")) {
+			tool_warn("'%s': no room for all of it; compressing with zstd", name);
+			wopts->compression = "zstd";
+		} else if ((dropped = ftk_capture_shrink(cap)) > 0) {
+			tool_warn("'%s': no room for all of it; dropping the newest %llu KiB "
+				  "(every CPU cut at one time stamp)",
+				  name, (unsigned long long)dropped / 1024);
+			*cut = 2;
+			continue;
+		} else {
+			break;
+		}
+		if (!*cut)
+			*cut = 1;
+	}
+	if (disk_full(ret) && !settings.to_stdout)
+		tool_err("cannot write '%s': %s", name, strerror(-ret));
 	return ret;
 }
 
 enum { OPT_FILE_VERSION = 256, OPT_COMPRESSION, OPT_BP, OPT_SELF, OPT_NOKSYMS, OPT_FLIGHT,
        OPT_BEFORE, OPT_AFTER, OPT_REPEAT, OPT_ON_EVENT, OPT_ON_FILTER, OPT_ON_MARK,
-       OPT_ON_LATENCY, OPT_RECOVER, OPT_DATE, OPT_TS_OFFSET, OPT_PROC_MAP };
+       OPT_ON_LATENCY, OPT_RECOVER, OPT_DATE, OPT_TS_OFFSET, OPT_PROC_MAP, OPT_LISTEN,
+       OPT_MAX_CLIENTS, OPT_DATA_PORTS, OPT_CLIENT_TIMEOUT };
 
 /* -e and -f go to the buffer of the last -B, or to the top one before any. */
 static void add_event(struct evspec **ev, int *nr, char *spec)
@@ -460,7 +457,7 @@ static void add_filter(struct evspec *ev, int nr, char *filter)
 
 static void option(int opt, char *arg, void *ctx)
 {
-	struct xbuf *x = o.nr_xb ? &o.xb[o.nr_xb - 1] : NULL;
+	struct xbuf *x = settings.nr_xb ? &settings.xb[settings.nr_xb - 1] : NULL;
 	int i;
 
 	switch (opt) {
@@ -468,64 +465,72 @@ static void option(int opt, char *arg, void *ctx)
 		if (x)
 			add_event(&x->events, &x->nr_events, arg);
 		else
-			add_event(&o.events, &o.nr_events, arg);
+			add_event(&settings.events, &settings.nr_events, arg);
 		break;
 	case 'f':
 		if (x)
 			add_filter(x->events, x->nr_events, arg);
 		else
-			add_filter(o.events, o.nr_events, arg);
+			add_filter(settings.events, settings.nr_events, arg);
 		break;
 	case 'B':
 		tool_instance_name(arg);
-		for (i = 0; i < o.nr_xb; i++)
-			if (!strcmp(o.xb[i].name, arg))
+		for (i = 0; i < settings.nr_xb; i++)
+			if (!strcmp(settings.xb[i].name, arg))
 				tool_usage_error("-B %s given twice", arg);
-		o.xb = realloc(o.xb, (o.nr_xb + 1) * sizeof(*o.xb));
-		if (!o.xb)
+		settings.xb = realloc(settings.xb, (settings.nr_xb + 1) * sizeof(*settings.xb));
+		if (!settings.xb)
 			tool_die("out of memory");
-		o.xb[o.nr_xb++] = (struct xbuf){ .name = arg };
+		settings.xb[settings.nr_xb++] = (struct xbuf){ .name = arg };
 		break;
-	case OPT_DATE: o.date = 1; break;
+	case OPT_DATE: settings.date = 1; break;
 	case OPT_TS_OFFSET:
-		o.ts_offset = tool_num(arg, "time stamp offset", LLONG_MIN, LLONG_MAX);
-		o.ts_offset_set = 1;
+		settings.ts_offset = tool_num(arg, "time stamp offset", LLONG_MIN, LLONG_MAX);
+		settings.ts_offset_set = 1;
 		break;
-	case OPT_PROC_MAP: o.procmap = 1; break;
-	case 'p': o.tracer = arg; break;
-	case 'l': add_list(&o.func_filter, arg); break;
-	case 'n': add_list(&o.func_notrace, arg); break;
-	case 'g': add_list(&o.graph_funcs, arg); break;
+	case OPT_PROC_MAP: settings.procmap = 1; break;
+	case 'p': settings.tracer = arg; break;
+	case 'l': add_list(&settings.func_filter, arg); break;
+	case 'n': add_list(&settings.func_notrace, arg); break;
+	case 'g': add_list(&settings.graph_funcs, arg); break;
 	case 'P':
-		o.pids = realloc(o.pids, (o.nr_pids + 1) * sizeof(int));
-		if (!o.pids)
+		settings.pids = realloc(settings.pids, (settings.nr_pids + 1) * sizeof(int));
+		if (!settings.pids)
 			tool_die("out of memory");
-		o.pids[o.nr_pids++] = tool_pid(arg);
+		settings.pids[settings.nr_pids++] = tool_pid(arg);
 		break;
-	case 'c': o.children = 1; break;
-	case 'F': o.follow = 1; break;
-	case 'C': o.clock = arg; break;
-	case 'b': o.buffer_kb = tool_num(arg, "buffer size", 1, 1L << 30); break;
-	case 'o': o.output = arg; break;
-	case 's': o.sleep_us = tool_num(arg, "sleep interval", 1, 1L << 40); break;
-	case 'r': o.rt = tool_num(arg, "real-time priority", 0, 99); break;
-	case 'm': o.max_kb = tool_num(arg, "max size", 1, 1L << 40); break;
-	case 'T': o.stack = 1; break;
-	case 'O': add_list(&o.ftopts, arg); break;
-	case OPT_FILE_VERSION: o.version = tool_num(arg, "file version", 6, 7); break;
-	case OPT_COMPRESSION: o.compression = arg; break;
-	case OPT_BP: o.bp = tool_num(arg, "buffer percent", 0, 100), o.bp_set = 1; break;
-	case OPT_SELF: o.self = 1; break;
-	case OPT_NOKSYMS: o.noksyms = 1; break;
-	case OPT_FLIGHT: o.flight = 1; break;
-	case OPT_BEFORE: o.before = tool_seconds(arg); break;
-	case OPT_AFTER: o.after = tool_seconds(arg); break;
-	case OPT_REPEAT: o.repeat = tool_num(arg, "repeat count", 1, 1000000); break;
-	case OPT_ON_EVENT: o.on_event = arg; break;
-	case OPT_ON_FILTER: o.on_filter = arg; break;
-	case OPT_ON_MARK: o.on_mark = arg; break;
-	case OPT_ON_LATENCY: o.on_latency = arg; break;
-	case OPT_RECOVER: o.recover = arg; break;
+	case 'c': settings.children = 1; break;
+	case 'F': settings.follow = 1; break;
+	case 'C': settings.clock = arg; break;
+	case 'b': settings.buffer_kb = tool_num(arg, "buffer size", 1, 1L << 30); break;
+	case 'o': settings.output = arg; break;
+	case 's': settings.sleep_us = tool_num(arg, "sleep interval", 1, 1L << 40); break;
+	case 'r': settings.rt = tool_num(arg, "real-time priority", 0, 99); break;
+	case 'm': settings.max_kb = tool_num(arg, "max size", 1, 1L << 40); break;
+	case 'T': settings.stack = 1; break;
+	case 'O': add_list(&settings.ftopts, arg); break;
+	case OPT_FILE_VERSION: settings.version = tool_num(arg, "file version", 6, 7); break;
+	case OPT_COMPRESSION: settings.compression = arg; break;
+	case OPT_BP: settings.bp = tool_num(arg, "buffer percent", 0, 100), settings.bp_set = 1; break;
+	case OPT_SELF: settings.self = 1; break;
+	case OPT_NOKSYMS: settings.noksyms = 1; break;
+	case OPT_FLIGHT: settings.flight = 1; break;
+	case OPT_BEFORE: settings.before = tool_seconds(arg); break;
+	case OPT_AFTER: settings.after = tool_seconds(arg); break;
+	case OPT_REPEAT: settings.repeat = tool_num(arg, "repeat count", 1, 1000000); break;
+	case OPT_ON_EVENT: settings.on_event = arg; break;
+	case OPT_ON_FILTER: settings.on_filter = arg; break;
+	case OPT_ON_MARK: settings.on_mark = arg; break;
+	case OPT_ON_LATENCY: settings.on_latency = arg; break;
+	case OPT_RECOVER: settings.recover = arg; break;
+	case 'N': settings.net = arg; break;
+	case 'd': settings.dir = arg; break;
+	case OPT_LISTEN: settings.listen = arg; break;
+	case OPT_DATA_PORTS: settings.data_ports = arg; break;
+	case OPT_CLIENT_TIMEOUT:
+		settings.client_timeout = tool_num(arg, "client timeout", 1, 86400);
+		break;
+	case OPT_MAX_CLIENTS: settings.max_clients = tool_num(arg, "client limit", 1, 100000); break;
 	}
 }
 
@@ -565,12 +570,18 @@ static const struct option longopts[] = {
 	{ "date",		no_argument,		NULL, OPT_DATE },
 	{ "ts-offset",		required_argument,	NULL, OPT_TS_OFFSET },
 	{ "proc-map",		no_argument,		NULL, OPT_PROC_MAP },
+	{ "net",		required_argument,	NULL, 'N' },
+	{ "listen",		required_argument,	NULL, OPT_LISTEN },
+	{ "dir",		required_argument,	NULL, 'd' },
+	{ "max-clients",	required_argument,	NULL, OPT_MAX_CLIENTS },
+	{ "data-ports",		required_argument,	NULL, OPT_DATA_PORTS },
+	{ "client-timeout",	required_argument,	NULL, OPT_CLIENT_TIMEOUT },
 	{ }
 };
 
 /* -B is the tool's own: where it stands among the -e's matters. */
 static const struct tool_def def = {
-	.name = "ftrecord", .usage = usage, .opts = "e:f:p:l:n:g:P:cFC:b:o:s:r:m:TO:B:",
+	.name = "ftrecord", .usage = usage, .opts = "e:f:p:l:n:g:P:cFC:b:o:s:r:m:TO:B:N:d:",
 	.longopts = longopts, .option = option,
 	.common = TOOL_OPT_DURATION | TOOL_OPT_COMMAND,
 };
@@ -582,228 +593,450 @@ static const struct tool_def def = {
  */
 static void instances(void)
 {
-	struct xbuf *x = o.xb;
+	struct xbuf *x = settings.xb;
 
-	if (o.nr_xb != 1 || (o.nr_events && x->nr_events))
+	if (settings.nr_xb != 1 || (settings.nr_events && x->nr_events))
 		return;
-	o.instance = x->name;
+	settings.instance = x->name;
 	if (x->nr_events) {
-		o.events = x->events;
-		o.nr_events = x->nr_events;
+		settings.events = x->events;
+		settings.nr_events = x->nr_events;
 	}
-	free(o.xb);
-	o.xb = NULL;
-	o.nr_xb = 0;
+	free(settings.xb);
+	settings.xb = NULL;
+	settings.nr_xb = 0;
+}
+
+/* -N and --listen: what goes with them. */
+static void net_usage(const struct tool_args *a)
+{
+	if ((settings.dir || settings.max_clients || settings.data_ports || settings.client_timeout) && !settings.listen)
+		tool_usage_error("-d, --max-clients, --data-ports and --client-timeout go with "
+				 "--listen");
+	if (settings.listen && (a->argv || settings.nr_events || settings.net || settings.flight || settings.instance || settings.nr_xb ||
+			 settings.recover || settings.tracer))
+		tool_usage_error("--listen PORT takes only -d, --max-clients, --data-ports and "
+				 "--client-timeout");
+	if (!settings.net)
+		return;
+	if (settings.flight)
+		tool_usage_error("-N: not with --flight (its window is cut from pages kept on the "
+				 "box; -N keeps nothing there)");
+	if (settings.max_kb)
+		tool_usage_error("-N: not with -m (the newest pages are kept on the box's disk; "
+				 "-N sends each page as it comes and keeps none)");
+	if (settings.recover)
+		tool_usage_error("-N: not with --recover");
+	if (settings.procmap && settings.version < 7)
+		tool_usage_error("-N --proc-map: the maps are sent after the data, which a "
+				 "version 6 file cannot take: use --file-version 7");
+	if (settings.to_stdout || strcmp(settings.output, "trace.dat"))
+		tool_usage_error("-N sends to the collector: no -o");
+	if (!strrchr(settings.net, ':') || !strrchr(settings.net, ':')[1] ||
+	    (settings.net[0] == '[' && !strstr(settings.net, "]:")))
+		tool_usage_error("-N wants HOST:PORT ([ADDR]:PORT for IPv6), not '%s'", settings.net);
 }
 
 static void check_usage(const struct tool_args *a)
 {
 	instances();
-	o.to_stdout = !strcmp(o.output, "-");
-	if (o.date && o.ts_offset_set)
+	settings.to_stdout = !strcmp(settings.output, "-");
+	if (settings.date && settings.ts_offset_set)
 		tool_usage_error("--date and --ts-offset: one or the other");
-	if (o.procmap && !a->argv)
+	if (settings.procmap && !a->argv)
 		tool_usage_error("--proc-map needs a command");
-	if (o.nr_xb && (o.flight || o.max_kb))
+	if (settings.nr_xb && (settings.flight || settings.max_kb))
 		tool_usage_error("several -B buffers: not with --flight or -m");
-	if (o.to_stdout && o.repeat)
+	if (settings.to_stdout && settings.repeat)
 		tool_usage_error("--repeat writes several files: not with -o -");
-	if (o.to_stdout && isatty(STDOUT_FILENO))
+	if (settings.to_stdout && isatty(STDOUT_FILENO))
 		tool_usage_error("-o -: standard output is a terminal; redirect it to a file or "
 				 "a pipe");
-	if (o.compression && !ftk_tracewrite_compression_ok(o.compression))
-		tool_usage_error("unknown compression '%s' (none, zstd or zlib)", o.compression);
-	if (o.compression && strcmp(o.compression, "none") && o.version < 7)
+	if (settings.compression && !ftk_tracewrite_compression_ok(settings.compression))
+		tool_usage_error("unknown compression '%s' (none, zstd or zlib)", settings.compression);
+	if (settings.compression && strcmp(settings.compression, "none") && settings.version < 7)
 		tool_usage_error("compression needs --file-version 7");
-	if (o.follow && !a->argv)
+	if (settings.follow && !a->argv)
 		tool_usage_error("-F needs a command");
-	if ((o.func_filter || o.func_notrace || o.graph_funcs) && !o.tracer)
+	if ((settings.func_filter || settings.func_notrace || settings.graph_funcs) && !settings.tracer)
 		tool_usage_error("-l, -n and -g need a function tracer (-p)");
-	if (!*o.output)
+	if (!*settings.output)
 		tool_usage_error("empty output file name");
-	if (!o.flight && (o.before || o.after || o.repeat || o.on_event || o.on_mark ||
-			  o.on_latency))
+	if (!settings.flight && (settings.before || settings.after || settings.repeat || settings.on_event || settings.on_mark ||
+			  settings.on_latency))
 		tool_usage_error("--before, --after, --repeat and the --on-* triggers need --flight");
-	if (o.on_filter && !o.on_event)
+	if (settings.on_filter && !settings.on_event)
 		tool_usage_error("--on-filter must come with --on-event");
-	if (!!o.on_event + !!o.on_mark + !!o.on_latency > 1)
+	if (!!settings.on_event + !!settings.on_mark + !!settings.on_latency > 1)
 		tool_usage_error("--on-event, --on-mark and --on-latency: one trigger at a time");
-	if (o.on_latency && (!strchr(o.on_latency, '>') || strchr(o.on_latency, '\n')))
+	if (settings.on_latency && (!strchr(settings.on_latency, '>') || strchr(settings.on_latency, '\n')))
 		tool_usage_error("--on-latency wants WHAT>TIME ('wakeup>20ms'), not '%s'",
-				 o.on_latency);
-	if (o.on_event && !strchr(o.on_event, ':'))
-		tool_usage_error("--on-event wants SYSTEM:EVENT, not '%s'", o.on_event);
-	if (o.on_mark && (!*o.on_mark || strpbrk(o.on_mark, "\"\n")))
+				 settings.on_latency);
+	if (settings.on_event && !strchr(settings.on_event, ':'))
+		tool_usage_error("--on-event wants SYSTEM:EVENT, not '%s'", settings.on_event);
+	if (settings.on_mark && (!*settings.on_mark || strpbrk(settings.on_mark, "\"\n")))
 		tool_usage_error("bad --on-mark pattern '%s': empty, or a quote or newline in it",
-				 o.on_mark);
-	if (o.recover && (a->argv || o.nr_events || o.tracer || o.flight || o.instance ||
-			  o.nr_xb))
+				 settings.on_mark);
+	if (settings.recover && (a->argv || settings.nr_events || settings.tracer || settings.flight || settings.instance ||
+			  settings.nr_xb))
 		tool_usage_error("--recover FILE takes no command, events, instance or --flight");
-	if (o.recover && !*o.recover)
+	if (settings.recover && !*settings.recover)
 		tool_usage_error("empty file name for --recover");
 	/* -q also drops the summary. */
 	quiet = ftk_log_level() < FTK_LOG_WARN;
+	net_usage(a);
 }
 
 /* ------------------------------------------------------------ spools kept for --recover */
 
 /*
- * Without -m the spools are named files in FILE.spool/, with the metadata
- * as of the start (template) and a lock the recorder holds: a recorder
- * killed by SIGKILL or a power cut leaves them, and --recover makes FILE
- * of them. A normal end removes the directory.
+ * Without -m the top buffer's spools are named files in FILE.spool/ (the
+ * spool module): a recorder killed by SIGKILL or a power cut leaves them,
+ * and --recover makes FILE of them. A normal end removes the directory.
  */
-static char *spool_dir;
-static int lock_fd = -1;
-
-static char *spool_dir_of(const char *file)
-{
-	char *d;
-
-	if (asprintf(&d, "%s.spool", file) < 0)
-		tool_die("out of memory");
-	return d;
-}
-
-/* Whether a live recorder holds @dir's lock; its pid into *@pid. */
-static int spool_busy(const char *dir, int *pid)
-{
-	char path[PATH_MAX], text[32] = "";
-	int fd, busy;
-
-	*pid = 0;
-	snprintf(path, sizeof(path), "%s/lock", dir);
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	busy = flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK;
-	if (read(fd, text, sizeof(text) - 1) > 0)
-		*pid = atoi(text);
-	close(fd);
-	return busy;
-}
-
-/* Remove a spool directory's files (cpuN, template, lock) and the directory. */
-static void spool_remove(const char *dir)
-{
-	struct dirent **d;
-	char path[PATH_MAX];
-	int n, i;
-
-	n = scandir(dir, &d, NULL, NULL);
-	for (i = 0; i < n; i++) {
-		const char *e = d[i]->d_name;
-
-		if (!strcmp(e, "template") || !strcmp(e, "lock") ||
-		    (!strncmp(e, "cpu", 3) && e[3] >= '0' && e[3] <= '9')) {
-			snprintf(path, sizeof(path), "%s/%s", dir, e);
-			unlink(path);
-		}
-		free(d[i]);
-	}
-	if (n >= 0)
-		free(d);
-	if (rmdir(dir) < 0 && errno != ENOENT)
-		tool_warn("cannot remove '%s': %s", dir, strerror(errno));
-}
+static struct ftk_spool *spool;
 
 static void spool_cleanup(void)
 {
-	if (spool_dir && lock_fd >= 0) {
-		spool_remove(spool_dir);
-		close(lock_fd);
-		lock_fd = -1;
-	}
+	ftk_spool_free(spool);
+	spool = NULL;
 }
 
-/* Say where a recording that died left its spools: in the output's directory. */
+/* Say where recordings that died left their spools: in the output's directory. */
 static void tell_recoverable(const char *outdir)
 {
-	struct dirent **d;
-	char dir[PATH_MAX], tpl[PATH_MAX + 16];
-	size_t len;
-	int n, i, pid;
+	char **left;
+	int i;
 
-	n = scandir(outdir, &d, NULL, alphasort);
-	for (i = 0; i < n; i++) {
-		len = strlen(d[i]->d_name);
-		snprintf(dir, sizeof(dir), "%s/%s", outdir, d[i]->d_name);
-		snprintf(tpl, sizeof(tpl), "%s/template", dir);
-		if (len > 6 && !strcmp(d[i]->d_name + len - 6, ".spool") && !access(tpl, F_OK) &&
-		    !spool_busy(dir, &pid))
-			tool_warn("'%s' holds a recording that did not finish: "
-				  "'ftrecord --recover %.*s' makes a trace.dat of it", dir,
-				  (int)(strlen(dir) - 6), dir);
-		free(d[i]);
-	}
-	if (n >= 0)
-		free(d);
+	if (ftk_spool_left(outdir, &left))
+		return;
+	for (i = 0; left[i]; i++)
+		tool_warn("'%s.spool' holds a recording that did not finish: "
+			  "'ftrecord --recover %s' makes a trace.dat of it", left[i], left[i]);
+	ftk_list_free(left);
 }
 
 /* Make FILE.spool/ with its lock held; refuse one a recording left or a recorder uses. */
 static void spool_make(const char *outdir)
 {
-	char path[PATH_MAX], text[32];
-	int pid;
-
 	tell_recoverable(outdir);
-	spool_dir = spool_dir_of(o.output);
-	if (mkdir(spool_dir, 0700) < 0) {
-		if (errno != EEXIST)
-			tool_die("cannot create '%s': %s", spool_dir, strerror(errno));
-		if (spool_busy(spool_dir, &pid))
-			tool_die("'%s' is in use: ftrecord %d is recording into '%s'", spool_dir, pid,
-				 o.output);
-		tool_die("'%s' exists: recover it first (ftrecord --recover %s) or remove it",
-			 spool_dir, o.output);
-	}
-	snprintf(path, sizeof(path), "%s/lock", spool_dir);
-	lock_fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (lock_fd < 0 || flock(lock_fd, LOCK_EX | LOCK_NB) < 0) {
-		tool_err("cannot create '%s': %s", path, strerror(errno));
-		rmdir(spool_dir);
+	if (ftk_spool_new(settings.output, &spool)) {
+		tool_err("%s", ftk_spool_errmsg(spool));
+		ftk_spool_free(spool);
+		spool = NULL;
 		tool_exit(EXIT_FAIL);
 	}
 	atexit(spool_cleanup);
-	snprintf(text, sizeof(text), "%d\n", (int)getpid());
-	if (write(lock_fd, text, strlen(text)) < 0)
-		tool_warn("cannot write '%s': %s", path, strerror(errno));
 }
 
 /* The metadata as of the start, for --recover; after setup() so the formats are there. */
 static void spool_template(struct ftk_tracefs *t, const struct ftk_tracewrite_opts *wopts)
 {
 	struct ftk_tracewrite *w;
-	char path[PATH_MAX];
 
-	if (!spool_dir || lock_fd < 0)
+	if (!spool)
 		return;
-	snprintf(path, sizeof(path), "%s/template", spool_dir);
-	if (ftk_tracewrite_new(t, wopts, &w) || ftk_tracewrite_save_template(w, path))
-		fatal("cannot write the recovery template: %s",
-		      w ? ftk_tracewrite_errmsg(w) : "out of memory");
-	tmpl_w = w;
+	if (ftk_tracemeta_new(t, wopts, NULL, &tmpl_m) || ftk_tracewrite_new(tmpl_m, wopts, &w))
+		tool_die("cannot write the recovery template: %s",
+		      tmpl_m && ftk_tracemeta_errmsg(tmpl_m)[0] ? ftk_tracemeta_errmsg(tmpl_m) :
+		      "out of memory");
+	if (ftk_spool_save_template(spool, w))
+		tool_die("%s", ftk_spool_errmsg(spool));
+	ftk_tracewrite_free(w);
 }
 
 /* --recover FILE: FILE.spool/ into FILE. */
 static int recover(void)
 {
 	struct ftk_tracewrite_recovered r;
-	char *dir = spool_dir_of(o.recover);
-	int pid;
 
-	if (spool_busy(dir, &pid))
-		tool_die("'%s' is in use: ftrecord %d is still recording into '%s'", dir, pid,
-			 o.recover);
-	if (ftk_tracewrite_recover(dir, o.recover, &r))
-		tool_die("cannot recover '%s': %s", o.recover, r.errmsg);
+	if (ftk_spool_recover(settings.recover, &r))
+		tool_die("cannot recover '%s': %s", settings.recover, r.errmsg);
 	if (!quiet)
-		fprintf(stderr, "ftrecord: recovered '%s' from '%s': %llu KiB of events from %d "
-			"CPUs%s\n", o.recover, dir, (unsigned long long)r.bytes / 1024, r.ncpus,
-			r.dropped ? " (a partial page at a spool's end left out)" : "");
-	spool_remove(dir);
-	free(dir);
+		fprintf(stderr, "ftrecord: recovered '%s' from '%s.spool': %llu KiB of events "
+			"from %d CPUs%s\n", settings.recover, settings.recover, (unsigned long long)r.bytes / 1024,
+			r.ncpus, r.dropped ? " (a partial page at a spool's end left out)" : "");
 	return 0;
+}
+
+/* ------------------------------------------------------------ -N and --listen */
+
+/*
+ * -N: a connection to the collector per buffer, as trace-cmd record -N
+ * makes one per instance (the collector writes a file for each); the
+ * per-CPU sockets are handed to the buffer's capture.
+ */
+static struct ftk_net_sender *net;		/* the top buffer's */
+static struct ftk_net_sender **xnet;		/* each -B buffer's beside it */
+static struct ftk_net_sender *net_next;	/* the one capture_new() takes */
+static int net_cpus;
+static uint64_t summary(void);
+
+/* An IPv6 address as given before :PORT, "[::1]": without its brackets. */
+static void unbracket(char *host)
+{
+	size_t n = strlen(host);
+
+	if (n >= 2 && host[0] == '[' && host[n - 1] == ']') {
+		host[n - 1] = '\0';
+		memmove(host, host + 1, n - 1);
+	}
+}
+
+static struct ftk_net_sender *net_open(void)
+{
+	char *host = strdup(settings.net), *port;
+	long psz = sysconf(_SC_PAGESIZE);
+	struct ftk_net_sender *s;
+	int ret;
+
+	if (!host)
+		tool_die("out of memory");
+	port = strrchr(host, ':');
+	*port++ = '\0';
+	unbracket(host);
+	net_cpus = sysconf(_SC_NPROCESSORS_CONF);
+	if (net_cpus < 1)
+		net_cpus = 1;
+	/* a collector gone is EPIPE on a send: said, exit 2 */
+	signal(SIGPIPE, SIG_IGN);
+	ret = ftk_net_sender_open(host, port, net_cpus, psz, &s);
+	if (ret)
+		tool_die("cannot send to '%s': %s", settings.net, s ? ftk_net_sender_errmsg(s) :
+			 strerror(-ret));
+	free(host);
+	return s;
+}
+
+static void net_capture_opts(struct ftk_capture_opts *copts)
+{
+	int *fds, cpu;
+
+	/* the capture copies them; kept until the end, as small as it is */
+	fds = calloc(net_cpus, sizeof(*fds));
+	if (!fds)
+		tool_die("out of memory");
+	for (cpu = 0; cpu < net_cpus; cpu++)
+		fds[cpu] = ftk_net_sender_cpu_fd(net_next, cpu);
+	copts->cpu_fds = fds;
+	copts->nr_cpu_fds = net_cpus;
+}
+
+/* The metadata of buffer @t as of the start (trace-cmd record -N sends it then too). */
+static void net_meta_one(struct ftk_net_sender *s, struct ftk_tracefs *t,
+			 const struct ftk_tracewrite_opts *wopts)
+{
+	FTK_OPTS(ftk_tracewrite_opts, mo);
+	struct ftk_tracewrite *w = NULL;
+	struct ftk_tracemeta *m;
+	int fd, ret;
+
+	mo = *wopts;
+	mo.flags |= FTK_TRACEWRITE_META_ONLY;
+	fd = memfd_create("ftrecord-meta", MFD_CLOEXEC);
+	if (fd < 0)
+		tool_die("cannot make the metadata: %s", strerror(errno));
+	ret = ftk_tracemeta_new(t, &mo, NULL, &m);
+	if (!ret)
+		ret = ftk_tracewrite_new(m, &mo, &w);
+	if (!ret)
+		ret = time_opts(t, w);	/* measured at the start, as trace-cmd record does */
+	if (!ret)
+		ret = ftk_tracewrite_save_fd(w, fd, "the metadata");
+	if (ret)
+		tool_die("cannot make the metadata: %s", w && ftk_tracewrite_errmsg(w)[0] ?
+			 ftk_tracewrite_errmsg(w) : m && ftk_tracemeta_errmsg(m)[0] ?
+			 ftk_tracemeta_errmsg(m) : strerror(-ret));
+	ftk_tracewrite_free(w);
+	ftk_tracemeta_free(m);
+	if (ftk_net_sender_meta(s, fd))
+		tool_die("cannot send to '%s': %s", settings.net, ftk_net_sender_errmsg(s));
+	close(fd);
+}
+
+/* -B buffer @i's connection. */
+static struct ftk_net_sender *net_extra(int i)
+{
+	if (!xnet) {
+		xnet = calloc(settings.nr_xb, sizeof(*xnet));
+		if (!xnet)
+			tool_die("out of memory");
+	}
+	return xnet[i] = net_open();
+}
+
+static void net_meta(struct ftk_tracefs *t, const struct ftk_tracewrite_opts *wopts)
+{
+	int i;
+
+	net_meta_one(net, t, wopts);
+	for (i = 0; i < settings.nr_xb; i++)
+		net_meta_one(xnet[i], settings.xb[i].t, wopts);
+}
+
+/*
+ * The tail of buffer @t's recording on @s: the names of the tasks that
+ * started during it (the metadata sent at the start lacks them) and, in
+ * the top buffer (@top), the command's maps, for a collector that takes
+ * them (ftrecord --listen); trace-cmd listen takes none.
+ */
+static int net_tail(struct ftk_net_sender *s, struct ftk_tracefs *t,
+		    const struct ftk_tracewrite_opts *wopts, const struct tool_args *a, int top)
+{
+	struct ftk_tracewrite_opts mo = *wopts;
+	struct ftk_tracewrite *w = NULL;
+	struct ftk_tracemeta *m = NULL;
+	const char *comm;
+	int ret;
+
+	if (wopts->version < 7)
+		return 0;	/* its command lines are in the metadata's fixed place */
+	/* the names as of now; the tail holds no kallsyms */
+	mo.flags |= FTK_TRACEWRITE_NO_KALLSYMS;
+	ret = ftk_tracemeta_new(t, &mo, NULL, &m);
+	if (!ret)
+		ret = ftk_tracewrite_new(m, &mo, &w);
+	comm = top && a->argv ? a->argv[0] : NULL;
+	if (!ret && comm && cmd.pid > 0)
+		ret = ftk_tracewrite_comm(w, cmd.pid, strrchr(comm, '/') ? strrchr(comm, '/') + 1 :
+					  comm);
+	if (!ret && top)
+		ret = maps(w);
+	if (!ret)
+		ret = ftk_net_sender_tail(s, w);
+	if (ret == -EOPNOTSUPP) {
+		if (top && settings.procmap)
+			tool_warn("--proc-map: not stored: %s", ftk_net_sender_errmsg(s));
+		ret = 0;
+	} else if (ret) {
+		tool_err("cannot send to '%s': %s", settings.net, ftk_net_sender_errmsg(s)[0] ?
+			 ftk_net_sender_errmsg(s) : w ? ftk_tracewrite_errmsg(w) :
+			 m && ftk_tracemeta_errmsg(m)[0] ? ftk_tracemeta_errmsg(m) : strerror(-ret));
+	}
+	ftk_tracewrite_free(w);
+	ftk_tracemeta_free(m);
+	return ret;
+}
+
+/* After record(): the captures' sockets are closed, the tail sent; CLOSE tells the collector. */
+static int net_finish(struct ftk_tracefs *t, const struct ftk_tracewrite_opts *wopts,
+		      const struct tool_args *a, int ret)
+{
+	uint64_t total = summary();
+	int i;
+
+	ftk_capture_free(cap);
+	cap = NULL;
+	for (i = -1; i < settings.nr_xb; i++) {
+		struct ftk_net_sender *s = i < 0 ? net : xnet[i];
+
+		if (!ret && net_tail(s, i < 0 ? t : settings.xb[i].t, wopts, a, i < 0))
+			ret = -EIO;
+	}
+	free_extra();
+	for (i = -1; i < settings.nr_xb; i++) {
+		struct ftk_net_sender *s = i < 0 ? net : xnet[i];
+
+		if (!ret && ftk_net_sender_close(s)) {
+			tool_err("cannot send to '%s': %s", settings.net, ftk_net_sender_errmsg(s));
+			ret = -EIO;
+		}
+		ftk_net_sender_free(s);
+	}
+	net = NULL;
+	free(xnet);
+	xnet = NULL;
+	if (ret)
+		tool_err("'%s': the recording ended early; the collector keeps what it got", settings.net);
+	else if (!quiet)
+		fprintf(stderr, "ftrecord: sent %llu KiB of events to '%s' (%d connection%s)\n",
+			(unsigned long long)total / 1024, settings.net, settings.nr_xb + 1, settings.nr_xb ? "s" : "");
+	return ret;
+}
+
+static struct ftk_net_collector *collector;
+
+static void listen_stop(int sig)
+{
+	(void)sig;
+	ftk_net_collector_stop(collector);
+}
+
+/* One line per sender when its connection ends. */
+static void listen_report(void *arg, const struct ftk_net_report *r)
+{
+	(void)arg;
+	if (r->path && !r->err)
+		fprintf(stderr, "ftrecord: %s: wrote '%s/%s' (version %d, %llu KiB of events, %d "
+			"CPUs)\n", r->peer, settings.dir, r->path, r->version,
+			(unsigned long long)r->bytes / 1024, r->cpus);
+	else if (r->path)
+		fprintf(stderr, "ftrecord: %s: wrote '%s/%s' up to a break (%llu KiB of events): "
+			"%s\n", r->peer, settings.dir, r->path, (unsigned long long)r->bytes / 1024, r->text);
+	else
+		fprintf(stderr, "ftrecord: %s: dropped: %s\n", r->peer, r->text[0] ? r->text :
+			strerror(-r->err));
+}
+
+/* --listen PORT: the collector, until SIGINT or SIGTERM. */
+static int listen_main(void)
+{
+	FTK_OPTS(ftk_net_collector_opts, co);
+	struct sigaction sa = { .sa_handler = listen_stop };
+	char *addr, *colon;
+	struct rlimit rl;
+	int ret;
+
+	if (!settings.dir)
+		settings.dir = ".";
+	co.dir = settings.dir;
+	/* [ADDR:]PORT, [v6]:PORT */
+	addr = strdup(settings.listen);
+	if (!addr)
+		tool_die("out of memory");
+	colon = strrchr(addr, ':');
+	if (colon) {
+		*colon = '\0';
+		co.port = tool_num(colon + 1, "port", 0, 65535);
+		unbracket(addr);
+		co.addr = addr;
+	} else {
+		co.port = tool_num(addr, "port", 0, 65535);
+	}
+	if (settings.data_ports) {
+		char *dash = strchr(settings.data_ports, '-');
+
+		if (!dash)
+			tool_usage_error("--data-ports wants LOW-HIGH, not '%s'", settings.data_ports);
+		*dash = '\0';
+		co.data_port_min = tool_num(settings.data_ports, "data port", 1, 65535);
+		co.data_port_max = tool_num(dash + 1, "data port", co.data_port_min, 65535);
+	}
+	co.max_clients = settings.max_clients;
+	co.timeout_ms = settings.client_timeout * 1000;
+	co.report = listen_report;
+	/* a descriptor per CPU per sender: as many as allowed */
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	signal(SIGPIPE, SIG_IGN);
+	ret = ftk_net_collector_new(&co, &collector);
+	if (ret)
+		tool_die("cannot listen: %s", collector && ftk_net_collector_errmsg(collector)[0] ?
+			 ftk_net_collector_errmsg(collector) : strerror(-ret));
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (!quiet)
+		fprintf(stderr, "ftrecord: listening on port %d, writing into '%s'... Ctrl-C to "
+			"end.\n", ftk_net_collector_port(collector), settings.dir);
+	ret = ftk_net_collector_run(collector);
+	if (ret)
+		tool_err("collector: %s", ftk_net_collector_errmsg(collector));
+	ftk_net_collector_free(collector);
+	free(addr);
+	return ret ? EXIT_FAIL : EXIT_OK;
 }
 
 /* The capture, spooling beside the output, leaving the recorder out unless --trace-self. */
@@ -815,20 +1048,23 @@ static struct ftk_capture *capture_new(struct ftk_tracefs *t, int *mainpid, int 
 	const char *outdir = out_dir(&outcopy);
 	int ret;
 
-	if (access(outdir, W_OK) < 0)
-		tool_die("cannot write '%s': %s", o.to_stdout ? outdir : o.output, strerror(errno));
+	if (settings.net) {
+		net_capture_opts(&copts);
+		outdir = "/";
+	} else if (access(outdir, W_OK) < 0)
+		tool_die("cannot write '%s': %s", settings.to_stdout ? outdir : settings.output, strerror(errno));
 	copts.spool_dir = outdir;
 	/* kept for --recover: the top buffer's spools, in FILE.spool/ */
-	if (!o.max_kb && top && !o.to_stdout) {
+	if (!settings.max_kb && top && !settings.to_stdout && !settings.net) {
 		spool_make(outdir);
-		copts.spool_dir = spool_dir;
+		copts.spool_dir = ftk_spool_dir(spool);
 		copts.flags |= FTK_CAPTURE_NAMED_SPOOLS;
 	}
-	copts.buffer_percent = o.bp_set ? (o.bp ? o.bp : -1) : 50;
-	copts.poll_ms = o.sleep_us ? (o.sleep_us + 999) / 1000 : 0;
-	copts.max_kb = o.max_kb;
-	copts.rt_priority = o.rt;
-	copts.flags |= o.self ? FTK_CAPTURE_TRACE_SELF : 0;
+	copts.buffer_percent = settings.bp_set ? (settings.bp ? settings.bp : -1) : 50;
+	copts.poll_ms = settings.sleep_us ? (settings.sleep_us + 999) / 1000 : 0;
+	copts.max_kb = settings.max_kb;
+	copts.rt_priority = settings.rt;
+	copts.flags |= settings.self ? FTK_CAPTURE_TRACE_SELF : 0;
 	copts.on_failure = capture_failed;
 	copts.notrace_pids = mainpid;
 	copts.nr_notrace_pids = 1;
@@ -841,15 +1077,11 @@ static struct ftk_capture *capture_new(struct ftk_tracefs *t, int *mainpid, int 
 	return c;
 }
 
-static void set_list(struct ftk_tracefs *t, const char *file, char **list)
+static void set_list(struct ftk_session *s, enum ftk_ftrace_list which, char **list)
 {
-	char *s;
-
-	if (!list)
-		return;
-	s = join(list, " ");
-	set_or_die(t, file, s);
-	free(s);
+	if (list)
+		session_check(s, ftk_session_functions(s, which, list, ftk_list_len(list)),
+			      ftk_ftrace_list_file(which));
 }
 
 /* Buffer, clock, options, function lists, tracer, events: what to record. */
@@ -857,55 +1089,53 @@ static void set_list(struct ftk_tracefs *t, const char *file, char **list)
  * Buffer, clock and options in every buffer; the tracer and its function
  * lists in the top one (@top); then the buffer's own events @ev.
  */
-static void setup(struct ftk_tracefs *t, const struct evspec *ev, int nr, int top)
+static void setup(struct ftk_session *s, const struct evspec *ev, int nr, int top)
 {
-	char kb[32];
-	int i;
+	int i, ret;
 
-	if (o.buffer_kb) {
-		snprintf(kb, sizeof(kb), "%ld", o.buffer_kb);
-		set_or_die(t, "buffer_size_kb", kb);
-	}
-	if (o.clock)
-		set_or_die(t, "trace_clock", o.clock);
-	for (i = 0; o.ftopts && o.ftopts[i]; i++)
-		set_option(t, o.ftopts[i]);
-	if (o.stack)
-		set_option(t, "stacktrace");
+	if (settings.buffer_kb)
+		session_check(s, ftk_session_buffer(s, settings.buffer_kb), "the buffer size");
+	if (settings.clock)
+		session_check(s, ftk_session_clock(s, settings.clock), "the clock");
+	for (i = 0; settings.ftopts && settings.ftopts[i]; i++)
+		set_option(s, settings.ftopts[i]);
+	if (settings.stack)
+		set_option(s, "stacktrace");
 	if (top) {
-		set_list(t, "set_ftrace_filter", o.func_filter);
-		set_list(t, "set_ftrace_notrace", o.func_notrace);
-		set_list(t, "set_graph_function", o.graph_funcs);
-		if (o.tracer && ftk_tracefs_set(t, "current_tracer", o.tracer))
-			tool_die("cannot use tracer '%s': %s", o.tracer, ftk_tracefs_errmsg(t));
+		set_list(s, FTK_FTRACE_FILTER, settings.func_filter);
+		set_list(s, FTK_FTRACE_NOTRACE, settings.func_notrace);
+		set_list(s, FTK_FTRACE_GRAPH, settings.graph_funcs);
+		if (settings.tracer && ftk_session_tracer(s, settings.tracer))
+			tool_die("cannot use tracer '%s': %s", settings.tracer, ftk_session_errmsg(s));
 	}
-	for (i = 0; i < nr; i++)
-		if (!enable_spec(t, &ev[i]))
+	for (i = 0; i < nr; i++) {
+		/* (-e all -f F: the filter was never applied; the kernel has no file for it) */
+		ret = ftk_session_event(s, ev[i].spec, strcmp(ev[i].spec, "all") ? ev[i].filter : NULL);
+		if (ret == -FTK_E_NOEVENT)
 			tool_usage_error("no event matches '%s' (see %s/available_events)",
-					 ev[i].spec, ftk_tracefs_root(t));
-	if (o.children) {
-		set_or_die(t, "options/event-fork", "1");
-		if (top && o.tracer && ftk_tracefs_exists(t, "options/function-fork"))
-			set_or_die(t, "options/function-fork", "1");
+					 ev[i].spec, ftk_tracefs_root(ftk_session_tracefs(s)));
+		if (ret) {
+			tool_cmd_kill(&cmd);
+			tool_die("cannot enable %s", ftk_session_errmsg(s));
+		}
+	}
+	if (settings.children) {
+		session_check(s, ftk_session_option(s, "event-fork", 1), "event-fork");
+		ret = top && settings.tracer ? ftk_session_option(s, "function-fork", 1) : 0;
+		session_check(s, ret == -ENOENT ? 0 : ret, "function-fork");
 	}
 }
 
 /* -P and -F: only those PIDs (the command's, forked and waiting by now). */
-static void set_pids(struct ftk_tracefs *t)
+static void set_pids(struct ftk_session *s)
 {
-	char list[4096] = "";
-	size_t n = 0;
+	unsigned int flags = settings.tracer ? FTK_SESSION_PID_FUNCTION : 0;
 	int i;
 
-	if (!o.nr_pids && !o.follow)
-		return;
-	for (i = 0; i < o.nr_pids; i++)
-		n += snprintf(list + n, sizeof(list) - n, "%d ", o.pids[i]);
-	if (o.follow)
-		snprintf(list + n, sizeof(list) - n, "%d", (int)cmd.pid);
-	set_or_die(t, "set_event_pid", list);
-	if (o.tracer && ftk_tracefs_exists(t, "set_ftrace_pid"))
-		set_or_die(t, "set_ftrace_pid", list);
+	for (i = 0; i < settings.nr_pids; i++)
+		session_check(s, ftk_session_pid(s, settings.pids[i], flags), "the PID filter");
+	if (settings.follow)
+		session_check(s, ftk_session_pid(s, cmd.pid, flags), "the PID filter");
 }
 
 /*
@@ -915,13 +1145,17 @@ static void set_pids(struct ftk_tracefs *t)
  * buffer is off, so an instance with tracing off and the copy on would cut
  * the markers off from other instances.
  */
-static int copy_marker_on(struct ftk_tracefs *t)
+static int copy_marker_on(void)
 {
-	if (!ftk_tracefs_instance(t) || !ftk_tracefs_exists(t, "options/copy_trace_marker") ||
-	    has_option("copy_trace_marker"))
+	int ret;
+
+	if (has_option("copy_trace_marker"))
 		return 0;
-	if (ftk_tracefs_set(t, "options/copy_trace_marker", "1"))
-		fatal("cannot write 'options/copy_trace_marker': %s", ftk_tracefs_errmsg(t));
+	ret = ftk_session_copy_marker(sess, 1);
+	if (ret == -ENOENT)
+		return 0;
+	if (ret)
+		tool_die("cannot copy trace_marker into the instance: %s", ftk_session_errmsg(sess));
 	return 1;
 }
 
@@ -934,33 +1168,21 @@ static int extra_failed;
  * would record the others' wake-ups. The captures put set_event_notrace_pid
  * back as they found it.
  */
-static void notrace_each_other(struct ftk_tracefs *t)
+static void notrace_each_other(void)
 {
-	char *all = NULL, *s, *p;
-	size_t len = 0;
-	FILE *m;
+	struct ftk_session **all;
 	int i;
 
-	if (o.self || !o.nr_xb || !ftk_tracefs_exists(t, "set_event_notrace_pid"))
+	if (settings.self || !settings.nr_xb)
 		return;
-	m = open_memstream(&all, &len);
-	if (!m)
+	all = calloc(settings.nr_xb + 1, sizeof(*all));
+	if (!all)
 		tool_die("out of memory");
-	for (i = -1; i < o.nr_xb; i++) {
-		if (ftk_tracefs_read(i < 0 ? t : o.xb[i].t, "set_event_notrace_pid", &s))
-			continue;
-		for (p = s; *p; p++)
-			if (*p == '\n')
-				*p = ' ';
-		fprintf(m, "%s ", s);
-		free(s);
-	}
-	fclose(m);
-	for (i = -1; i < o.nr_xb; i++)
-		if (ftk_tracefs_append(i < 0 ? t : o.xb[i].t, "set_event_notrace_pid", all))
-			tool_warn("'%s': cannot leave the other buffers' readers out: %s",
-				  i < 0 ? "top buffer" : o.xb[i].name,
-				  ftk_tracefs_errmsg(i < 0 ? t : o.xb[i].t));
+	all[0] = sess;
+	for (i = 0; i < settings.nr_xb; i++)
+		all[i + 1] = settings.xb[i].s;
+	if (ftk_session_notrace_share(all, settings.nr_xb + 1))
+		tool_warn("cannot leave the other buffers' readers out: %s", ftk_session_errmsg(sess));
 	free(all);
 }
 
@@ -970,18 +1192,19 @@ static int record(struct ftk_tracefs *t, const struct tool_args *a)
 
 	ret = ftk_capture_start(cap);
 	if (ret)
-		fatal("cannot start recording: %s", ftk_capture_errmsg(cap));
-	for (i = 0; i < o.nr_xb; i++)
-		if (ftk_capture_start(o.xb[i].cap))
-			fatal("cannot start recording in '%s': %s", o.xb[i].name,
-			      ftk_capture_errmsg(o.xb[i].cap));
-	notrace_each_other(t);
-	copy_marker = copy_marker_on(t);
-	if (!quiet && !o.nr_events && !o.tracer && !o.nr_xb)
+		tool_die("cannot start recording: %s", ftk_capture_errmsg(cap));
+	for (i = 0; i < settings.nr_xb; i++)
+		if (ftk_capture_start(settings.xb[i].cap))
+			tool_die("cannot start recording in '%s': %s", settings.xb[i].name,
+			      ftk_capture_errmsg(settings.xb[i].cap));
+	notrace_each_other();
+	copy_marker = copy_marker_on();
+	if (!quiet && !settings.nr_events && !settings.tracer && !settings.nr_xb)
 		tool_warn("no event enabled: recording trace_marker writes only");
 	if (a->argv) {
 		if (tool_cmd_start(&cmd)) {
 			ftk_capture_free(cap);
+			cap = NULL;
 			free_extra();
 			tool_exit(tool_cmd_code(&cmd));
 		}
@@ -996,11 +1219,11 @@ static int record(struct ftk_tracefs *t, const struct tool_args *a)
 		tool_sleep(a->duration);
 	}
 	if (copy_marker)
-		ftk_tracefs_write(t, "options/copy_trace_marker", "0");
-	for (i = 0; i < o.nr_xb; i++)
-		if (ftk_capture_stop(o.xb[i].cap)) {
-			tool_err("recording in '%s' failed: %s", o.xb[i].name,
-				 ftk_capture_errmsg(o.xb[i].cap));
+		ftk_session_copy_marker(sess, 0);
+	for (i = 0; i < settings.nr_xb; i++)
+		if (ftk_capture_stop(settings.xb[i].cap)) {
+			tool_err("recording in '%s' failed: %s", settings.xb[i].name,
+				 ftk_capture_errmsg(settings.xb[i].cap));
 			extra_failed = 1;
 		}
 	ret = ftk_capture_stop(cap);
@@ -1058,11 +1281,11 @@ static uint64_t summary(void)
 	char who[300];
 	int i;
 
-	for (i = 0; i < o.nr_xb; i++) {
-		if (!o.xb[i].cap)
+	for (i = 0; i < settings.nr_xb; i++) {
+		if (!settings.xb[i].cap)
 			continue;
-		snprintf(who, sizeof(who), "%s: ", o.xb[i].name);
-		total += summary_of(o.xb[i].cap, who);
+		snprintf(who, sizeof(who), "%s: ", settings.xb[i].name);
+		total += summary_of(settings.xb[i].cap, who);
 	}
 	return total;
 }
@@ -1073,11 +1296,46 @@ static void print_written(const char *path, uint64_t total)
 
 	getrusage(RUSAGE_SELF, &ru);
 	fprintf(stderr, "ftrecord: wrote '%s' (version %ld%s%s, %llu KiB of events), "
-		"peak RSS %ld KiB, %.3f s CPU in all\n", path, o.version,
-		o.compression ? ", " : "", o.compression ? o.compression : "",
+		"peak RSS %ld KiB, %.3f s CPU in all\n", path, settings.version,
+		settings.compression ? ", " : "", settings.compression ? settings.compression : "",
 		(unsigned long long)total / 1024, ru.ru_maxrss,
 		ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
 		(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
+}
+
+/* ------------------------------------------------------------ the watchdog */
+
+/*
+ * A child that outlives a recorder killed with SIGKILL: it turns tracing
+ * off, saves what the ring holds into FILE.spool/ (with --flight only
+ * after a trigger) and removes the instance. It is told goodbye before
+ * any teardown: the exit chain runs newest first.
+ */
+static struct ftk_watchdog *wd;
+
+static int watchdog_stop(void *ctx)
+{
+	(void)ctx;
+	ftk_watchdog_free(wd);
+	wd = NULL;
+	return 0;
+}
+
+static void watchdog_start(struct ftk_tracefs *t, const struct ftk_tracewrite_opts *wopts)
+{
+	FTK_OPTS(ftk_watchdog_opts, o);
+	int ret;
+
+	o.spool = spool;
+	o.template_opts = wopts;
+	o.flags = (settings.flight ? FTK_WATCHDOG_SAVE_LATER : 0) |
+		  (settings.self ? FTK_WATCHDOG_TRACE_SELF : 0);
+	ret = ftk_watchdog_start(t, &o, &wd);
+	if (ret)
+		tool_warn("no watchdog (%s): killed, ftrecord would leave its instance tracing",
+			  strerror(-ret));
+	else
+		tool_on_exit(watchdog_stop, NULL);
 }
 
 /* ------------------------------------------------------------ --flight */
@@ -1098,29 +1356,40 @@ static void flight_new(struct ftk_tracefs *t, int *mainpid)
 
 	fo.spool_dir = out_dir(&outcopy);
 	if (access(fo.spool_dir, W_OK) < 0)
-		tool_die("cannot write '%s': %s", o.to_stdout ? fo.spool_dir : o.output,
+		tool_die("cannot write '%s': %s", settings.to_stdout ? fo.spool_dir : settings.output,
 			 strerror(errno));
-	fo.before = o.before;
-	fo.after = o.after;
-	fo.buffer_kb = o.buffer_kb ? o.buffer_kb : o.max_kb;
-	fo.event = o.on_event;
-	fo.event_filter = o.on_filter;
-	fo.mark = o.on_mark;
-	if (o.on_latency) {
+	/*
+	 * FILE.spool/lock, though nothing is spooled there: one recorder a file
+	 * (a window is written by rename, so a second would silently win).
+	 */
+	if (!settings.to_stdout)
+		spool_make(fo.spool_dir);
+	fo.before = settings.before;
+	fo.after = settings.after;
+	fo.buffer_kb = settings.buffer_kb ? settings.buffer_kb : settings.max_kb;
+	fo.event = settings.on_event;
+	fo.event_filter = settings.on_filter;
+	fo.mark = settings.on_mark;
+	if (settings.on_latency) {
 		char name[64];
 
 		if (ftk_instance_name("reclat", name, sizeof(name)))
 			tool_die("cannot name an instance");
 		/* formats libtraceevent cannot parse are of events the watcher does not read */
 		tep_set_loglevel(TEP_LOG_CRITICAL);
-		fo.latency = o.on_latency;
+		fo.latency = settings.on_latency;
 		fo.top = fl_top;
-		fo.watch = fl_watch = tool_tracefs(name, FTK_TRACEFS_CREATE);
+		fl_watch_s = record_session(name);
+		fo.watch = fl_watch = ftk_session_tracefs(fl_watch_s);
 	}
 	fo.notrace_pids = mainpid;
 	fo.nr_notrace_pids = 1;
-	fo.rt_priority = o.rt;
-	fo.capture_flags = o.self ? FTK_CAPTURE_TRACE_SELF : 0;
+	fo.rt_priority = settings.rt;
+	fo.capture_flags = settings.self ? FTK_CAPTURE_TRACE_SELF : 0;
+	if (spool) {	/* the window in FILE.spool/: the watchdog's, if killed */
+		fo.spool_dir = ftk_spool_dir(spool);
+		fo.capture_flags |= FTK_CAPTURE_NAMED_SPOOLS;
+	}
 	ret = ftk_flight_new(t, &fo, &fl);
 	free(outcopy);
 	if (ret)
@@ -1158,94 +1427,83 @@ static int flight_check(void *arg, const char **why)
 /* -o FILE with --repeat: FILE-N before its extension (trace.dat: trace-1.dat). */
 static char *numbered(int n)
 {
-	const char *base = strrchr(o.output, '/'), *dot;
+	const char *base = strrchr(settings.output, '/'), *dot;
 	char *s;
 
-	base = base ? base + 1 : o.output;
+	base = base ? base + 1 : settings.output;
 	dot = strrchr(base, '.');
 	if (!dot || dot == base)
-		dot = o.output + strlen(o.output);
-	if (asprintf(&s, "%.*s-%d%s", (int)(dot - o.output), o.output, n, dot) < 0)
+		dot = settings.output + strlen(settings.output);
+	if (asprintf(&s, "%.*s-%d%s", (int)(dot - settings.output), settings.output, n, dot) < 0)
 		tool_die("out of memory");
 	return s;
-}
-
-/* The flight recorder's failure: its message outlives the recorder that fatal() frees. */
-static void flight_fatal(const char *what) __attribute__((noreturn));
-static void flight_fatal(const char *what)
-{
-	char msg[512];
-
-	snprintf(msg, sizeof(msg), "%s", ftk_flight_errmsg(fl));
-	fatal("%s: %s", what, msg);
 }
 
 /* Wait, write a file per trigger (--repeat: up to N), re-arm. The files written. */
 static int fly(struct ftk_tracefs *t, const struct tool_args *a,
 	       const struct ftk_tracewrite_opts *wopts)
 {
-	int n, ret = 0, sret, copy_marker = copy_marker_on(t);
+	int n, ret = 0, sret, cut, copy_marker = copy_marker_on();
+	struct ftk_tracewrite_opts wo;
 	const char *name;
-	uint64_t dropped;
 	char *path;
 
 	if (fl_watch) {
 		/* the latency watcher follows what the recorder follows */
-		char self[32];
+		set_pids(fl_watch_s);
+		if (settings.children)
+			session_check(fl_watch_s, ftk_session_option(fl_watch_s, "event-fork", 1),
+				      "event-fork");
+		/* system-wide: not the recorder's own sleeps (where the kernel can) */
+		if (!settings.nr_pids && !settings.follow) {
+			int r = ftk_session_pid(fl_watch_s, getpid(), FTK_SESSION_PID_NOTRACE);
 
-		set_pids(fl_watch);
-		if (o.children)
-			set_or_die(fl_watch, "options/event-fork", "1");
-		snprintf(self, sizeof(self), "%d", (int)getpid());
-		/* system-wide: not the recorder's own sleeps */
-		if (!o.nr_pids && !o.follow && ftk_tracefs_exists(fl_watch, "set_event_notrace_pid"))
-			set_or_die(fl_watch, "set_event_notrace_pid", self);
+			session_check(fl_watch_s, r == -ENOENT ? 0 : r, "the PID filter");
+		}
 	}
 	if (ftk_flight_arm(fl))
-		flight_fatal("cannot arm the flight recorder");
-	if (a->argv && tool_cmd_start(&cmd)) {
-		ftk_flight_free(fl);
+		tool_die("cannot arm the flight recorder: %s", ftk_flight_errmsg(fl));
+	if (a->argv && tool_cmd_start(&cmd))
 		tool_exit(tool_cmd_code(&cmd));
-	}
 	if (!quiet)
 		fprintf(stderr, "ftrecord: armed: writing '%s' at a trigger... Ctrl-C to end.\n",
 			out_name());
-	for (n = 1; n <= (o.repeat ? o.repeat : 1); n++) {
+	for (n = 1; n <= (settings.repeat ? settings.repeat : 1); n++) {
 		if (n > 1 && ftk_flight_arm(fl))
-			flight_fatal("cannot arm the flight recorder");
+			tool_die("cannot arm the flight recorder: %s", ftk_flight_errmsg(fl));
 		ret = ftk_flight_wait(fl, flight_check, (void *)a);
 		if (ret < 0)
-			flight_fatal("flight recorder");
+			tool_die("flight recorder: %s", ftk_flight_errmsg(fl));
 		if (!ret)
 			break;
+		ftk_watchdog_save(wd, 1);
 		if (!quiet)
 			fprintf(stderr, "ftrecord: trigger: %s\n", ftk_flight_reason(fl));
-		path = o.repeat ? numbered(n) : strdup(o.output);
+		path = settings.repeat ? numbered(n) : strdup(settings.output);
 		if (!path)
-			fatal("out of memory");
-		name = o.to_stdout ? out_name() : path;
+			tool_die("out of memory");
+		name = settings.to_stdout ? out_name() : path;
 		ret = ftk_flight_collect(fl, flight_check, (void *)a);
 		cap = ftk_flight_capture(fl);
 		/* A full disk: the window as far as it was stored, in what fits. */
 		full = ret && cap && disk_full(ftk_capture_failed(cap));
 		if (ret && !full) {
 			free(path);
-			flight_fatal("flight recorder");
+			tool_die("flight recorder: %s", ftk_flight_errmsg(fl));
 		}
 		if (full)
 			tool_err("cannot write '%s': %s: recording stopped (%s)", name,
 				 strerror(-ftk_capture_failed(cap)), ftk_flight_errmsg(fl));
-		/* Standard output is written once: a second try would follow the first. */
-		while (disk_full(sret = save(t, path, wopts, a->argv ? a->argv[0] : NULL,
-					     cmd.pid)) && full && !o.to_stdout &&
-		       (dropped = ftk_capture_shrink(cap)) > 0)
-			tool_warn("'%s': no room for all of it; dropping the newest %llu KiB "
-				  "(every CPU cut at one time stamp)",
-				  name, (unsigned long long)dropped / 1024);
-		if (sret && full)
-			tool_err("cannot write '%s': %s", name, strerror(-sret));
-		else if (!sret && full)
+		wo = *wopts;	/* each window with kallsyms again, if it fits */
+		sret = save_fitting(t, path, name, &wo, a->argv ? a->argv[0] : NULL, cmd.pid,
+				    &cut);
+		if (!sret && (full || cut == 2))
 			tool_warn("wrote what fit into '%s': the window is cut short", name);
+		else if (!sret && cut)
+			tool_warn("wrote what fit into '%s': less metadata than asked for", name);
+		if (!sret && cut)
+			sret = -ENOSPC;	/* written, but not all: exit 2 */
+		ftk_watchdog_save(wd, 0);
 		if (!sret && !quiet)
 			print_written(name, summary());
 		if (!ret)
@@ -1258,7 +1516,7 @@ static int fly(struct ftk_tracefs *t, const struct tool_args *a,
 	if (n == 1 && !ret && !quiet)
 		fprintf(stderr, "ftrecord: no trigger fired: nothing written\n");
 	if (copy_marker)
-		ftk_tracefs_write(t, "options/copy_trace_marker", "0");
+		ftk_session_copy_marker(sess, 0);
 	/* Every way out: the command ends, reaped, before the instance goes. */
 	if (a->argv && !tool_cmd_done(&cmd)) {
 		timed_out = 1;	/* ended by us: not its own status */
@@ -1277,29 +1535,26 @@ static int fly(struct ftk_tracefs *t, const struct tool_args *a,
 static int keep(struct ftk_tracefs *t, struct tool_args *a, struct ftk_tracewrite_opts *wopts,
 		int ret)
 {
-	uint64_t dropped, total;
-	int sret = 0;
+	int sret = 0, cut = 0;
+	uint64_t total;
 
 	if (!ret || full || ret == -ECANCELED) {
-		while (disk_full(sret = save(t, o.output, wopts, a->argv ? a->argv[0] : NULL,
-					     cmd.pid)) &&
-		       full && (dropped = ftk_capture_shrink(cap)) > 0)
-			tool_warn("'%s': no room for all of it; dropping the newest %llu KiB "
-				  "(every CPU cut at one time stamp)",
-				  out_name(), (unsigned long long)dropped / 1024);
-		if (sret && full)
-			tool_err("cannot write '%s': %s", out_name(), strerror(-sret));
-		else if (!sret && full)
+		sret = save_fitting(t, settings.output, out_name(), wopts, a->argv ? a->argv[0] : NULL,
+				    cmd.pid, &cut);
+		if (!sret && (full || cut == 2))
 			tool_warn("wrote what fit into '%s': the recording is cut short", out_name());
+		else if (!sret && cut)
+			tool_warn("wrote what fit into '%s': less metadata than asked for", out_name());
 		if (!ret)
-			ret = sret;
+			ret = sret ? sret : cut ? -ENOSPC : 0;
 	}
-	ftk_tracewrite_free(tmpl_w);
-	tmpl_w = NULL;
+	ftk_tracemeta_free(tmpl_m);
+	tmpl_m = NULL;
 	total = summary();
 	ftk_capture_free(cap);
+	cap = NULL;
 	free_extra();
-	if (!sret && (!ret || full || ret == -ECANCELED) && !quiet)
+	if (!sret && (!ret || full || cut || ret == -ECANCELED) && !quiet)
 		print_written(out_name(), total);
 	return ret;
 }
@@ -1314,49 +1569,63 @@ int main(int argc, char **argv)
 
 	tool_parse(&def, argc, argv, &a, NULL);
 	check_usage(&a);
-	if (o.recover)
+	if (settings.recover)
 		tool_exit(recover());
+	if (settings.listen)
+		tool_exit(listen_main());
 	/* -o -: before anything is opened, which could take a closed stdout's number */
-	if (o.to_stdout && fcntl(STDOUT_FILENO, F_GETFD) < 0)
+	if (settings.to_stdout && fcntl(STDOUT_FILENO, F_GETFD) < 0)
 		tool_die("cannot write standard output: %s", strerror(errno));
-	if (o.to_stdout)
+	if (settings.to_stdout)
 		signal(SIGPIPE, SIG_IGN);	/* a reader gone is EPIPE: said, exit 2 */
 	tool_signals();
-	if (!o.instance && ftk_instance_name("rec", name, sizeof(name)))
+	if (!settings.instance && ftk_instance_name("rec", name, sizeof(name)))
 		tool_die("cannot name an instance");
 	/* --on-latency's probes and synthetic events: put back after the instances using them */
-	if (o.on_latency)
-		fl_top = tool_tracefs(NULL, 0);
-	t = tool_tracefs(o.instance ? o.instance : name, FTK_TRACEFS_CREATE);
-	if (o.flight)
+	if (settings.on_latency)
+		fl_top = record_tracefs(NULL, 0);
+	sess = record_session(settings.instance ? settings.instance : name);
+	t = ftk_session_tracefs(sess);
+	if (settings.net)
+		net = net_next = net_open();
+	if (settings.flight)
 		flight_new(t, &mainpid);
 	else
 		cap = capture_new(t, &mainpid, 1);
-	setup(t, o.events, o.nr_events, 1);
-	for (i = 0; i < o.nr_xb; i++) {
-		o.xb[i].t = tool_tracefs(o.xb[i].name, FTK_TRACEFS_CREATE);
-		o.xb[i].cap = capture_new(o.xb[i].t, &mainpid, 0);
-		setup(o.xb[i].t, o.xb[i].events, o.xb[i].nr_events, 0);
+	setup(sess, settings.events, settings.nr_events, 1);
+	for (i = 0; i < settings.nr_xb; i++) {
+		settings.xb[i].s = record_session(settings.xb[i].name);
+		settings.xb[i].t = ftk_session_tracefs(settings.xb[i].s);
+		if (settings.net)
+			net_next = net_extra(i);
+		settings.xb[i].cap = capture_new(settings.xb[i].t, &mainpid, 0);
+		setup(settings.xb[i].s, settings.xb[i].events, settings.xb[i].nr_events, 0);
 	}
 	/* Marks the command makes with ftmark or ftk_marker_open() land in the instance. */
 	if (a.argv)
 		tool_cmd_fork_flags(&cmd, a.argv, ftk_tracefs_instance(t),
-				    (o.to_stdout ? TOOL_CMD_STDOUT_TO_STDERR : 0) |
-				    (o.procmap ? TOOL_CMD_MAPS_AT_EXIT : 0));
-	set_pids(t);
-	for (i = 0; i < o.nr_xb; i++)
-		set_pids(o.xb[i].t);
-	wopts.version = o.version;
-	wopts.compression = o.compression;
-	wopts.flags = o.noksyms ? FTK_TRACEWRITE_NO_KALLSYMS : 0;
+				    (settings.to_stdout ? TOOL_CMD_STDOUT_TO_STDERR : 0) |
+				    (settings.procmap ? TOOL_CMD_MAPS_AT_EXIT : 0));
+	set_pids(sess);
+	for (i = 0; i < settings.nr_xb; i++)
+		set_pids(settings.xb[i].s);
+	wopts.version = settings.version;
+	wopts.compression = settings.compression;
+	wopts.flags = settings.noksyms ? FTK_TRACEWRITE_NO_KALLSYMS : 0;
 	/* the formats of the events on, as trace-cmd record stores those asked for */
-	if (!o.flight)
+	if (!settings.flight)
 		wopts.flags |= FTK_TRACEWRITE_ENABLED_SYSTEMS;
-	if (!o.flight)
+	if (settings.net)
+		net_meta(t, &wopts);
+	else if (!settings.flight)
 		spool_template(t, &wopts);
-	if (o.flight) {
+	watchdog_start(t, &wopts);
+	if (settings.net) {
+		ret = net_finish(t, &wopts, &a, record(t, &a));
+	} else if (settings.flight) {
 		ret = fly(t, &a, &wopts) ? -1 : 0;
 		ftk_capture_free(cap);
+		cap = NULL;
 	} else {
 		ret = keep(t, &a, &wopts, record(t, &a));
 	}

@@ -8,9 +8,12 @@
  * and only histograms are asked (-w 0; see kernel_setup()), else from the
  * live stream.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <ftkit/perfstat.h>
 
 #include "lat.h"
 
@@ -22,7 +25,7 @@ struct worst {
 	double	at;			/* seconds since the first event */
 };
 
-struct rq {
+struct runqlat {
 	struct lat		l;
 	struct ftk_hist		*hist;
 	struct ftk_lattab	*tab;		/* per CPU or task, with -C/-P */
@@ -35,7 +38,7 @@ struct rq {
 	int			wakeup_id, wakeup_new_id, switch_id, fork_id, per, nworst;
 	struct tep_format_field	*f_child, *f_child_comm, *f_filename;
 	int			exec_id;
-	uint64_t		div, wakeups, preempts, first_ts, dropped;
+	uint64_t		div, wakeups, preempts, dropped;
 	uint64_t		woken;		/* samples of a wake-up (the others: of a preemption) */
 	const char		*uname;
 	int			kernel;		/* the pairing runs in the kernel */
@@ -48,8 +51,8 @@ struct rq {
 #define WOKEN		(1ULL << 32)
 
 static const char usage[] =
-"usage: ftrunqlat [-CP] [-m|-u] [-w N] [-p PID] [-i SECS] [-D SECS] [--json]\n"
-"                 [--heatmap FILE.svg] [-B NAME] [[--] COMMAND [ARG...]]\n"
+"usage: ftrunqlat [-CP] [-m|-u|-n] [-w N] [-p PID] [-i SECS] [-D SECS] [--json]\n"
+"                 [--heatmap FILE.svg] [--stream] [-B NAME] [[--] COMMAND [ARG...]]\n"
 "\n"
 "How long tasks wait to run after a wake-up (or a preemption), as a log2\n"
 "histogram, with the worst waits and the tasks that woke them.\n"
@@ -75,7 +78,7 @@ TOOL_HELP_DURATION TOOL_HELP_INSTANCE TOOL_HELP_COMMON
 
 static void option(int opt, char *arg, void *ctx)
 {
-	struct rq *r = ctx;
+	struct runqlat *r = ctx;
 
 	switch (opt) {
 	case 'C': case 'P': r->per = opt; break;
@@ -83,11 +86,11 @@ static void option(int opt, char *arg, void *ctx)
 	}
 }
 
-static void remember(struct rq *r, const struct tep_record *rec, struct tep_format_field *pid,
+static void remember(struct runqlat *r, const struct tep_record *rec, struct tep_format_field *pid,
 		     struct tep_format_field *comm)
 {
-	int len, p = lat_num(rec, pid);
-	const char *c = lat_str(rec, comm, &len);
+	int len, p = ftk_record_num(rec, pid);
+	const char *c = ftk_record_str(rec, comm, &len);
 	char buf[17];
 
 	snprintf(buf, sizeof(buf), "%.*s", len, c);
@@ -95,7 +98,7 @@ static void remember(struct rq *r, const struct tep_record *rec, struct tep_form
 		ftk_lattab_name(r->comms, p, buf);
 }
 
-static const char *comm_of(struct rq *r, int pid)
+static const char *comm_of(struct runqlat *r, int pid)
 {
 	struct ftk_lat_row *row = ftk_lattab_find(r->comms, pid);
 
@@ -106,15 +109,15 @@ static const char *comm_of(struct rq *r, int pid)
  * The kernel's pid filter passes a sched_switch if either task is traced:
  * only the traced ones (the first tasks and their children) are counted.
  */
-static int ours(struct rq *r, int pid)
+static int ours(struct runqlat *r, int pid)
 {
 	return pid && (!r->ours || ftk_lattab_find(r->ours, pid));
 }
 
-static void ours_init(struct rq *r)
+static void ours_init(struct runqlat *r)
 {
-	char *list, *p, *end;
-	long tid;
+	pid_t *tids = NULL;
+	size_t nr = 0, i;
 
 	if (!r->l.pid)
 		return;
@@ -124,57 +127,56 @@ static void ours_init(struct rq *r)
 	ftk_lattab_row(r->ours, r->l.pid);
 	if (r->l.has_cmd)
 		return;
-	list = lat_threads(r->l.pid);
-	for (p = list; (tid = strtol(p, &end, 10)) > 0; p = end)
-		ftk_lattab_row(r->ours, tid);
-	free(list);
+	if (ftk_perf_threads(r->l.pid, 0, &tids, &nr))
+		tool_die("no process %d: %s", (int)r->l.pid, strerror(errno));
+	for (i = 0; i < nr; i++)
+		ftk_lattab_row(r->ours, tids[i]);
+	free(tids);
 }
 
 static int on_record(void *ctx, const struct tep_record *rec)
 {
-	struct rq *r = ctx;
+	struct runqlat *r = ctx;
 	int type = tep_data_type(r->l.tep, (struct tep_record *)rec), next, prev;
 	uint64_t ns, waker;
 	struct worst w;
 
-	if (!r->first_ts)
-		r->first_ts = rec->ts;
 	if (type == r->fork_id) {
-		if (r->ours && ours(r, lat_pid(rec)))
-			ftk_lattab_row(r->ours, lat_num(rec, r->f_child));
+		if (r->ours && ours(r, ftk_record_pid(rec)))
+			ftk_lattab_row(r->ours, ftk_record_num(rec, r->f_child));
 		if (r->f_child_comm)
 			remember(r, rec, r->f_child, r->f_child_comm);
 		return 0;
 	}
 	if (type == r->exec_id) {
 		int len;
-		const char *fn = lat_str(rec, r->f_filename, &len), *base = fn;
+		const char *fn = ftk_record_str(rec, r->f_filename, &len), *base = fn;
 		char buf[16];
 
 		for (; len > 0 && *fn; fn++, len--)
 			if (*fn == '/')
 				base = fn + 1;
 		snprintf(buf, sizeof(buf), "%.*s", (int)(fn - base), base);
-		ftk_lattab_name(r->comms, lat_pid(rec), buf);
+		ftk_lattab_name(r->comms, ftk_record_pid(rec), buf);
 		return 0;
 	}
 	if (type == r->wakeup_id || type == r->wakeup_new_id) {
-		if (!ours(r, lat_num(rec, r->w_pid)))
+		if (!ours(r, ftk_record_num(rec, r->w_pid)))
 			return 0;
 		remember(r, rec, r->w_pid, r->w_comm);
 		r->wakeups++;
-		ftk_pair_start(r->pair, lat_num(rec, r->w_pid), rec->ts,
-			       WOKEN | (uint32_t)lat_pid(rec));
+		ftk_pair_start(r->pair, ftk_record_num(rec, r->w_pid), rec->ts,
+			       WOKEN | (uint32_t)ftk_record_pid(rec));
 		return 0;
 	}
 	if (type != r->switch_id)
 		return 0;
 	remember(r, rec, r->s_prev_pid, r->s_prev_comm);
 	remember(r, rec, r->s_next_pid, r->s_next_comm);
-	prev = lat_num(rec, r->s_prev_pid);
-	next = lat_num(rec, r->s_next_pid);
+	prev = ftk_record_num(rec, r->s_prev_pid);
+	next = ftk_record_num(rec, r->s_next_pid);
 	/* still runnable as it leaves the CPU: it waits in the queue from now */
-	if (ours(r, prev) && !(lat_num(rec, r->s_prev_state) & RUNNABLE_MASK)) {
+	if (ours(r, prev) && !(ftk_record_num(rec, r->s_prev_state) & RUNNABLE_MASK)) {
 		r->preempts++;
 		ftk_pair_start(r->pair, prev, rec->ts, 0);
 	}
@@ -182,11 +184,11 @@ static int on_record(void *ctx, const struct tep_record *rec)
 		return 0;
 	r->woken += !!(waker & WOKEN);
 	waker = (uint32_t)waker;
-	ftk_hist_add(r->hist, ns / r->div);
+	ftk_hist_add(r->hist, ns);
 	lat_heat(&r->l, rec->ts, ns / r->div);
 	if (r->per)
 		ftk_lattab_add(r->tab, r->per == 'C' ? (uint64_t)rec->cpu : (uint64_t)next,
-			       ns / r->div, 0);
+			       ns, 0);
 	if (r->per == 'P')
 		ftk_lattab_name(r->tab, next, comm_of(r, next));
 	if (r->worst) {
@@ -196,13 +198,13 @@ static int on_record(void *ctx, const struct tep_record *rec)
 		w.waker = waker;
 		snprintf(w.wakee_comm, sizeof(w.wakee_comm), "%s", comm_of(r, next));
 		snprintf(w.waker_comm, sizeof(w.waker_comm), "%s", comm_of(r, waker));
-		w.at = (rec->ts - r->first_ts) / 1e9;
+		w.at = lat_since_start(&r->l, rec->ts);
 		ftk_worst_add(r->worst, ns, &w);
 	}
 	return 0;
 }
 
-static void print_worst(struct rq *r)
+static void print_worst(struct runqlat *r)
 {
 	const struct worst *w;
 	unsigned int i;
@@ -228,7 +230,7 @@ static void print_worst(struct rq *r)
 
 static void print(void *ctx)
 {
-	struct rq *r = ctx;
+	struct runqlat *r = ctx;
 	struct ftk_pair_stats ps;
 	struct ftk_lat_row **rows;
 	long n, i;
@@ -301,7 +303,7 @@ static void print(void *ctx)
  * also pairs others' waits: their rows are dropped here, as the stream
  * drops them, with the tasks of COMMAND known from sched_process_fork.
  */
-static void kernel_setup(struct rq *r)
+static void kernel_setup(struct runqlat *r)
 {
 	static const char *const start[3][3] = {
 		{ "sched:sched_wakeup", "pid", NULL },
@@ -342,40 +344,39 @@ static void kernel_setup(struct rq *r)
 }
 
 /* A row of a kernel hist: { [pid,] lat: ~ LOW-HIGH } hitcount; @ctx's woken set by the caller. */
-static void on_kernel_row(void *ctx, const uint64_t *key, const uint64_t *val, const char *line)
+static void on_kernel_row(void *ctx, const struct ftk_trigger_hist_row *h)
 {
-	struct rq *r = ctx;
+	struct runqlat *r = ctx;
 	int keyed = r->l.opt.pid || r->l.has_cmd || r->per;
-	uint64_t pid = keyed ? key[0] : 0, lat = key[keyed] / r->div;
+	uint64_t pid = keyed ? h->key[0] : 0, lat = h->key[keyed];	/* a bucket's low, in ns */
 	struct ftk_lat_row *row;
 
-	(void)line;
 	if (keyed && !ours(r, pid))
 		return;
-	ftk_hist_add_n(r->hist, lat, val[0]);
+	ftk_hist_add_n(r->hist, lat, h->val[0]);
 	if (r->kernel_woken)
-		r->woken += val[0];
+		r->woken += h->val[0];
 	if (r->per != 'P')
 		return;
 	row = ftk_lattab_row(r->tab, pid);
-	if (!row || (!row->hist && !(row->hist = ftk_hist_new())))
+	if (!row || !ftk_lattab_hist(r->tab, row))
 		tool_die("out of memory");
-	row->count += val[0];
-	ftk_hist_add_n(row->hist, lat, val[0]);
+	row->count += h->val[0];
+	ftk_hist_add_n(row->hist, lat, h->val[0]);
 	if (!row->name) {
 		struct ftk_lat_row *c = ftk_lattab_find(r->comms, pid);
 		char comm[32];
 
 		ftk_lattab_name(r->tab, pid, c && c->name ? c->name :
-				lat_comm(&r->l, pid, comm, sizeof(comm)));
+				ftk_session_comm(r->l.s, pid, comm, sizeof(comm)));
 	}
 }
 
-static void kernel_read(struct rq *r)
+static void kernel_read(struct runqlat *r)
 {
 	static const char *const keys[3] = { "wpid,lat", "npid,lat", "ppid,lat" };
 	int keyed = r->l.opt.pid || r->l.has_cmd || r->per, i;
-	struct lat_hist_totals tot;
+	struct ftk_trigger_hist_totals tot;
 
 	for (i = 0; i < 3; i++) {
 		r->kernel_woken = i < 2;
@@ -404,7 +405,7 @@ int main(int argc, char **argv)
 		LAT_OPT_HEATMAP | LAT_OPT_STREAM | LAT_OPT_MSECS | LAT_OPT_USECS | LAT_OPT_NSECS,
 	};
 	struct tool_args args;
-	struct rq r = { .l.name = "runqlat", .l.opt.unit = 'u', .nworst = 5 };
+	struct runqlat r = { .l.name = "runqlat", .l.opt.unit = 'u', .nworst = 5 };
 	struct tep_event *ev = NULL;
 	int code, kernel;
 
@@ -415,7 +416,9 @@ int main(int argc, char **argv)
 	r.comms = ftk_lattab_new();
 	r.pair = ftk_pair_new();
 	r.worst = r.nworst ? ftk_worst_new(r.nworst, sizeof(struct worst)) : NULL;
-	if (!r.hist || !r.tab || !r.comms || !r.pair || (r.nworst && !r.worst))
+	/* latencies added in ns, bucketed in the unit: sums and means stay exact */
+	if (!r.hist || !r.tab || !r.comms || !r.pair || (r.nworst && !r.worst) ||
+	    ftk_hist_scale(r.hist, r.div) || ftk_lattab_scale(r.tab, r.div))
 		tool_die("out of memory");
 	if (r.l.opt.heatmap)
 		lat_heatmap(&r.l, r.l.opt.heatmap, r.l.opt.interval);
@@ -444,7 +447,7 @@ int main(int argc, char **argv)
 		code = lat_run(&r.l, on_record, &r, NULL, 0);
 		kernel_read(&r);
 		print(&r);
-		lat_exit(&r.l, code);
+		tool_exit(code);
 	}
 	lat_event(&r.l, "sched:sched_wakeup", NULL);
 	lat_event(&r.l, "sched:sched_wakeup_new", NULL);
@@ -466,5 +469,5 @@ int main(int argc, char **argv)
 	code = lat_run(&r.l, on_record, &r, print, r.l.opt.interval);
 	print(&r);
 	lat_heat_write(&r.l, "Run queue latency", r.uname);
-	lat_exit(&r.l, code);
+	tool_exit(code);
 }

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <locale.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include <ftkit/perfstat.h>
+#include <ftkit/text.h>
 
 #include "cmd.h"
 #include "tool.h"
@@ -63,14 +65,16 @@ static struct {
 	int			detailed;
 	int			null_run;
 	int			append;
-} cfg = {
+} settings = {
 	.runs = 1,
 	.big_num = 1,
 };
 
 static const char usage_text[] =
-"usage: ftstat [-aAinqv] [-e EVENTS] [-p PID | -t TID | -C CPUS] [-I MS] [-r N]\n"
-"              [-x SEP | --json] [-d] [-o FILE] [--] [COMMAND [ARGS...]]\n"
+"usage: ftstat [-aAinqv] [-e EVENTS] [-p PID | -t TID | -C CPUS]\n"
+"              [-I MS [--interval-count N]] [-r N] [-x SEP | --json] [-d]\n"
+"              [-o FILE [--append]] [-B | --no-big-num] [--] [COMMAND [ARGS...]]\n"
+"       ftstat --list\n"
 "\n"
 "Count perf events (software, hardware, cache, raw, PMU and tracepoint events)\n"
 "for a command and its children, processes, threads or CPUs, and print them as\n"
@@ -92,7 +96,8 @@ static const char usage_text[] =
 "  -n, --null             no counters: the elapsed time only\n"
 "  -x, --field-separator SEP  CSV output, fields as perf stat -x\n"
 "      --json             JSON output, one object a line, as perf stat --json\n"
-"  -o, --output FILE      write the counts to FILE, not stderr\n"
+"  -o, --output FILE      write the counts to FILE, not stderr (- for stdout)\n"
+"      --append           add to FILE rather than replace it\n"
 "  -B, --big-num          thousands separators from the locale (default)\n"
 "      --no-big-num       no thousands separators\n"
 "      --list             list the named events\n"
@@ -114,7 +119,7 @@ static void list_kind(const char *heading, enum ftk_perf_kind kind)
 {
 	char **names, **n;
 
-	if (ftk_perf_list(cfg.perf, kind, &names))
+	if (ftk_perf_list(settings.perf, kind, &names))
 		tool_die("cannot list events: %s", strerror(errno));
 	printf("%s", heading);
 	for (n = names; *n; n++)
@@ -148,37 +153,21 @@ static const char *status_text(int status)
 	return status == -ECANCELED || status == 0 ? "<not counted>" : "<not supported>";
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = *s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
-
 static void print_ts(uint64_t ts)
 {
 	unsigned long long s = ts / NSEC_PER_SEC, ns = ts % NSEC_PER_SEC;
 
-	if (cfg.mode == OUT_JSON)
-		fprintf(cfg.out, "\"interval\" : %llu.%09llu, ", s, ns);
+	if (settings.mode == OUT_JSON)
+		fprintf(settings.out, "\"interval\" : %llu.%09llu, ", s, ns);
 	else
-		fprintf(cfg.out, "%6llu.%09llu%s", s, ns, cfg.sep);
+		fprintf(settings.out, "%6llu.%09llu%s", s, ns, settings.sep);
 }
 
 static void print_json(const struct ftk_perf_stat_count *c, const struct ftk_perf_stat_metric *m,
 		       const struct ftk_perf_stat_unit *u, const char *name, int cpu, int ok,
 		       double pct)
 {
-	FILE *f = cfg.out;
+	FILE *f = settings.out;
 
 	if (cpu >= 0)
 		fprintf(f, "\"cpu\" : \"%d\", ", cpu);
@@ -187,15 +176,15 @@ static void print_json(const struct ftk_perf_stat_count *c, const struct ftk_per
 	else
 		fprintf(f, "\"counter-value\" : \"%s\", ", status_text(c->status));
 	fprintf(f, "\"unit\" : ");
-	json_str(f, u->unit);
+	ftk_json_str(f, u->unit, SIZE_MAX);
 	fprintf(f, ", \"event\" : ");
-	json_str(f, name);
-	if (cfg.runs > 1)
+	ftk_json_str(f, name, SIZE_MAX);
+	if (settings.runs > 1)
 		fprintf(f, ", \"variance\" : %.2f", c->noise);
 	fprintf(f, ", \"event-runtime\" : %llu, \"pcnt-running\" : %.2f, ",
 		(unsigned long long)(ok ? c->run : 0), pct);
 	fprintf(f, "\"metric-value\" : %f, \"metric-unit\" : ", m->fmt ? m->val : 0.0);
-	json_str(f, m->fmt ? m->unit : "");
+	ftk_json_str(f, m->fmt ? m->unit : "", SIZE_MAX);
 	fprintf(f, "}\n");
 }
 
@@ -203,8 +192,8 @@ static void print_csv(const struct ftk_perf_stat_count *c, const struct ftk_perf
 		      const struct ftk_perf_stat_unit *u, const char *name, int cpu, int ok,
 		      double pct)
 {
-	const char *sep = cfg.sep, *p;
-	FILE *f = cfg.out;
+	const char *sep = settings.sep, *p;
+	FILE *f = settings.out;
 	char num[64];
 
 	if (cpu >= 0)
@@ -214,7 +203,7 @@ static void print_csv(const struct ftk_perf_stat_count *c, const struct ftk_perf
 	else
 		fputs(status_text(c->status), f);
 	fprintf(f, "%s%s%s%s%s", sep, u->unit, sep, name, sep);
-	if (cfg.runs > 1)
+	if (settings.runs > 1)
 		fprintf(f, "%.2f%%%s", c->noise, sep);
 	fprintf(f, "%llu%s%.2f%s", (unsigned long long)(ok ? c->run : 0), sep, pct, sep);
 	if (m->fmt) {
@@ -233,18 +222,18 @@ static void print_std(const struct ftk_perf_stat_count *c, const struct ftk_perf
 		      const struct ftk_perf_stat_unit *u, const char *name, int cpu, int ok,
 		      double pct)
 {
-	FILE *f = cfg.out;
+	FILE *f = settings.out;
 	char num[64];
 	int n;
 
 	if (cpu >= 0)
 		fprintf(f, "CPU%-7d ", cpu);
 	if (!ok) {
-		fprintf(f, "%18s %-*s %-25s%35s", status_text(c->status), cfg.unit_width, u->unit,
+		fprintf(f, "%18s %-*s %-25s%35s", status_text(c->status), settings.unit_width, u->unit,
 			name, "");
 	} else {
-		fprintf(f, cfg.big_num ? "%'18.*f" : "%18.*f", u->decimals, c->val / u->div);
-		fprintf(f, " %-*s %-32s", cfg.unit_width, u->unit, name);
+		fprintf(f, settings.big_num ? "%'18.*f" : "%18.*f", u->decimals, c->val / u->div);
+		fprintf(f, " %-*s %-32s", settings.unit_width, u->unit, name);
 		if (m->fmt) {
 			n = snprintf(num, sizeof(num), m->fmt, m->val);
 			fprintf(f, " # %s %-*s", num, 35 - 3 - n - 1, m->unit);
@@ -252,7 +241,7 @@ static void print_std(const struct ftk_perf_stat_count *c, const struct ftk_perf
 			fprintf(f, "%35s", "");
 		}
 	}
-	if (ok && cfg.runs > 1 && c->noise)
+	if (ok && settings.runs > 1 && c->noise)
 		fprintf(f, "  ( +-%6.2f%% )", c->noise);
 	if (ok && c->run < c->ena)
 		fprintf(f, "  (%.2f%%)", pct);
@@ -262,7 +251,7 @@ static void print_std(const struct ftk_perf_stat_count *c, const struct ftk_perf
 /* Every event's rows of @span, with their metrics over @elapsed_ns; @ts: an interval's stamp. */
 static void print_rows(enum ftk_perf_stat_span span, double elapsed_ns, int interval, uint64_t ts)
 {
-	size_t ev, r, n = ftk_perf_nr_events(cfg.perf);
+	size_t ev, r, n = ftk_perf_nr_events(settings.perf);
 	struct ftk_perf_stat_count c;
 	struct ftk_perf_stat_metric m;
 	struct ftk_perf_stat_unit u;
@@ -270,23 +259,23 @@ static void print_rows(enum ftk_perf_stat_span span, double elapsed_ns, int inte
 	double pct;
 
 	for (ev = 0; ev < n; ev++) {
-		for (r = 0; r < cfg.nr_rows; r++) {
-			ftk_perf_stat_count(cfg.stat, ev, r, span, &c);
-			ftk_perf_stat_metric(cfg.stat, ev, r, span, elapsed_ns, &m);
-			ftk_perf_stat_unit(cfg.stat, ev, &u);
+		for (r = 0; r < settings.nr_rows; r++) {
+			ftk_perf_stat_count(settings.stat, ev, r, span, &c);
+			ftk_perf_stat_metric(settings.stat, ev, r, span, elapsed_ns, &m);
+			ftk_perf_stat_unit(settings.stat, ev, &u);
 			ok = !c.status && c.run;
 			pct = ok && c.ena ? 100.0 * c.run / c.ena : 100.0;
-			cpu = cfg.no_aggr ? cfg.cpus[r] : -1;
-			if (cfg.mode == OUT_JSON)
-				fputc('{', cfg.out);
+			cpu = settings.no_aggr ? settings.cpus[r] : -1;
+			if (settings.mode == OUT_JSON)
+				fputc('{', settings.out);
 			if (interval)
 				print_ts(ts);
-			if (cfg.mode == OUT_JSON)
-				print_json(&c, &m, &u, ftk_perf_name(cfg.perf, ev), cpu, ok, pct);
-			else if (cfg.mode == OUT_CSV)
-				print_csv(&c, &m, &u, ftk_perf_name(cfg.perf, ev), cpu, ok, pct);
+			if (settings.mode == OUT_JSON)
+				print_json(&c, &m, &u, ftk_perf_name(settings.perf, ev), cpu, ok, pct);
+			else if (settings.mode == OUT_CSV)
+				print_csv(&c, &m, &u, ftk_perf_name(settings.perf, ev), cpu, ok, pct);
 			else
-				print_std(&c, &m, &u, ftk_perf_name(cfg.perf, ev), cpu, ok, pct);
+				print_std(&c, &m, &u, ftk_perf_name(settings.perf, ev), cpu, ok, pct);
 		}
 	}
 }
@@ -294,34 +283,34 @@ static void print_rows(enum ftk_perf_stat_span span, double elapsed_ns, int inte
 /* One interval's rows; perf repeats the column heading every 25 intervals. */
 static void print_interval(size_t nr, uint64_t len, uint64_t ts)
 {
-	if (cfg.mode == OUT_STD && nr % 25 == 0)
-		fprintf(cfg.out, cfg.no_aggr ?
+	if (settings.mode == OUT_STD && nr % 25 == 0)
+		fprintf(settings.out, settings.no_aggr ?
 			"#           time CPU                    counts unit events\n" :
 			"#           time             counts unit events\n");
 	print_rows(FTK_PERF_STAT_DELTA, len, 1, ts);
-	fflush(cfg.out);
+	fflush(settings.out);
 }
 
 static void print_header(void)
 {
-	FILE *f = cfg.out;
+	FILE *f = settings.out;
 	char **a;
 
 	fprintf(f, "\n Performance counter stats for ");
-	if (cfg.system_wide && !cfg.cpu_list)
+	if (settings.system_wide && !settings.cpu_list)
 		fprintf(f, "'system wide");
-	else if (cfg.cpu_list)
-		fprintf(f, "'CPU(s) %s", cfg.cpu_list);
-	else if (cfg.pid_list)
-		fprintf(f, "process id '%s", cfg.pid_list);
-	else if (cfg.tid_list)
-		fprintf(f, "thread id '%s", cfg.tid_list);
+	else if (settings.cpu_list)
+		fprintf(f, "'CPU(s) %s", settings.cpu_list);
+	else if (settings.pid_list)
+		fprintf(f, "process id '%s", settings.pid_list);
+	else if (settings.tid_list)
+		fprintf(f, "thread id '%s", settings.tid_list);
 	else
-		for (a = cfg.argv; *a; a++)
-			fprintf(f, a == cfg.argv ? "'%s" : " %s", *a);
+		for (a = settings.argv; *a; a++)
+			fprintf(f, a == settings.argv ? "'%s" : " %s", *a);
 	fputc('\'', f);
-	if (cfg.runs > 1)
-		fprintf(f, " (%u runs)", cfg.runs);
+	if (settings.runs > 1)
+		fprintf(f, " (%u runs)", settings.runs);
 	fprintf(f, ":\n\n");
 }
 
@@ -329,16 +318,16 @@ static void print_header(void)
 static void print_footer(const struct rusage *ru)
 {
 	double avg, sd, rel;
-	FILE *f = cfg.out;
+	FILE *f = settings.out;
 	int prec;
 
-	ftk_perf_stat_elapsed(cfg.stat, &avg, &sd);
+	ftk_perf_stat_elapsed(settings.stat, &avg, &sd);
 	rel = avg ? 100.0 * sd / avg : 0;
 	avg /= 1e9;
 	sd /= 1e9;
-	if (!cfg.null_run)
+	if (!settings.null_run)
 		fputc('\n', f);
-	if (cfg.runs < 2) {
+	if (settings.runs < 2) {
 		fprintf(f, " %17.9f seconds time elapsed", avg);
 		if (ru) {
 			fprintf(f, "\n\n");
@@ -361,33 +350,33 @@ static void print_footer(const struct rusage *ru)
 
 static void open_counters(struct tool_cmd *cmd)
 {
-	unsigned int flags = cfg.no_inherit ? 0 : FTK_PERF_INHERIT;
-	size_t ev, n = ftk_perf_nr_events(cfg.perf);
+	unsigned int flags = settings.no_inherit ? 0 : FTK_PERF_INHERIT;
+	size_t ev, n = ftk_perf_nr_events(settings.perf);
 	char buf[256];
 	int ret;
 
-	if (cfg.system_wide)
-		ret = ftk_perf_open(cfg.perf, cfg.cpus, cfg.nr_cpus, NULL, 0, FTK_PERF_DISABLED);
-	else if (cfg.tids)	/* -p/-t: counted for as long as they live, or the command runs */
-		ret = ftk_perf_open(cfg.perf, NULL, 0, cfg.tids, cfg.nr_tids,
+	if (settings.system_wide)
+		ret = ftk_perf_open(settings.perf, settings.cpus, settings.nr_cpus, NULL, 0, FTK_PERF_DISABLED);
+	else if (settings.tids)	/* -p/-t: counted for as long as they live, or the command runs */
+		ret = ftk_perf_open(settings.perf, NULL, 0, settings.tids, settings.nr_tids,
 				    flags | FTK_PERF_DISABLED);
 	else
-		ret = ftk_perf_open(cfg.perf, NULL, 0, &cmd->pid, 1, flags | FTK_PERF_ON_EXEC);
+		ret = ftk_perf_open(settings.perf, NULL, 0, &cmd->pid, 1, flags | FTK_PERF_ON_EXEC);
 	if (ret) {
 		if (ret == -EACCES || ret == -EPERM)
 			tool_err("%s (perf_event_paranoid is %s; try as root)",
-				 ftk_perf_errmsg(cfg.perf),
+				 ftk_perf_errmsg(settings.perf),
 				 access("/proc/sys/kernel/perf_event_paranoid", R_OK) ? "?" :
 				 "too high");
 		else
-			tool_err("%s", ftk_perf_errmsg(cfg.perf));
-		if (cfg.argv)
+			tool_err("%s", ftk_perf_errmsg(settings.perf));
+		if (settings.argv)
 			tool_cmd_abandon(cmd);
 		tool_exit(EXIT_FAIL);
 	}
 	for (ev = 0; ev < n && ftk_log_level() >= FTK_LOG_INFO; ev++)
-		if (ftk_perf_why(cfg.perf, ev, buf, sizeof(buf)))
-			tool_warn("%s: %s", ftk_perf_name(cfg.perf, ev), buf);
+		if (ftk_perf_why(settings.perf, ev, buf, sizeof(buf)))
+			tool_warn("%s: %s", ftk_perf_name(settings.perf, ev), buf);
 	fflush(stderr);		/* before the command's own output */
 }
 
@@ -405,19 +394,19 @@ static int wait_until(struct tool_cmd *cmd, double deadline)
 		left = deadline ? deadline - tool_now() : 0;
 		if (deadline && left <= 0)
 			return 0;
-		if (cfg.argv)
+		if (settings.argv)
 			return tool_cmd_wait(cmd, left);
-		if (tool_stop || (cfg.tids && !ftk_perf_alive(cfg.tids, cfg.nr_tids)))
+		if (tool_stop || (settings.tids && !ftk_perf_alive(settings.tids, settings.nr_tids)))
 			return 1;
 		/* Targets are polled: a thread that is not our child gives no signal. */
-		tool_sleep(cfg.tids && (!deadline || left > 0.1) ? 0.1 : left);
+		tool_sleep(settings.tids && (!deadline || left > 0.1) ? 0.1 : left);
 	}
 }
 
 static void read_counts(void)
 {
-	if (!cfg.null_run && ftk_perf_stat_read(cfg.stat))
-		tool_die("%s", ftk_perf_errmsg(cfg.perf));
+	if (!settings.null_run && ftk_perf_stat_read(settings.stat))
+		tool_die("%s", ftk_perf_errmsg(settings.perf));
 }
 
 /* One run: count until the command, the targets, -I --interval-count or a signal ends it. */
@@ -428,49 +417,49 @@ static int run_once(struct rusage *ru)
 	size_t nr_interval = 0;
 	int ended = 0, code = 0;
 
-	if (cfg.argv)
-		tool_cmd_fork(&cmd, cfg.argv, NULL);
-	if (!cfg.null_run)
+	if (settings.argv)
+		tool_cmd_fork(&cmd, settings.argv, NULL);
+	if (!settings.null_run)
 		open_counters(&cmd);
 	/* The elapsed time spans the counting: CPUs utilized stays <= 1 a CPU. */
 	start = last = tool_now();
-	if (!cfg.null_run && (cfg.system_wide || cfg.tids) && ftk_perf_enable(cfg.perf))
-		tool_die("%s", ftk_perf_errmsg(cfg.perf));
-	if (cfg.argv && tool_cmd_start(&cmd))
+	if (!settings.null_run && (settings.system_wide || settings.tids) && ftk_perf_enable(settings.perf))
+		tool_die("%s", ftk_perf_errmsg(settings.perf));
+	if (settings.argv && tool_cmd_start(&cmd))
 		tool_exit(tool_cmd_code(&cmd));
-	if (cfg.interval_ms)
-		next = start + cfg.interval_ms / 1e3;
+	if (settings.interval_ms)
+		next = start + settings.interval_ms / 1e3;
 	while (!ended) {
 		ended = wait_until(&cmd, next);
-		if (ended || !cfg.interval_ms)
+		if (ended || !settings.interval_ms)
 			break;
 		t = tool_now();
 		read_counts();
 		print_interval(nr_interval++, (uint64_t)((t - last) * 1e9),
 			       (uint64_t)((t - start) * 1e9));
 		last = t;
-		if (cfg.interval_count && nr_interval >= cfg.interval_count)
+		if (settings.interval_count && nr_interval >= settings.interval_count)
 			break;
-		next += cfg.interval_ms / 1e3;
+		next += settings.interval_ms / 1e3;
 	}
-	if (!cfg.null_run)
-		ftk_perf_disable(cfg.perf);
+	if (!settings.null_run)
+		ftk_perf_disable(settings.perf);
 	t = tool_now();
-	if (cfg.argv && !ended) {
+	if (settings.argv && !ended) {
 		/* --interval-count ended it: stop the command, as perf does. */
 		tool_cmd_kill(&cmd);
 		code = WIFSIGNALED(cmd.status) && WTERMSIG(cmd.status) == SIGTERM ? 0 :
 		       tool_cmd_code(&cmd);
-	} else if (cfg.argv) {
+	} else if (settings.argv) {
 		code = tool_cmd_code(&cmd);
 	}
 	read_counts();
-	if (cfg.interval_ms && (!cfg.interval_count || nr_interval < cfg.interval_count))
+	if (settings.interval_ms && (!settings.interval_count || nr_interval < settings.interval_count))
 		print_interval(nr_interval, (uint64_t)((t - last) * 1e9),
 			       (uint64_t)((t - start) * 1e9));
-	ftk_perf_stat_run_end(cfg.stat, (uint64_t)((t - start) * 1e9));
-	if (!cfg.null_run)
-		ftk_perf_close(cfg.perf);
+	ftk_perf_stat_run_end(settings.stat, (uint64_t)((t - start) * 1e9));
+	if (!settings.null_run)
+		ftk_perf_close(settings.perf);
 	getrusage(RUSAGE_CHILDREN, ru);
 	return code;
 }
@@ -488,7 +477,7 @@ static void add_targets(const char *list, unsigned int flags)
 		tool_die("out of memory");
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		id = tool_pid(tok);
-		ret = ftk_perf_threads(id, flags, &cfg.tids, &cfg.nr_tids);
+		ret = ftk_perf_threads(id, flags, &settings.tids, &settings.nr_tids);
 		if (ret == -ESRCH)
 			tool_die("cannot count %s %d: no such %s", what, id, what);
 		if (ret)
@@ -503,21 +492,21 @@ static void add_cpus(void)
 	size_t i, k, nr;
 	int *want;
 
-	if (ftk_perf_online_cpus(&cfg.cpus, &cfg.nr_cpus))
+	if (ftk_perf_online_cpus(&settings.cpus, &settings.nr_cpus))
 		tool_die("cannot read '/sys/devices/system/cpu/online': %s", strerror(errno));
-	if (!cfg.cpu_list)
+	if (!settings.cpu_list)
 		return;
-	tool_cpus(cfg.cpu_list, &want, &nr);
+	tool_cpus(settings.cpu_list, &want, &nr);
 	for (i = 0; i < nr; i++) {
-		for (k = 0; k < cfg.nr_cpus && cfg.cpus[k] != want[i]; k++)
+		for (k = 0; k < settings.nr_cpus && settings.cpus[k] != want[i]; k++)
 			;
-		if (k == cfg.nr_cpus)
+		if (k == settings.nr_cpus)
 			tool_usage_error("CPU %d is not online (see /sys/devices/system/cpu/online)",
 					 want[i]);
 	}
-	free(cfg.cpus);
-	cfg.cpus = want;
-	cfg.nr_cpus = nr;
+	free(settings.cpus);
+	settings.cpus = want;
+	settings.nr_cpus = nr;
 }
 
 static void add_events(void)
@@ -526,21 +515,21 @@ static void add_events(void)
 	size_t i;
 	int ret = 0;
 
-	for (i = 0; !ret && i < cfg.nr_events; i++)
-		ret = ftk_perf_add(cfg.perf, cfg.events[i]);
-	if (!ret && !cfg.nr_events && !cfg.null_run)
-		ret = ftk_perf_stat_defaults(cfg.perf, cfg.system_wide ?
-					     FTK_PERF_STAT_SYSTEM_WIDE : 0, cfg.detailed);
+	for (i = 0; !ret && i < settings.nr_events; i++)
+		ret = ftk_perf_add(settings.perf, settings.events[i]);
+	if (!ret && !settings.nr_events && !settings.null_run)
+		ret = ftk_perf_stat_defaults(settings.perf, settings.system_wide ?
+					     FTK_PERF_STAT_SYSTEM_WIDE : 0, settings.detailed);
 	if (ret)
-		tool_usage_error("%s", ftk_perf_errmsg(cfg.perf));
-	if (ftk_perf_stat_new(cfg.perf, cfg.no_aggr ? FTK_PERF_STAT_PER_CPU : 0, &cfg.stat))
+		tool_usage_error("%s", ftk_perf_errmsg(settings.perf));
+	if (ftk_perf_stat_new(settings.perf, settings.no_aggr ? FTK_PERF_STAT_PER_CPU : 0, &settings.stat))
 		tool_die("out of memory");
 	/* perf widens the unit column for the longest unit: "Joules". */
-	cfg.unit_width = 4;
-	for (i = 0; i < ftk_perf_nr_events(cfg.perf); i++)
-		if (!ftk_perf_stat_unit(cfg.stat, i, &u) && (int)strlen(u.unit) > cfg.unit_width)
-			cfg.unit_width = strlen(u.unit);
-	cfg.nr_rows = cfg.null_run ? 0 : cfg.no_aggr ? cfg.nr_cpus : 1;
+	settings.unit_width = 4;
+	for (i = 0; i < ftk_perf_nr_events(settings.perf); i++)
+		if (!ftk_perf_stat_unit(settings.stat, i, &u) && (int)strlen(u.unit) > settings.unit_width)
+			settings.unit_width = strlen(u.unit);
+	settings.nr_rows = settings.null_run ? 0 : settings.no_aggr ? settings.nr_cpus : 1;
 }
 
 static void open_output(void)
@@ -548,17 +537,17 @@ static void open_output(void)
 	static char buf[BUFSIZ];
 	time_t now = time(NULL);
 
-	cfg.out = stderr;
-	if (!cfg.output) {
+	settings.out = stderr;
+	if (!settings.output) {
 		/* One write for the report, not one per fprintf; -I flushes each interval. */
 		setvbuf(stderr, buf, _IOFBF, sizeof(buf));
 		return;
 	}
-	cfg.out = tool_output(cfg.output, cfg.append ? FTK_FILE_APPEND : FTK_FILE_STREAM, stderr);
+	settings.out = tool_output(settings.output, settings.append ? FTK_FILE_APPEND : FTK_FILE_STREAM, stderr);
 	/* perf's first line in a file; not in JSON, where it would break the parsers. */
-	if (cfg.mode != OUT_JSON) {
-		fprintf(cfg.out, "# started on %s\n", ctime(&now));
-		fflush(cfg.out);
+	if (settings.mode != OUT_JSON) {
+		fprintf(settings.out, "# started on %s\n", ctime(&now));
+		fflush(settings.out);
 	}
 }
 
@@ -566,29 +555,29 @@ static void option(int opt, char *arg, void *ctx)
 {
 	switch (opt) {
 	case 'e':
-		if (cfg.nr_events == sizeof(cfg.events) / sizeof(cfg.events[0]))
+		if (settings.nr_events == sizeof(settings.events) / sizeof(settings.events[0]))
 			tool_usage_error("too many -e options");
-		cfg.events[cfg.nr_events++] = arg;
+		settings.events[settings.nr_events++] = arg;
 		break;
-	case 'p': cfg.pid_list = arg; break;
-	case 't': cfg.tid_list = arg; break;
-	case 'a': cfg.system_wide = 1; break;
-	case 'C': cfg.cpu_list = arg; cfg.system_wide = 1; break;
-	case 'A': cfg.no_aggr = 1; break;
-	case 'i': cfg.no_inherit = 1; break;
-	case 'I': cfg.interval_ms = tool_num(arg, "interval (ms)", 10, 100000000); break;
-	case 'r': cfg.runs = tool_num(arg, "repeat count", 1, 100000000); break;
+	case 'p': settings.pid_list = arg; break;
+	case 't': settings.tid_list = arg; break;
+	case 'a': settings.system_wide = 1; break;
+	case 'C': settings.cpu_list = arg; settings.system_wide = 1; break;
+	case 'A': settings.no_aggr = 1; break;
+	case 'i': settings.no_inherit = 1; break;
+	case 'I': settings.interval_ms = tool_num(arg, "interval (ms)", 10, 100000000); break;
+	case 'r': settings.runs = tool_num(arg, "repeat count", 1, 100000000); break;
 	case OPT_INTERVAL_COUNT:
-		cfg.interval_count = tool_num(arg, "interval count", 1, 100000000);
+		settings.interval_count = tool_num(arg, "interval count", 1, 100000000);
 		break;
-	case 'd': cfg.detailed++; break;
-	case 'n': cfg.null_run = 1; break;
-	case 'x': cfg.mode = OUT_CSV; cfg.sep = arg; break;
-	case OPT_JSON: cfg.mode = OUT_JSON; break;
-	case 'o': cfg.output = arg; break;
-	case OPT_APPEND: cfg.append = 1; break;
-	case 'B': cfg.big_num = 1; break;
-	case OPT_NO_BIG_NUM: cfg.big_num = 0; break;
+	case 'd': settings.detailed++; break;
+	case 'n': settings.null_run = 1; break;
+	case 'x': settings.mode = OUT_CSV; settings.sep = arg; break;
+	case OPT_JSON: settings.mode = OUT_JSON; break;
+	case 'o': settings.output = arg; break;
+	case OPT_APPEND: settings.append = 1; break;
+	case 'B': settings.big_num = 1; break;
+	case OPT_NO_BIG_NUM: settings.big_num = 0; break;
 	case OPT_LIST: list_events(); break;
 	}
 }
@@ -628,23 +617,23 @@ static const struct tool_def ftstat = {
 /* The options' combinations; the separator and the locale they imply. */
 static void check_options(void)
 {
-	if (!!cfg.pid_list + !!cfg.tid_list + !!cfg.system_wide > 1)
+	if (!!settings.pid_list + !!settings.tid_list + !!settings.system_wide > 1)
 		tool_usage_error("-p, -t and -a/-C exclude each other");
-	if (!cfg.argv && !cfg.pid_list && !cfg.tid_list && !cfg.system_wide)
+	if (!settings.argv && !settings.pid_list && !settings.tid_list && !settings.system_wide)
 		tool_usage_error("nothing to count: give a command, -p, -t, -a or -C");
-	if (cfg.no_aggr && !cfg.system_wide)
+	if (settings.no_aggr && !settings.system_wide)
 		tool_usage_error("-A needs -a or -C");
-	if (cfg.runs > 1 && (!cfg.argv || cfg.interval_ms))
-		tool_usage_error(cfg.argv ? "-r and -I exclude each other" : "-r needs a command");
-	if (cfg.interval_count && !cfg.interval_ms)
+	if (settings.runs > 1 && (!settings.argv || settings.interval_ms))
+		tool_usage_error(settings.argv ? "-r and -I exclude each other" : "-r needs a command");
+	if (settings.interval_count && !settings.interval_ms)
 		tool_usage_error("--interval-count needs -I");
-	if (cfg.mode == OUT_CSV && !*cfg.sep)
+	if (settings.mode == OUT_CSV && !*settings.sep)
 		tool_usage_error("-x needs a separator");
-	if (cfg.mode != OUT_CSV)
-		cfg.sep = " ";
-	if (cfg.mode != OUT_STD)
-		cfg.big_num = 0;
-	if (cfg.big_num)
+	if (settings.mode != OUT_CSV)
+		settings.sep = " ";
+	if (settings.mode != OUT_STD)
+		settings.big_num = 0;
+	if (settings.big_num)
 		setlocale(LC_NUMERIC, "");
 }
 
@@ -654,18 +643,18 @@ static void print_report(const struct rusage *ru)
 	unsigned int runs;
 	double elapsed;
 
-	runs = ftk_perf_stat_elapsed(cfg.stat, &elapsed, NULL);
-	if (cfg.runs > 1)	/* fewer after a Ctrl-C */
-		cfg.runs = runs;
-	if (!cfg.interval_ms && cfg.mode == OUT_STD)
+	runs = ftk_perf_stat_elapsed(settings.stat, &elapsed, NULL);
+	if (settings.runs > 1)	/* fewer after a Ctrl-C */
+		settings.runs = runs;
+	if (!settings.interval_ms && settings.mode == OUT_STD)
 		print_header();
-	if (!cfg.interval_ms)
+	if (!settings.interval_ms)
 		print_rows(FTK_PERF_STAT_MEAN, elapsed, 0, 0);
-	if (!cfg.interval_ms && cfg.mode == OUT_STD)
-		print_footer(cfg.argv && !cfg.system_wide && !cfg.tids && cfg.runs == 1 ? ru : NULL);
-	if (cfg.output && tool_output_close(cfg.out, 1))
+	if (!settings.interval_ms && settings.mode == OUT_STD)
+		print_footer(settings.argv && !settings.system_wide && !settings.tids && settings.runs == 1 ? ru : NULL);
+	if (settings.output && tool_output_close(settings.out, 1))
 		tool_exit(EXIT_FAIL);	/* it said why */
-	if (!cfg.output && (fflush(cfg.out) || ferror(cfg.out)))
+	if (!settings.output && (fflush(settings.out) || ferror(settings.out)))
 		tool_die("cannot write to stderr: %s", strerror(errno));
 }
 
@@ -679,28 +668,28 @@ int main(int argc, char **argv)
 	/* Ctrl-C ends the counting and the counts so far are printed: caught from the start. */
 	tool_signals();
 	signal(SIGPIPE, SIG_IGN);
-	if (ftk_perf_new(NULL, NULL, &cfg.perf))
+	if (ftk_perf_new(NULL, tool_tracepoints(), &settings.perf))
 		tool_die("out of memory");
 	tool_parse(&ftstat, argc, argv, &args, NULL);
-	cfg.argv = args.argv;
+	settings.argv = args.argv;
 	check_options();
-	if (cfg.system_wide)
+	if (settings.system_wide)
 		add_cpus();
-	if (cfg.pid_list)
-		add_targets(cfg.pid_list, 0);
-	if (cfg.tid_list)
-		add_targets(cfg.tid_list, FTK_PERF_STAT_THREAD);
+	if (settings.pid_list)
+		add_targets(settings.pid_list, 0);
+	if (settings.tid_list)
+		add_targets(settings.tid_list, FTK_PERF_STAT_THREAD);
 	add_events();
 	open_output();
-	for (run = 0; run < cfg.runs; run++) {
+	for (run = 0; run < settings.runs; run++) {
 		code = run_once(&ru);
 		if (tool_stop)
 			break;
 	}
 	print_report(&ru);
-	ftk_perf_stat_free(cfg.stat);
-	ftk_perf_free(cfg.perf);
-	free(cfg.tids);
-	free(cfg.cpus);
+	ftk_perf_stat_free(settings.stat);
+	ftk_perf_free(settings.perf);
+	free(settings.tids);
+	free(settings.cpus);
 	tool_exit(code);
 }

@@ -27,7 +27,7 @@
 
 #include "lat.h"
 
-struct sc {
+struct syscount {
 	struct lat		l;
 	struct ftk_lattab	*tab;
 	struct ftk_pair		*pair;
@@ -37,16 +37,13 @@ struct sc {
 	uint64_t		div, paired, dropped;
 	char			synth[160];	/* the kernel path's "synthetic:NAME" with -L */
 	struct ftk_trigger_latency_opts lo;	/* and how it was made */
-	struct ftk_lattab	*execs;		/* the kernel path's -P: pid -> name at its exec */
-	struct tep_format_field	*f_filename;
-	int			exec_id;
 	char			comm[32];
 	const char		*uname;
 };
 
 static const char usage[] =
-"usage: ftsyscount [-LPx] [-p PID] [-e SYSCALL] [-t TOP] [-i SECS] [-m|-u] [-D SECS]\n"
-"                  [--json] [-B NAME] [[--] COMMAND [ARG...]]\n"
+"usage: ftsyscount [-LPx] [-p PID] [-e SYSCALL] [-t TOP] [-i SECS] [-m|-u|-n] [-D SECS]\n"
+"                  [--json] [--stream] [-B NAME] [[--] COMMAND [ARG...]]\n"
 "\n"
 "Count syscalls by syscall (or by process with -P), with their latency\n"
 "(-L), system-wide, of one process (-p) or of COMMAND and its children.\n"
@@ -58,7 +55,8 @@ static const char usage[] =
 "  -e, --syscall NAME    this syscall only\n"
 "  -t, --top N           the N largest rows (default all)\n"
 "  -i, --interval S      print and reset every S seconds\n"
-"  -m, --msecs           latency in milliseconds (default microseconds)\n"
+"  -m, --msecs           latency in milliseconds\n"
+"  -u, --usecs           latency in microseconds (the default)\n"
 "  -n, --nsecs           latency in nanoseconds\n"
 "  -d SECS               as -D (perf-tools' letter)\n"
 "      --json            one JSON object (per interval)\n"
@@ -73,7 +71,7 @@ TOOL_HELP_DURATION TOOL_HELP_INSTANCE TOOL_HELP_COMMON
 
 static void option(int opt, char *arg, void *ctx)
 {
-	struct sc *s = ctx;
+	struct syscount *s = ctx;
 
 	switch (opt) {
 	case 'L': s->latency = 1; break;
@@ -90,9 +88,9 @@ static void option(int opt, char *arg, void *ctx)
 
 static int on_record(void *ctx, const struct tep_record *rec)
 {
-	struct sc *s = ctx;
-	int type = tep_data_type(s->l.tep, (struct tep_record *)rec), tid = lat_pid(rec);
-	long long id = lat_num(rec, s->f_id), ret;
+	struct syscount *s = ctx;
+	int type = tep_data_type(s->l.tep, (struct tep_record *)rec), tid = ftk_record_pid(rec);
+	long long id = ftk_record_num(rec, s->f_id), ret;
 	uint64_t ns, key;
 	char comm[32];
 
@@ -100,29 +98,18 @@ static int on_record(void *ctx, const struct tep_record *rec)
 		ftk_pair_start(s->pair, tid, rec->ts, id);
 		return 0;
 	}
-	if (type == s->exec_id) {
-		int len;
-		const char *fn = lat_str(rec, s->f_filename, &len), *base = fn;
-
-		for (; len > 0 && *fn; fn++, len--)
-			if (*fn == '/')
-				base = fn + 1;
-		snprintf(comm, 16, "%.*s", (int)(fn - base), base);
-		ftk_lattab_name(s->execs, tid, comm);
-		return 0;
-	}
 	if (type != s->exit_id)
 		return 0;
-	ret = lat_num(rec, s->f_ret);
+	ret = ftk_record_num(rec, s->f_ret);
 	key = s->by_proc ? (uint64_t)tid : (uint64_t)id;
 	if (s->by_proc && !ftk_lattab_find(s->tab, key))
-		ftk_lattab_name(s->tab, key, lat_comm(&s->l, tid, comm, sizeof(comm)));
+		ftk_lattab_name(s->tab, key, ftk_session_comm(s->l.s, tid, comm, sizeof(comm)));
 	if (s->failures && ret >= 0) {
 		ftk_pair_drop(s->pair, tid);
 		return 0;
 	}
 	if (s->latency && ftk_pair_end(s->pair, tid, rec->ts, &ns, NULL) == 1) {
-		ftk_lattab_add(s->tab, key, ns / s->div, ret < 0);
+		ftk_lattab_add(s->tab, key, ns, ret < 0);
 		s->paired++;
 	}
 	else
@@ -130,69 +117,43 @@ static int on_record(void *ctx, const struct tep_record *rec)
 	return 0;
 }
 
-/*
- * The kernel path's name of process @pid: its comm now if it runs, else
- * the one it took at its last exec (seen in the stream), else the one the
- * hist row kept (.execname: the name at its first syscall).
- */
-static const char *kernel_comm(struct sc *s, int pid, const char *line)
-{
-	struct ftk_lat_row *row;
-	char path[64];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	f = fopen(path, "r");
-	if (f && fgets(s->comm, sizeof(s->comm), f)) {
-		fclose(f);
-		s->comm[strcspn(s->comm, "\n")] = '\0';
-		return s->comm;
-	}
-	if (f)
-		fclose(f);
-	row = ftk_lattab_find(s->execs, pid);
-	if (row && row->name)
-		return row->name;
-	return lat_hist_execname(line, s->comm, sizeof(s->comm));
-}
-
 /* The in-kernel counts: "{ id: 39 } hitcount: 5" rows of the count hist on sys_exit. */
-static void on_count(void *ctx, const uint64_t *key, const uint64_t *val, const char *line)
+static void on_count(void *ctx, const struct ftk_trigger_hist_row *h)
 {
-	struct sc *s = ctx;
+	struct syscount *s = ctx;
 	struct ftk_lat_row *row;
 
 	if (s->by_proc)
-		ftk_lattab_name(s->tab, key[0], kernel_comm(s, key[0], line));
-	row = ftk_lattab_row(s->tab, key[0]);
+		ftk_lattab_name(s->tab, h->key[0], ftk_session_comm(s->l.s, h->key[0], s->comm,
+								  sizeof(s->comm)));
+	row = ftk_lattab_row(s->tab, h->key[0]);
 	if (!row)
 		tool_die("out of memory");
-	row->count = val[0];
-	row->errors = s->failures ? val[0] : 0;
+	row->count = h->val[0];
+	row->errors = s->failures ? h->val[0] : 0;
 }
 
 /*
  * The in-kernel latencies: "{ id: 39 } hitcount: 5 lat: 12345" rows of
  * the hist on the synthetic event, the sum in nanoseconds. The row gets
- * that many samples whose sum in the unit is the kernel's (their spread
- * is not known: the mean for each).
+ * that many samples whose sum in nanoseconds is the kernel's (their
+ * spread is not known: the mean for each).
  */
-static void on_latency(void *ctx, const uint64_t *key, const uint64_t *val, const char *line)
+static void on_latency(void *ctx, const struct ftk_trigger_hist_row *h)
 {
-	struct sc *s = ctx;
-	struct ftk_lat_row *row = ftk_lattab_row(s->tab, key[0]);
-	uint64_t sum = val[1] / s->div, q, r;
+	struct syscount *s = ctx;
+	struct ftk_lat_row *row = ftk_lattab_row(s->tab, h->key[0]);
+	uint64_t sum = h->val[1], q, r;
 
-	(void)line;
-	if (!row || (!row->hist && !(row->hist = ftk_hist_new())))
+	if (!row || !ftk_lattab_hist(s->tab, row))
 		tool_die("out of memory");
-	if (!val[0])
+	if (!h->val[0])
 		return;
-	q = sum / val[0];
-	r = sum % val[0];
-	ftk_hist_add_n(row->hist, q, val[0] - r);
+	q = sum / h->val[0];
+	r = sum % h->val[0];
+	ftk_hist_add_n(row->hist, q, h->val[0] - r);
 	ftk_hist_add_n(row->hist, q + 1, r);
-	s->paired += val[0];
+	s->paired += h->val[0];
 }
 
 /*
@@ -201,7 +162,7 @@ static void on_latency(void *ctx, const uint64_t *key, const uint64_t *val, cons
  * synthetic event from sys_enter to sys_exit of the same thread, carrying
  * the syscall, and a hist on it summing the latency per key.
  */
-static void kernel_setup(struct sc *s, const char *filter, const char *enter_filter)
+static void kernel_setup(struct syscount *s, const char *filter, const char *enter_filter)
 {
 	FTK_OPTS(ftk_trigger_latency_opts, o, .start = "raw_syscalls:sys_enter",
 		 .end = "raw_syscalls:sys_exit", .start_keys = "common_pid",
@@ -214,9 +175,6 @@ static void kernel_setup(struct sc *s, const char *filter, const char *enter_fil
 	snprintf(trig, sizeof(trig), "hist:keys=%s:size=8192%s%s",
 		 s->by_proc ? "common_pid.execname" : "id", *filter ? " if " : "", filter);
 	lat_hist(&s->l, "raw_syscalls:sys_exit", trig);
-	/* the names processes take at exec, for those gone by the end */
-	if (s->by_proc)
-		lat_event(&s->l, "sched:sched_process_exec", NULL);
 	if (!s->latency) {
 		lat_path(&s->l, "kernel: hist trigger on raw_syscalls:sys_exit, keys=%s",
 			 s->by_proc ? "common_pid" : "id");
@@ -232,9 +190,9 @@ static void kernel_setup(struct sc *s, const char *filter, const char *enter_fil
 		 s->by_proc ? "common_pid" : "id", s->synth, s->by_proc ? "pid" : "id");
 }
 
-static void kernel_read(struct sc *s)
+static void kernel_read(struct syscount *s)
 {
-	struct lat_hist_totals tot;
+	struct ftk_trigger_hist_totals tot;
 	uint64_t dropped;
 
 	lat_hist_read(&s->l, "raw_syscalls:sys_exit", s->by_proc ?
@@ -249,15 +207,48 @@ static void kernel_read(struct sc *s)
 	s->dropped = dropped;
 }
 
-static void print(void *ctx)
+/* Rows keyed by syscall number get its name (JSON's "name"), unless they have one. */
+static void name_syscalls(struct syscount *s)
 {
-	struct sc *s = ctx;
 	struct ftk_lat_row **rows;
-	unsigned long long total;
+	long n, i;
+
+	if (s->by_proc)
+		return;
+	n = ftk_lattab_rows(s->tab, FTK_LATTAB_BY_KEY, &rows);
+	for (i = 0; i < n; i++)
+		if (!rows[i]->name && ftk_syscall_name(rows[i]->key))
+			ftk_lattab_name(s->tab, rows[i]->key, ftk_syscall_name(rows[i]->key));
+	if (n >= 0)
+		free(rows);
+}
+
+/* -P: each process by the name it had last (an exec, a rename since its first call). */
+static void name_procs(struct syscount *s)
+{
+	struct ftk_lat_row **rows = NULL;
 	char name[64];
 	long n, i;
 
+	n = ftk_lattab_rows(s->tab, FTK_LATTAB_BY_KEY, &rows);
+	for (i = 0; i < n; i++)
+		ftk_lattab_name(s->tab, rows[i]->key,
+				ftk_session_comm(s->l.s, rows[i]->key, name, sizeof(name)));
+	free(rows);
+}
+
+static void print(void *ctx)
+{
+	struct syscount *s = ctx;
+	struct ftk_lat_row **rows;
+	unsigned long long total;
+	char name[64], sum[48];
+	long n, i;
+
+	if (s->by_proc)
+		name_procs(s);
 	if (s->l.opt.json) {
+		name_syscalls(s);
 		printf("{\"by\":\"%s\",\"unit\":\"%s\",\"rows\":", s->by_proc ? "process" : "syscall",
 		       s->uname);
 		ftk_lattab_json(s->tab, stdout, FTK_LATTAB_BY_COUNT, s->top, s->uname);
@@ -297,8 +288,10 @@ static void print(void *ctx)
 		}
 		if (s->latency && rows[i]->hist) {
 			ftk_hist_stats(rows[i]->hist, &st);
-			printf(" %14llu %12.1f", (unsigned long long)st.sum,
-			       st.count ? (double)st.sum / st.count : 0.0);
+			/* exact to the nanosecond, as bcc's syscount -L prints its sum */
+			printf(" %14s %12.*f", ftk_hist_value_str(sum, sizeof(sum), st.sum, s->div),
+			       s->div == 1 ? 1 : s->div == 1000 ? 3 : 6,
+			       st.count ? (double)st.sum / st.count / s->div : 0.0);
 		}
 		putchar('\n');
 	}
@@ -407,7 +400,7 @@ static void release(struct ftk_perf *p)
 }
 
 /* Nothing counted this way: -v says why, the other paths take over. */
-static int no_counters(struct sc *s, struct ftk_perf *p, const char *why)
+static int no_counters(struct syscount *s, struct ftk_perf *p, const char *why)
 {
 	lat_path(&s->l, "no counter path: %s", why);
 	if (s->l.has_cmd) {
@@ -428,7 +421,7 @@ static int no_counters(struct sc *s, struct ftk_perf *p, const char *why)
  * would. Returns 0 without doing anything when the counters cannot be
  * had here; otherwise counts, prints and exits.
  */
-static int counters(struct sc *s, struct tool_args *a)
+static int counters(struct syscount *s, struct tool_args *a)
 {
 	unsigned int flags = FTK_PERF_DISABLED;
 	struct ftk_perf *p = NULL;
@@ -446,7 +439,7 @@ static int counters(struct sc *s, struct tool_args *a)
 				 s->latency ? "-L" : "-P");
 		return 0;
 	}
-	if (ftk_perf_new(NULL, NULL, &p))
+	if (ftk_perf_new(NULL, tool_tracepoints(), &p))
 		return no_counters(s, p, "out of memory");
 	if (s->syscall < 0) {
 		snprintf(spec, sizeof(spec), "syscalls:sys_exit_*");
@@ -476,7 +469,8 @@ static int counters(struct sc *s, struct tool_args *a)
 		s->l.has_cmd = 1;
 		tids = &s->l.cmd.pid;
 		ntids = 1;
-		flags |= FTK_PERF_INHERIT;
+		/* counted from its exec on, as perf stat does: not the runner's own work */
+		flags = FTK_PERF_INHERIT | FTK_PERF_ON_EXEC;
 	} else if (s->l.opt.pid) {
 		if (ftk_perf_threads(s->l.opt.pid, 0, &tids, &ntids))
 			tool_die("no process %d: %s", (int)s->l.opt.pid, strerror(errno));
@@ -517,7 +511,7 @@ static int counters(struct sc *s, struct tool_args *a)
 		 s->l.has_cmd ? "on COMMAND, inherited by its children" :
 		 s->l.opt.pid ? "on each thread of -p" : "on each CPU", *filter ? ", filter " : "",
 		 filter);
-	if (ftk_perf_enable(p))
+	if (!s->l.has_cmd && ftk_perf_enable(p))
 		tool_die("%s", ftk_perf_errmsg(p));
 	if (s->l.has_cmd && tool_cmd_start(&s->l.cmd))
 		tool_exit(tool_cmd_code(&s->l.cmd));
@@ -577,10 +571,10 @@ int main(int argc, char **argv)
 	static const struct lat_def def = {
 		.name = "ftsyscount", .usage = usage, .opts = "LPxe:t:", .longopts = longopts,
 		.option = option, .shared = LAT_OPT_PID | LAT_OPT_INTERVAL | LAT_OPT_JSON |
-		LAT_OPT_STREAM | LAT_OPT_MSECS | LAT_OPT_NSECS,
+		LAT_OPT_STREAM | LAT_OPT_MSECS | LAT_OPT_USECS | LAT_OPT_NSECS,
 	};
 	struct tool_args args;
-	struct sc s = { .l.name = "syscount", .syscall = -1, .l.opt.unit = 'u' };
+	struct syscount s = { .l.name = "syscount", .syscall = -1, .l.opt.unit = 'u' };
 	char filter[128] = "", enter_filter[64] = "";
 	int code, kernel;
 
@@ -588,8 +582,8 @@ int main(int argc, char **argv)
 	s.uname = lat_unit(s.l.opt.unit, &s.div);
 	s.tab = ftk_lattab_new();
 	s.pair = ftk_pair_new();
-	s.execs = ftk_lattab_new();
-	if (!s.tab || !s.pair || !s.execs)
+	/* latencies added in ns, bucketed in the unit: sums and means stay exact */
+	if (!s.tab || !s.pair || ftk_lattab_scale(s.tab, s.div))
 		tool_die("out of memory");
 	if (s.l.opt.pid && args.argv)
 		tool_usage_error("-p and a COMMAND do not go together");
@@ -617,19 +611,11 @@ int main(int argc, char **argv)
 	s.enter_id = s.latency ? lat_find(&s.l, "raw_syscalls", "sys_enter")->id : -1;
 	s.f_id = lat_field(&s.l, lat_find(&s.l, "raw_syscalls", "sys_exit"), "id");
 	s.f_ret = lat_field(&s.l, lat_find(&s.l, "raw_syscalls", "sys_exit"), "ret");
-	s.exec_id = -1;
-	if (kernel && s.by_proc) {
-		struct tep_event *ev = lat_find(&s.l, "sched", "sched_process_exec");
-
-		s.exec_id = ev->id;
-		s.f_filename = lat_field(&s.l, ev, "filename");
-	}
 	code = lat_run(&s.l, on_record, &s, print, s.l.opt.interval);
 	if (kernel)
 		kernel_read(&s);
 	print(&s);
 	ftk_lattab_free(s.tab);
 	ftk_pair_free(s.pair);
-	ftk_lattab_free(s.execs);
-	lat_exit(&s.l, code);
+	tool_exit(code);
 }

@@ -7,7 +7,7 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
-#include <stdarg.h>
+#include <stdint.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +25,7 @@
 #include <ftkit/perfstat.h>
 #include <ftkit/profile.h>
 #include <ftkit/tally.h>
+#include <ftkit/text.h>
 
 enum view { V_EVENTS, V_TASKS, V_CPUS, V_SYSCALLS, V_PSYSCALLS, V_HIST, V_PROFILE, NR_VIEWS };
 static const char *const view_names[NR_VIEWS] = {
@@ -89,14 +90,15 @@ struct top {
 	int			json;
 	enum view		view;
 	int			sort[NR_VIEWS];
-	int			reverse;
+	int			reverse[NR_VIEWS];	/* r: each view its own order */
 	char			filter[64];
 	const char		*sort_arg;	/* --sort */
 	const char		*hist;		/* -H EVENT:hist:... */
 	char			*hist_event;
 	const char		*hist_trigger;
 	int			hist_user;	/* computed from the stream */
-	char			status[256];
+	char			status[256];	/* of the whole run: events, the kernel's refusals */
+	char			view_note[256];	/* of the view shown: made anew for each frame */
 	const char		*instance;
 	/* the profile view: sampling starts when first shown (or with --profile-hz) */
 	long			prof_hz;
@@ -106,8 +108,9 @@ struct top {
 	long			prof_nrows;
 	uint64_t		prof_samples;	/* samples of the last interval */
 	char			prof_note[160];	/* why sampling is off, or what it lacks */
-	struct ftk_tracefs	*t;
-	struct ftk_live		*live;
+	struct ftk_session	*s;
+	struct ftk_tracefs	*t;		/* the session's instance */
+	struct ftk_live		*live;		/* the session's */
 	struct ftk_tally	*tally;
 	/* the screen */
 	int			curses;
@@ -124,24 +127,20 @@ static struct top top = { .interval = 1, .pid = -1, .view = V_EVENTS, .buffer_kb
 static void screen_end(void);
 
 /*
- * Once the live buffer is open, its trace_pipe_raw fds keep the instance
- * busy: close them and the screen, then restore tracefs and exit @code.
+ * On the exit chain, before the session (which closes the live reader,
+ * puts tracefs back and removes the instance): the screen and the sampler.
+ * A failure while the screen is up ends it before saying why (screen_end()
+ * then tool_die()), or the message would go with the terminal's alternate
+ * screen.
  */
-static void __attribute__((format(printf, 2, 3), noreturn)) fail(int code, const char *fmt, ...)
+static int top_close(void *ctx)
 {
-	char msg[1024];
-	va_list ap;
+	struct top *o = ctx;
 
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	screen_end();
-	ftk_live_close(top.live);
-	top.live = NULL;
-	ftk_profile_free(top.prof);
-	top.prof = NULL;
-	tool_err("%s", msg);
-	tool_exit(code);
+	ftk_profile_free(o->prof);
+	o->prof = NULL;
+	return 0;
 }
 
 static void option(int opt, char *arg, void *ctx)
@@ -225,8 +224,9 @@ static double fld_val(const struct ftk_tally_row *r, enum fld f)
 static void fld_fmt(char *buf, size_t len, const struct ftk_tally_row *r, enum fld f)
 {
 	switch (f) {
-	case F_NAME: snprintf(buf, len, "%s", r->name); break;
-	case F_COMM: snprintf(buf, len, "%s", r->comm); break;
+	/* names are the traced system's: no byte of them reaches the terminal raw */
+	case F_NAME: ftk_text_escape(buf, len, r->name, SIZE_MAX); break;
+	case F_COMM: ftk_text_escape(buf, len, r->comm, SIZE_MAX); break;
 	case F_ID: snprintf(buf, len, "%lld", (long long)r->id); break;
 	case F_RATE: snprintf(buf, len, "%.1f", r->rate); break;
 	case F_SHARE: case F_TSHARE:
@@ -282,48 +282,48 @@ static int row_matches(const struct ftk_tally_row *r, const char *filter)
 	return strstr(r->name, filter) || strstr(r->comm, filter) || !strcmp(id, filter);
 }
 
-/*
- * The rows of a hist trigger: each entry line of the kernel's hist file
- * ("{ key: value } hitcount: N ...") is one row, its hitcount the total.
- */
+struct hist_rows {
+	struct ftk_tally_row	*rows;
+	long			n, cap;
+};
+
+/* One entry of the kernel's hist file: a row, its hitcount the total. */
+static void hist_row(void *ctx, const struct ftk_trigger_hist_row *h)
+{
+	struct hist_rows *hr = ctx;
+	struct ftk_tally_row *r;
+
+	if (hr->n == hr->cap) {
+		long cap = hr->cap ? hr->cap * 2 : 64;
+
+		r = realloc(hr->rows, cap * sizeof(*r));
+		if (!r)
+			return;
+		hr->rows = r;
+		hr->cap = cap;
+	}
+	r = &hr->rows[hr->n];
+	memset(r, 0, sizeof(*r));
+	r->id = hr->n++;
+	r->total = h->val[0];
+	snprintf(r->name, sizeof(r->name), "%.*s", (int)h->len, h->text);
+}
+
+/* The rows of the -H hist trigger (ftk_trigger_hist_parse()). */
 static long hist_rows(struct top *o, struct ftk_tally_row **out)
 {
-	struct ftk_tally_row *rows = NULL;
-	char *text, *line, *save, *h;
-	long n = 0, cap = 0;
+	struct hist_rows hr = { 0 };
+	char *text;
 
 	*out = NULL;
 	if (ftk_trigger_hist(o->t, o->hist_event, &text)) {
-		snprintf(o->status, sizeof(o->status), "hist: %s", ftk_tracefs_errmsg(o->t));
+		snprintf(o->view_note, sizeof(o->view_note), "hist: %s", ftk_tracefs_errmsg(o->t));
 		return 0;
 	}
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (*line != '{')
-			continue;
-		if (n == cap) {
-			struct ftk_tally_row *nr;
-
-			cap = cap ? cap * 2 : 64;
-			nr = realloc(rows, cap * sizeof(*rows));
-			if (!nr)
-				break;
-			rows = nr;
-		}
-		memset(&rows[n], 0, sizeof(rows[n]));
-		rows[n].id = n;
-		h = strstr(line, "hitcount:");
-		if (h)
-			rows[n].total = strtoull(h + 9, NULL, 10);
-		/* the entry without the braces' padding */
-		while (h && h > line && h[-1] == ' ')
-			h--;
-		snprintf(rows[n].name, sizeof(rows[n].name), "%.*s",
-			 h ? (int)(h - line) : (int)strlen(line), line);
-		n++;
-	}
+	ftk_trigger_hist_parse(text, NULL, NULL, "hitcount", hist_row, &hr, NULL);
 	free(text);
-	*out = rows;
-	return n;
+	*out = hr.rows;
+	return hr.n;
 }
 
 /* ---------------------------------------------------------------- the profile */
@@ -334,7 +334,8 @@ static long hist_rows(struct top *o, struct ftk_tally_row **out)
  */
 static void prof_start(struct top *o)
 {
-	FTK_OPTS(ftk_sample_opts, so, .freq = o->prof_hz, .callchain = FTK_CALLCHAIN_FP);
+	FTK_OPTS(ftk_sample_opts, so, .freq = o->prof_hz, .callchain = FTK_CALLCHAIN_FP,
+		 .tracepoints = tool_tracepoints());
 	int *online = NULL, *cpus = o->cpus;
 	size_t nr = 0;
 	pid_t pid = o->pid;
@@ -363,8 +364,7 @@ static void prof_start(struct top *o)
 			 strerror(-ret));
 		ftk_profile_free(o->prof);
 		o->prof = NULL;
-		o->prof_on = -1;
-		snprintf(o->status, sizeof(o->status), "%s", o->prof_note);
+		o->prof_on = -1;	/* the note is the profile view's (prof_rows()) */
 		return;
 	}
 	o->prof_on = 1;
@@ -380,8 +380,10 @@ static void prof_read(struct top *o)
 	if (o->prof_on != 1)
 		return;
 	ret = ftk_profile_read(o->prof, 0);
-	if (ret == -ENOMEM)
-		fail(EXIT_FAIL, "profile: %s", ftk_profile_errmsg(o->prof));
+	if (ret == -ENOMEM) {
+		screen_end();
+		tool_die("profile: %s", ftk_profile_errmsg(o->prof));
+	}
 	if (ret && ret != -EBADMSG)
 		snprintf(o->prof_note, sizeof(o->prof_note), "profile: %s",
 			 ftk_profile_errmsg(o->prof));
@@ -400,8 +402,10 @@ static void prof_mark(struct top *o, double seconds)
 	n = ftk_stacks_top(st, &f);
 	free(o->prof_rows);
 	o->prof_rows = n < 0 ? NULL : calloc(n ? n : 1, sizeof(*o->prof_rows));
-	if (!o->prof_rows)
-		fail(EXIT_FAIL, "out of memory");
+	if (!o->prof_rows) {
+		screen_end();
+		tool_die("out of memory");
+	}
 	o->prof_nrows = n;
 	o->prof_samples = ftk_stacks_total(st);
 	for (i = 0; i < n; i++) {
@@ -434,7 +438,7 @@ static long prof_rows(struct top *o, struct ftk_tally_row **out)
 	*out = NULL;
 	prof_samples = o->prof_samples;
 	if (o->prof_on < 0 || o->prof_note[0])
-		snprintf(o->status, sizeof(o->status), "%s", o->prof_note);
+		snprintf(o->view_note, sizeof(o->view_note), "%s", o->prof_note);
 	if (!o->prof_nrows)
 		return 0;
 	*out = malloc(o->prof_nrows * sizeof(**out));
@@ -454,9 +458,11 @@ static long frame_rows(struct top *o, struct ftk_tally_row **out)
 	struct ftk_tally_row *rows;
 	long n, i, k = 0;
 
+	o->view_note[0] = '\0';
 	if (o->view == V_HIST) {
 		if (!o->hist) {
-			snprintf(o->status, sizeof(o->status), "hist: no trigger (give -H EVENT:hist:keys=...)");
+			snprintf(o->view_note, sizeof(o->view_note),
+				 "hist: no trigger (give -H EVENT:hist:keys=...)");
 			*out = NULL;
 			return 0;
 		}
@@ -467,13 +473,15 @@ static long frame_rows(struct top *o, struct ftk_tally_row **out)
 	} else {
 		n = ftk_tally_rows(o->tally, tv[o->view], &rows);
 	}
-	if (n < 0)
-		fail(EXIT_FAIL, "out of memory");
+	if (n < 0) {
+		screen_end();
+		tool_die("out of memory");
+	}
 	for (i = 0; i < n; i++)
 		if (row_matches(&rows[i], o->filter))
 			rows[k++] = rows[i];
 	sort_col = &view_cols[o->view][o->sort[o->view]];
-	sort_rev = o->reverse;
+	sort_rev = o->reverse[o->view];
 	qsort(rows, k, sizeof(*rows), cmp_rows);
 	*out = rows;
 	return k;
@@ -499,16 +507,24 @@ static void row_text(const struct top *o, const struct ftk_tally_row *r, char *b
 	const struct col *c = view_cols[o->view];
 	size_t off = 0;
 	char cell[128];
-	int i;
+	int i, prec;
 
 	buf[0] = '\0';
 	for (i = 0; i < NCOL && c[i].title && off < len; i++) {
+		prec = abs(c[i].width) > 40 ? 64 : abs(c[i].width);
+		/* cut to the column here: an escaped name is cut between escapes */
 		if (r)
-			fld_fmt(cell, sizeof(cell), r, c[i].fld);
-		off += snprintf(buf + off, len - off, "%s%*.*s", i ? " " : "", c[i].width,
-				abs(c[i].width) > 40 ? 64 : abs(c[i].width),
+			fld_fmt(cell, (size_t)prec + 1 < sizeof(cell) ? (size_t)prec + 1 : sizeof(cell),
+				r, c[i].fld);
+		off += snprintf(buf + off, len - off, "%s%*.*s", i ? " " : "", c[i].width, prec,
 				r ? cell : c[i].title);
 	}
+}
+
+/* The status line: the view's own note (set by frame_rows()), else the run's status. */
+static const char *note(const struct top *o)
+{
+	return o->view_note[0] ? o->view_note : o->status;
 }
 
 static void print_text(struct top *o, struct ftk_tally_row *rows, long n)
@@ -518,8 +534,8 @@ static void print_text(struct top *o, struct ftk_tally_row *rows, long n)
 
 	header_text(o, buf, sizeof(buf));
 	printf("%s\nview %s\n", buf, view_names[o->view]);
-	if (o->status[0])
-		printf("note: %s\n", o->status);
+	if (note(o)[0])
+		printf("note: %s\n", note(o));
 	row_text(o, NULL, buf, sizeof(buf));
 	printf("%s\n", buf);
 	for (i = 0; i < n; i++) {
@@ -527,21 +543,6 @@ static void print_text(struct top *o, struct ftk_tally_row *rows, long n)
 		printf("%s\n", buf);
 	}
 	printf("\n");
-}
-
-/* @s as a JSON string. */
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", (unsigned char)*s);
-		else
-			putchar(*s);
-	}
-	putchar('"');
 }
 
 static void print_json(struct top *o, struct ftk_tally_row *rows, long n)
@@ -555,7 +556,7 @@ static void print_json(struct top *o, struct ftk_tally_row *rows, long n)
 	       "\"cpus\":%d,\"instance\":", (long)time(NULL), view_names[o->view], s.seconds,
 	       s.elapsed, s.rate, (unsigned long long)s.total, (unsigned long long)s.delta,
 	       (unsigned long long)s.lost, s.nr_cpus);
-	json_str(o->instance);
+	ftk_json_str(stdout, o->instance, SIZE_MAX);
 	if (o->view == V_PROFILE && o->prof_on == 1) {
 		struct ftk_profile_stats ps;
 
@@ -564,19 +565,19 @@ static void print_json(struct top *o, struct ftk_tally_row *rows, long n)
 		       (unsigned long long)o->prof_samples,
 		       (unsigned long long)(ps.lost + ps.lost_samples), o->prof_hz);
 	}
-	if (o->status[0]) {
+	if (note(o)[0]) {
 		printf(",\"note\":");
-		json_str(o->status);
+		ftk_json_str(stdout, note(o), SIZE_MAX);
 	}
 	printf(",\"rows\":[");
 	for (i = 0; i < n; i++) {
 		const struct ftk_tally_row *r = &rows[i];
 
 		printf("%s{\"id\":%lld,\"name\":", i ? "," : "", (long long)r->id);
-		json_str(r->name);
+		ftk_json_str(stdout, r->name, SIZE_MAX);
 		if (r->comm[0]) {
 			printf(",\"comm\":");
-			json_str(r->comm);
+			ftk_json_str(stdout, r->comm, SIZE_MAX);
 		}
 		if (r->pid >= 0 || o->view == V_PSYSCALLS)	/* -1: the row of other tasks */
 			printf(",\"pid\":%d", r->pid);
@@ -605,12 +606,6 @@ static void print_json(struct top *o, struct ftk_tally_row *rows, long n)
 
 /* ---------------------------------------------------------------- tracing */
 
-static void set_or_die(struct ftk_tracefs *t, const char *file, const char *val)
-{
-	if (ftk_tracefs_set(t, file, val))
-		tool_die("cannot write '%s': %s", file, ftk_tracefs_errmsg(t));
-}
-
 /* Enable @glob (or disable it); a kernel that forbids one says so in the status line. */
 static int events_enable(struct top *o, const char *glob, const char *filter, int on)
 {
@@ -629,42 +624,20 @@ static int events_enable(struct top *o, const char *glob, const char *filter, in
 	return 0;
 }
 
-/* -C in the kernel too: the other CPUs record nothing (tracing_cpumask, 32-bit words). */
-static void set_cpumask(struct top *o)
-{
-	unsigned int words[2048] = { 0 };
-	char mask[2048 * 9 + 1];
-	int i, nw = 1, off = 0;
-
-	for (i = 0; o->cpus[i] >= 0; i++) {
-		if (o->cpus[i] >= 2048 * 32)
-			tool_usage_error("CPU %d out of range", o->cpus[i]);
-		words[o->cpus[i] / 32] |= 1u << (o->cpus[i] % 32);
-		if (o->cpus[i] / 32 + 1 > nw)
-			nw = o->cpus[i] / 32 + 1;
-	}
-	for (i = nw - 1; i >= 0; i--)
-		off += snprintf(mask + off, sizeof(mask) - off, i == nw - 1 ? "%x" : ",%08x",
-				words[i]);
-	set_or_die(o->t, "tracing_cpumask", mask);
-}
-
 static void start_tracing(struct top *o, struct tool_args *a)
 {
 	static struct evspec defaults[] = { { "sched", NULL }, { "irq", NULL },
 					    { "raw_syscalls", NULL } };
-	static char name[64];
-	char buf[64], file[300];
+	FTK_OPTS(ftk_session_opts, so, .tool = "top", .instance = a->instance);
 	const char *h;
+	char *text;
 	int i, ok = 0, ret;
 
-	if (!a->instance) {
-		snprintf(name, sizeof(name), "ftkit-top-%d", (int)getpid());
-		a->instance = name;
-	}
-	o->instance = a->instance;
-	o->t = tool_tracefs(a->instance, FTK_TRACEFS_CREATE);
-	set_or_die(o->t, "tracing_on", "0");
+	o->s = tool_session(&so);
+	o->t = ftk_session_tracefs(o->s);
+	o->instance = ftk_session_instance(o->s);
+	/* after the session on the exit chain: the screen ends before it goes */
+	tool_on_exit(top_close, o);
 	if (!o->nev) {
 		o->ev = defaults;
 		o->nev = 3;
@@ -677,16 +650,9 @@ static void start_tracing(struct top *o, struct tool_args *a)
 	if (ftk_event_enable(o->t, "sched:sched_switch", 1))
 		snprintf(o->status, sizeof(o->status), "sched_switch: %s: no CPU time",
 			 ftk_tracefs_errmsg(o->t));
-	if (o->pid > 0) {
-		snprintf(buf, sizeof(buf), "%d", o->pid);
-		ret = ftk_event_pid_set(o->t, buf, 0);
-	} else {
-		/* fttop's own reads are not what the user wants to see */
-		snprintf(buf, sizeof(buf), "%d", (int)getpid());
-		ret = ftk_event_pid_set(o->t, buf, 1);
-	}
-	if (ret)
-		tool_die("cannot set the event pid list: %s", ftk_tracefs_errmsg(o->t));
+	/* else fttop's own reads (not what the user wants to see) are left out at the start */
+	if (o->pid > 0 && ftk_session_pid(o->s, o->pid, 0))
+		tool_die("cannot set the event pid list: %s", ftk_session_errmsg(o->s));
 	if (o->hist) {
 		h = strstr(o->hist, ":hist");
 
@@ -696,10 +662,9 @@ static void start_tracing(struct top *o, struct tool_args *a)
 		o->hist_trigger = h + 1;
 		if (!o->hist_event)
 			tool_die("out of memory");
-		snprintf(file, sizeof(file), "events/%s/hist", o->hist_event);
-		if ((h = strchr(file + 7, ':')))
-			*(char *)h = '/';
-		if (ftk_tracefs_exists(o->t, file)) {
+		/* the event's hist file is there: the kernel has hist triggers */
+		if (!ftk_trigger_hist(o->t, o->hist_event, &text)) {
+			free(text);
 			ret = ftk_trigger_add(o->t, o->hist_event, o->hist_trigger);
 		} else {
 			/* no hist triggers here: the same keys, counted from the stream */
@@ -715,34 +680,44 @@ static void start_tracing(struct top *o, struct tool_args *a)
 			tool_die("cannot add '%s' to %s: %s", o->hist_trigger, o->hist_event,
 				 ftk_tracefs_errmsg(o->t));
 	}
-	if (o->cpus)
-		set_cpumask(o);
+	/* -C in the kernel too: the other CPUs record nothing */
+	for (i = 0; o->cpus && o->cpus[i] >= 0; i++)
+		;
+	ret = o->cpus ? ftk_session_cpus(o->s, o->cpus, i) : 0;
+	if (ret == -ERANGE)
+		tool_usage_error("%s", ftk_session_errmsg(o->s));
+	if (ret)
+		tool_die("cannot trace only the CPUs of -C: %s", ftk_session_errmsg(o->s));
 	/*
 	 * Sub-buffers of 64 KiB where the kernel sizes them (6.8 and later):
 	 * each read(2) then brings sixteen times what a page does; at 1M
 	 * events/s, a quarter of fttop's CPU time went with 4 KiB pages.
 	 * Only where the buffer holds 16 of them at least; put back on exit
-	 * (the handle's journal), and left as it was where the write fails.
+	 * (the session), and left as it was where the write fails.
 	 */
-	if (o->buffer_kb >= 16 * 64 && ftk_tracefs_exists(o->t, "buffer_subbuf_size_kb"))
-		(void)ftk_tracefs_set(o->t, "buffer_subbuf_size_kb", "64");	/* else as it was */
+	if (o->buffer_kb >= 16 * 64)
+		(void)ftk_session_subbuf(o->s, 64);	/* else as it was */
 	/*
 	 * Room for the time between two reads: at 1M events/s the kernel's
 	 * default of about 1.4 MB per CPU fills in a few tens of ms.
 	 */
-	snprintf(buf, sizeof(buf), "%ld", o->buffer_kb);
-	set_or_die(o->t, "buffer_size_kb", buf);
+	if (ftk_session_buffer(o->s, o->buffer_kb))
+		tool_die("cannot set the buffer size: %s", ftk_session_errmsg(o->s));
 	/* a clock fttop can read too: records come in time order across reads */
-	set_or_die(o->t, "trace_clock", "mono");
-	if (ftk_live_open(ftk_tracefs_root(o->t), a->instance, &o->live))
-		fail(EXIT_FAIL, "%s", ftk_live_errmsg(o->live));
+	if (ftk_session_clock(o->s, "mono"))
+		tool_die("cannot set the clock: %s", ftk_session_errmsg(o->s));
+	o->live = ftk_session_live(o->s);
+	if (!o->live)
+		tool_die("%s", ftk_session_errmsg(o->s));
 	o->tally = ftk_tally_new(ftk_live_tep(o->live), sysconf(_SC_NPROCESSORS_CONF));
 	if (!o->tally)
-		fail(EXIT_FAIL, "out of memory");
-	if (o->hist_user && ftk_tally_hist(o->tally, o->hist_event, o->hist_trigger))
-		fail(EXIT_USAGE, "-H %s: %s", o->hist, ftk_tally_errmsg(o->tally));
-	if (ftk_tracefs_set(o->t, "tracing_on", "1"))
-		fail(EXIT_FAIL, "cannot write 'tracing_on': %s", ftk_tracefs_errmsg(o->t));
+		tool_die("out of memory");
+	if (o->hist_user && ftk_tally_hist(o->tally, o->hist_event, o->hist_trigger)) {
+		tool_err("-H %s: %s", o->hist, ftk_tally_errmsg(o->tally));
+		tool_exit(EXIT_USAGE);
+	}
+	if (ftk_session_start(o->s))
+		tool_die("%s", ftk_session_errmsg(o->s));
 	if (o->prof_on == 2 || o->view == V_PROFILE)
 		prof_start(o);
 	if (o->batch)
@@ -766,8 +741,10 @@ static int add(void *ctx, const struct tep_record *rec)
 
 static void drain(struct top *o)
 {
-	if (ftk_live_read(o->live, add, o, 0) < 0)
-		fail(EXIT_FAIL, "%s", ftk_live_errmsg(o->live));
+	if (ftk_live_read(o->live, add, o, 0) < 0) {
+		screen_end();
+		tool_die("%s", ftk_live_errmsg(o->live));
+	}
 	prof_read(o);
 }
 
@@ -814,7 +791,7 @@ static void screen_keys(void)
 static void screen_start(struct top *o)
 {
 	if (!newterm(NULL, stdout, stdin))
-		fail(EXIT_FAIL, "cannot use the terminal '%s'", getenv("TERM") ? getenv("TERM") : "");
+		tool_die("cannot use the terminal '%s'", getenv("TERM") ? getenv("TERM") : "");
 	o->curses = 1;
 	atexit(screen_end);
 	cbreak();
@@ -892,14 +869,15 @@ static void draw(struct top *o, struct ftk_tally_row *rows, long n)
 		attroff(A_REVERSE);
 	}
 	snprintf(buf, sizeof(buf), "  refresh %.1fs  sort %s%s%s%s  rows %ld-%ld/%ld", o->interval,
-		 view_cols[o->view][o->sort[o->view]].title, o->reverse ? " (rev)" : "",
+		 view_cols[o->view][o->sort[o->view]].title, o->reverse[o->view] ? " (rev)" : "",
 		 o->filter[0] ? "  filter " : "", o->filter, n && vis ? o->scroll + 1 : 0,
 		 o->scroll + (vis < n - o->scroll ? vis : n - o->scroll), n);
 	if (x < w)
 		mvaddnstr(y, x, buf, w - x);
 	y++;
 	attr(o, C_NOTE, 1);
-	mvaddnstr(y++, 0, o->status, w);
+	/* the help is no view: the run's status only */
+	mvaddnstr(y++, 0, o->help ? o->status : note(o), w);
 	attr(o, C_NOTE, 0);
 	if (o->help) {
 		mvaddnstr(y, 0, help_text, -1);
@@ -1006,7 +984,7 @@ static int key(struct top *o, int ch, int page)
 	case '<':
 		o->sort[o->view] = (o->sort[o->view] + nc - 1) % nc;
 		return 1;
-	case 'r': o->reverse = !o->reverse; return 1;
+	case 'r': o->reverse[o->view] = !o->reverse[o->view]; return 1;
 	case '/':
 		if (prompt(o, "filter: ", o->filter, sizeof(o->filter)))
 			o->filter[0] = '\0';
@@ -1050,7 +1028,7 @@ static int key(struct top *o, int ch, int page)
 
 /*
  * Wait up to @s seconds for the terminal, draining the buffers every 50 ms
- * so that they do not fill. 1 when a key can be read.
+ * so that they do not fill, and at least once. 1 when a key can be read.
  */
 static int wait_frame(struct top *o, double s)
 {
@@ -1058,6 +1036,9 @@ static int wait_frame(struct top *o, double s)
 	struct pollfd p = { .fd = 0, .events = POLLIN };
 	int r;
 
+	/* a frame that took longer than the interval must not starve the reading */
+	if (s <= 0)
+		drain(o);
 	while (!tool_stop && (left = end - tool_now()) > 0) {
 		r = poll(&p, o->curses, (int)((left < 0.05 ? left : 0.05) * 1000) + 1);
 		drain(o);
@@ -1110,7 +1091,7 @@ static void run(struct top *o)
 		else
 			print_text(o, rows, n);
 		if (!o->curses && fflush(stdout))
-			fail(EXIT_FAIL, "cannot write the output: %s", strerror(errno));
+			tool_die("cannot write the output: %s", strerror(errno));
 		if (o->frames && ++frame >= o->frames)
 			break;
 	}
@@ -1120,7 +1101,7 @@ static void run(struct top *o)
 static const char usage[] =
 "usage: fttop [-b [-n N] [--json]] [-d S] [-e event [-f filter]]... [-P pid] [-C cpus]\n"
 "             [-H EVENT:hist:keys=K[:vals=V]] [--profile-hz HZ] [--view V] [--sort COL]\n"
-"             [-B instance]\n"
+"             [--buffer-kb KB] [-B instance]\n"
 "\n"
 "A live view of what the kernel is doing, read from the binary ring buffer of a\n"
 "private instance (removed again on exit): events, tasks, CPUs, system calls\n"
@@ -1218,8 +1199,6 @@ int main(int argc, char **argv)
 	run(&top);
 	screen_end();
 	ftk_tally_free(top.tally);
-	ftk_live_close(top.live);
-	ftk_profile_free(top.prof);
 	free(top.prof_rows);
 	tool_exit(EXIT_OK);
 }

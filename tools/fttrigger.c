@@ -17,9 +17,11 @@
 static const char usage[] =
 "usage: fttrigger -l [-B NAME | -T]\n"
 "       fttrigger [-B NAME | -T] [-D S] [--synth DEF]... [-e EVENT TRIGGER-OPTS]...\n"
-"                 [--func FUNC:CMD[:N]]... [-- COMMAND [ARG...]]\n"
+"                 [--func FUNC:CMD[:N]]... [--trace-self] [-- COMMAND [ARG...]]\n"
 "       fttrigger [-B NAME | -T] -e EVENT (-r TRIGGER | -R | -H | --pause | --cont | --clear)\n"
 "       fttrigger -R [-B NAME | -T | --all]\n"
+"TRIGGER-OPTS: -t TRIGGER | -k KEYS [--vals VALS] [--sort FIELDS] [--size N]\n"
+"              [--name NAME] [--action ACT]... [--if FILTER]\n"
 "\n"
 "Add, list and remove event triggers and function triggers; print hist output.\n"
 "Without -B or -T, triggers go to a private instance, the trace (and each\n"
@@ -120,37 +122,16 @@ static int print_hist(struct ftk_tracefs *t, const char *event)
 	return 0;
 }
 
-/* Append ":pause" (or cont, clear) to each hist trigger of @event. */
+/* ":pause" (or cont, clear) on each hist trigger of @event. */
 static int hist_state(struct ftk_tracefs *t, const char *event, const char *state)
 {
-	size_t nr, i, n = 0, sl = strcspn(event, ":");
-	struct ftk_trigger *v;
-	char file[512], *rm, *w;
-	int ret;
+	int n = ftk_trigger_hist_state(t, event, state);
 
-	snprintf(file, sizeof(file), "events/%.*s/%s/trigger", (int)sl, event,
-		 event[sl] ? event + sl + 1 : "");
-	ret = ftk_trigger_list(t, event, &v, &nr);
-	for (i = 0; !ret && i < nr; i++) {
-		if (strncmp(v[i].text, "hist", 4))
-			continue;
-		ret = ftk_trigger_removal(v[i].text, &rm);
-		if (ret)
-			break;
-		/* A state change is not a trigger of its own: nothing to journal. */
-		if (asprintf(&w, "%s:%s", rm + 1, state) < 0)
-			ret = -ENOMEM;
-		else
-			ret = ftk_tracefs_append(t, file, w), free(w);
-		free(rm);
-		n++;
-	}
-	ftk_trigger_free(v, nr);
-	if (!ret && !n) {
+	if (n == 0) {
 		tool_err("%s has no hist trigger to %s", event, state);
 		return -1;
 	}
-	return ret;
+	return n < 0 ? n : 0;
 }
 
 struct opts {

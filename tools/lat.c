@@ -2,7 +2,6 @@
 /*
  * The latency tools' shared setup and read loop (see lat.h).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -18,7 +17,7 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* Per CPU: room for bursts (an exec storm, a syscall loop) between two reads. */
-#define LAT_BUFFER_KB	"8192"
+#define LAT_BUFFER_KB	8192
 /* Between reads of the live buffer. */
 #define LAT_PERIOD_NS	50000000L
 
@@ -114,7 +113,7 @@ void lat_parse(struct lat *l, const struct lat_def *d, int argc, char **argv,
 	td = (struct tool_def){
 		.name = d->name, .usage = d->usage, .opts = so, .longopts = lo,
 		.option = lat_option, .common = TOOL_OPT_INSTANCE | TOOL_OPT_DURATION |
-		TOOL_OPT_COMMAND,
+		TOOL_OPT_COMMAND, .operands = d->operands,
 	};
 	l->args = a;
 	tool_parse(&td, argc, argv, a, &c);
@@ -122,40 +121,16 @@ void lat_parse(struct lat *l, const struct lat_def *d, int argc, char **argv,
 	free(so);
 }
 
-static void set_or_die(struct lat *l, const char *file, const char *val)
+/* The session's last failure, and exit. */
+static void __attribute__((noreturn)) lat_die(struct lat *l)
 {
-	if (ftk_tracefs_set(l->t, file, val))
-		tool_die_tracefs(l->t, NULL);
-}
-
-/* "TID TID ..." of every thread of @pid, as set_event_pid takes them. */
-char *lat_threads(pid_t pid)
-{
-	char path[64], *list = NULL;
-	size_t len = 0;
-	struct dirent *d;
-	FILE *f;
-	DIR *dir;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	dir = opendir(path);
-	if (!dir)
-		tool_die("no process %d: %s", (int)pid, strerror(errno));
-	f = open_memstream(&list, &len);
-	if (!f)
-		tool_die("out of memory");
-	while ((d = readdir(dir)))
-		if (d->d_name[0] >= '0' && d->d_name[0] <= '9')
-			fprintf(f, "%s ", d->d_name);
-	closedir(dir);
-	fclose(f);
-	return list;
+	tool_die("%s", ftk_session_errmsg(l->s));
 }
 
 void lat_open(struct lat *l, struct tool_args *args, pid_t pid)
 {
-	const char *inst = args->instance;
-	char buf[32], *list;
+	FTK_OPTS(ftk_session_opts, o, .tool = l->name, .instance = args->instance,
+		 .clock = "mono", .buffer_kb = LAT_BUFFER_KB, .flags = FTK_SESSION_COMMS);
 
 	l->args = args;
 	l->verbose = ftk_log_level() >= FTK_LOG_INFO;
@@ -165,53 +140,30 @@ void lat_open(struct lat *l, struct tool_args *args, pid_t pid)
 	signal(SIGPIPE, SIG_IGN);
 	/* formats libtraceevent cannot parse are of events these tools do not read */
 	tep_set_loglevel(TEP_LOG_CRITICAL);
-	if (!inst) {
-		if (ftk_instance_name(l->name, l->instance, sizeof(l->instance)) < 0)
-			tool_die("cannot name an instance: %s", strerror(errno));
-		inst = l->instance;
-	}
-	/*
-	 * The top level first: uprobes made there are removed after the
-	 * instance (restores run newest first), once nothing enables them.
-	 */
-	l->top = tool_tracefs(NULL, 0);
-	l->t = tool_tracefs(inst, FTK_TRACEFS_CREATE);
-	set_or_die(l, "tracing_on", "0");
-	/* A clock the reader reads too, so that it can keep time order (ftk_live_open()). */
-	set_or_die(l, "trace_clock", "mono");
-	set_or_die(l, "buffer_size_kb", LAT_BUFFER_KB);
+	l->s = tool_session(&o);
+	l->t = ftk_session_tracefs(l->s);
+	l->top = ftk_session_top(l->s);
+	if (!l->top)
+		lat_die(l);
 	if (args->argv) {
-		tool_cmd_fork(&l->cmd, args->argv, ftk_tracefs_instance(l->t));
+		tool_cmd_fork_flags(&l->cmd, args->argv, ftk_session_instance(l->s),
+				    TOOL_CMD_EXEC_GATE);
+		tool_cmd_on_exec(&l->cmd, tool_session_start, l->s);
 		l->has_cmd = 1;
 		l->pid = l->cmd.pid;
-		if (l->all_tasks)
-			return;
-		snprintf(buf, sizeof(buf), "%d", (int)l->pid);
-		set_or_die(l, "options/event-fork", "1");
-		set_or_die(l, "set_event_pid", buf);
+		if (!l->all_tasks && ftk_session_pid(l->s, l->pid, FTK_SESSION_PID_FOLLOW))
+			lat_die(l);
 	} else if (pid) {
 		l->pid = pid;
-		list = lat_threads(pid);
-		set_or_die(l, "set_event_pid", list);
-		free(list);
-	} else if (ftk_tracefs_exists(l->t, "set_event_notrace_pid")) {
-		/* system-wide: not the tool's own reads */
-		snprintf(buf, sizeof(buf), "%d", (int)getpid());
-		set_or_die(l, "set_event_notrace_pid", buf);
+		if (ftk_session_pid(l->s, pid, 0))
+			lat_die(l);
 	}
 }
 
 void lat_event(struct lat *l, const char *event, const char *filter)
 {
-	int ret;
-
-	if (filter && ftk_event_filter_set(l->t, event, filter))
-		tool_die_tracefs(l->t, event);
-	ret = ftk_event_enable(l->t, event, 1);
-	if (ret == -ENOENT)
-		tool_die("this kernel has no event %s", event);
-	if (ret)
-		tool_die_tracefs(l->t, event);
+	if (ftk_session_event(l->s, event, filter))
+		lat_die(l);
 }
 
 int lat_uprobe(struct lat *l, const char *spec, const char *name, char *why, size_t len)
@@ -245,13 +197,11 @@ int lat_uprobe(struct lat *l, const char *spec, const char *name, char *why, siz
 
 struct tep_handle *lat_tep(struct lat *l)
 {
-	int ret;
-
 	if (l->tep)
 		return l->tep;
-	ret = ftk_live_open(NULL, ftk_tracefs_instance(l->t), &l->live);
-	if (ret)
-		tool_die("%s", ftk_live_errmsg(l->live));
+	l->live = ftk_session_live(l->s);
+	if (!l->live)
+		lat_die(l);
 	l->tep = ftk_live_tep(l->live);
 	return l->tep;
 }
@@ -265,7 +215,7 @@ struct tep_event *lat_find(struct lat *l, const char *sys, const char *name)
 
 	if (!ev) {
 		tool_err("this kernel has no event %s:%s", sys, name);
-		lat_exit(l, EXIT_FAIL);
+		tool_exit(EXIT_FAIL);
 	}
 	return ev;
 }
@@ -276,92 +226,17 @@ struct tep_format_field *lat_field(struct lat *l, struct tep_event *ev, const ch
 
 	if (!f) {
 		tool_err("event %s:%s has no field '%s'", ev->system, ev->name, name);
-		lat_exit(l, EXIT_FAIL);
+		tool_exit(EXIT_FAIL);
 	}
 	return f;
 }
 
-long long lat_num(const struct tep_record *rec, const struct tep_format_field *f)
-{
-	unsigned long long v;
-
-	if ((unsigned int)f->offset + f->size > (unsigned int)rec->size ||
-	    tep_read_number_field((struct tep_format_field *)f, rec->data, &v))
-		return 0;
-	if (f->flags & TEP_FIELD_IS_SIGNED) {
-		switch (f->size) {
-		case 1: return (signed char)v;
-		case 2: return (short)v;
-		case 4: return (int)v;
-		}
-	}
-	return (long long)v;
-}
-
-const char *lat_str(const struct tep_record *rec, const struct tep_format_field *f, int *len)
-{
-	const char *data = rec->data;
-	unsigned int off = f->offset, n = f->size, loc;
-
-	*len = 0;
-	if ((unsigned int)f->offset + f->size > (unsigned int)rec->size)
-		return "";
-	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
-		memcpy(&loc, data + f->offset, sizeof(loc));
-		off = loc & 0xffff;
-		n = loc >> 16;
-		if (f->flags & TEP_FIELD_IS_RELATIVE)
-			off += f->offset + f->size;
-		if (off + n > (unsigned int)rec->size)
-			return "";
-	}
-	*len = strnlen(data + off, n);
-	return data + off;
-}
-
-const char *lat_comm(struct lat *l, int pid, char *buf, size_t len)
-{
-	char path[64];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	f = fopen(path, "r");
-	if (!f || !fgets(buf, len, f)) {
-		lat_tep(l);	/* opens l->live */
-		snprintf(buf, len, "%s", ftk_live_comm(l->live, pid));
-	}
-	buf[strcspn(buf, "\n")] = '\0';
-	if (f)
-		fclose(f);
-	return buf;
-}
-
-int lat_pid(const struct tep_record *rec)
-{
-	int pid;
-
-	if (rec->size < 8)
-		return -1;
-	memcpy(&pid, (const char *)rec->data + 4, sizeof(pid));
-	return pid;
-}
-
 static void read_or_die(struct lat *l, ftk_live_fn fn, void *ctx, unsigned int flags)
 {
-	int ret = ftk_live_read(l->live, fn, ctx, flags);
-
-	if (ret < 0) {
-		tool_err("%s", ftk_live_errmsg(l->live));
-		lat_exit(l, EXIT_FAIL);
+	if (ftk_session_read(l->s, fn, ctx, flags) < 0) {
+		tool_err("%s", ftk_session_errmsg(l->s));
+		tool_exit(EXIT_FAIL);
 	}
-}
-
-void lat_exit(struct lat *l, int code)
-{
-	/* the instance cannot go while its trace_pipe_raw files are open */
-	ftk_live_close(l->live);
-	l->live = NULL;
-	tool_exit(code);
 }
 
 /* The kernel path's reader: its records (none, or an exec) matter to no one. */
@@ -384,9 +259,18 @@ int lat_run(struct lat *l, ftk_live_fn fn, void *ctx, void (*tick)(void *ctx), d
 	ftk_live_stats(l->live, &st);
 	if (!st.ordered)
 		tool_warn("trace clock is not mono: records of two CPUs may come out of order");
-	set_or_die(l, "tracing_on", "1");
+	/*
+	 * -t's zero: now, as tracing starts (or COMMAND is started, whose exec
+	 * turns it on); the instance's clock is mono, CLOCK_MONOTONIC's base.
+	 */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	l->start_ns = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	ts = (struct timespec){ 0, LAT_PERIOD_NS };
+	/* with COMMAND, tracing starts at its exec (lat_arm()) */
+	if (!l->has_cmd && ftk_session_start(l->s))
+		lat_die(l);
 	if (l->has_cmd && tool_cmd_start(&l->cmd))
-		lat_exit(l, tool_cmd_code(&l->cmd));
+		tool_exit(tool_cmd_code(&l->cmd));
 	if (ftk_log_level() >= FTK_LOG_WARN && !l->has_cmd)
 		fprintf(stderr, "Tracing... Ctrl-C to end.\n");
 	start = tool_now();
@@ -395,6 +279,11 @@ int lat_run(struct lat *l, ftk_live_fn fn, void *ctx, void (*tick)(void *ctx), d
 		read_or_die(l, fn, ctx, 0);
 		if (l->has_cmd && tool_cmd_done(&l->cmd))
 			break;
+		/* -p PID: its end is the end, as a COMMAND's is */
+		if (!l->has_cmd && l->pid > 0 && !ftk_perf_alive(&l->pid, 1)) {
+			tool_warn("process %d ended", (int)l->pid);
+			break;
+		}
 		now = tool_now();
 		if (l->args->duration && now - start >= l->args->duration)
 			break;
@@ -408,7 +297,7 @@ int lat_run(struct lat *l, ftk_live_fn fn, void *ctx, void (*tick)(void *ctx), d
 		tool_cmd_kill(&l->cmd);
 	/* what the command did up to its end, or up to now */
 	read_or_die(l, fn, ctx, FTK_LIVE_FINAL);
-	ftk_tracefs_write(l->t, "tracing_on", "0");
+	ftk_session_stop(l->s);
 	return l->has_cmd ? tool_cmd_code(&l->cmd) : 0;
 }
 
@@ -427,7 +316,7 @@ void lat_heat_write(struct lat *l, const char *title, const char *unit)
 		return;
 	ftk_heatmap_write_svg(l->heat, l->heat_out, title, unit);
 	if (tool_output_close(l->heat_out, 0))
-		lat_exit(l, EXIT_FAIL);
+		tool_exit(EXIT_FAIL);
 	l->heat_out = NULL;
 	lat_path(l, "heat map: %llu samples in columns of %.3g s", (unsigned long long)
 		 ftk_heatmap_total(l->heat), ftk_heatmap_col_ns(l->heat) / 1e9);
@@ -491,7 +380,7 @@ const char *lat_unit(int unit_opt, uint64_t *div)
 void lat_check_out(struct lat *l)
 {
 	if (fflush(stdout) || ferror(stdout))
-		lat_exit(l, EXIT_FAIL);
+		tool_exit(EXIT_FAIL);
 }
 
 static void func_probe(struct lat *l, struct lat_func *f, int i, int ret)
@@ -512,7 +401,7 @@ static void func_probe(struct lat *l, struct lat_func *f, int i, int ret)
 		tool_err("cannot trace kernel function '%s': %s", f->spec, why);
 	else
 		tool_err("cannot trace '%s': %s", f->spec, why);
-	lat_exit(l, EXIT_FAIL);
+	tool_exit(EXIT_FAIL);
 }
 
 struct lat_func *lat_funcs(struct lat *l, char **specs, int n, int ret)
@@ -537,20 +426,12 @@ struct lat_func *lat_funcs(struct lat *l, char **specs, int n, int ret)
 
 int lat_func_args(struct tool_args *a, char ***funcs, int many)
 {
-	int n = 0;
-
-	if (!a->argv)
+	if (!a->nrest)
 		tool_usage_error("which function?");
-	*funcs = a->argv;
-	while (a->argv[n] && strcmp(a->argv[n], "--") && (many || !n))
-		n++;
-	if (!a->argv[n])
-		a->argv = NULL;
-	else if (!strcmp(a->argv[n], "--") && !a->argv[n + 1])
-		tool_usage_error("'--' and no COMMAND");
-	else
-		a->argv += n + !strcmp(a->argv[n], "--");
-	return n;
+	if (!many && a->nrest > 1)
+		tool_usage_error("one FUNCTION only");
+	*funcs = a->rest;
+	return a->nrest;
 }
 
 void lat_funcs_find(struct lat *l, struct lat_func *f, int n)
@@ -599,18 +480,14 @@ int lat_func_of(const struct lat_func *f, int n, int type, int *is_ret)
 
 int lat_kernel_ok(struct lat *l, const char *event, const char *blocker)
 {
-	char path[256];
+	char why[600];
 
-	snprintf(path, sizeof(path), "events/%.*s/%s/hist", (int)strcspn(event, ":"), event,
-		 event + strcspn(event, ":") + (event[strcspn(event, ":")] ? 1 : 0));
 	if (l->stream)
 		lat_path(l, "no kernel path: --stream");
 	else if (blocker)
 		lat_path(l, "no kernel path: %s needs the stream", blocker);
-	else if (!ftk_tracefs_exists(l->t, path))
-		lat_path(l, "no kernel path: no hist triggers here (%s is absent)", path);
-	else if (!ftk_tracefs_exists(l->top, "synthetic_events"))
-		lat_path(l, "no kernel path: no synthetic events here (synthetic_events is absent)");
+	else if (!ftk_trigger_latency_ok(l->t, l->top, event, why, sizeof(why)))
+		lat_path(l, "no kernel path: %s", why);
 	else
 		return 1;
 	return 0;
@@ -628,7 +505,7 @@ void lat_latency(struct lat *l, struct ftk_trigger_latency_opts *o, const char *
 	if (ftk_trigger_latency_add(l->t, o)) {
 		tool_err("cannot make synthetic event %s (%s -> %s): %s", name, o->start, o->end,
 			 ftk_tracefs_errmsg(l->t));
-		lat_exit(l, EXIT_FAIL);
+		tool_exit(EXIT_FAIL);
 	}
 	snprintf(event, len, "synthetic:%s", name);
 	o->name = NULL;
@@ -636,7 +513,7 @@ void lat_latency(struct lat *l, struct ftk_trigger_latency_opts *o, const char *
 
 uint64_t lat_latency_dropped(struct lat *l, const struct ftk_trigger_latency_opts *o)
 {
-	struct lat_hist_totals tot;
+	struct ftk_trigger_hist_totals tot;
 	char match[160];
 	uint64_t n;
 
@@ -653,77 +530,21 @@ void lat_hist(struct lat *l, const char *event, const char *trigger)
 {
 	if (ftk_trigger_add(l->t, event, trigger)) {
 		tool_err("%s: cannot add '%s': %s", event, trigger, ftk_tracefs_errmsg(l->t));
-		lat_exit(l, EXIT_FAIL);
+		tool_exit(EXIT_FAIL);
 	}
-}
-
-/*
- * The number after "NAME:" in @s..@end (a word of its own), a bucket's
- * "~ LOW-HIGH" too; NAME is the first @n bytes of @list ("pid,lat").
- */
-static uint64_t hist_field(const char *s, const char *end, const char *list, size_t n)
-{
-	char name[64];
-	const char *p;
-
-	snprintf(name, sizeof(name), "%.*s", (int)n, list);
-	n = strlen(name);
-	for (p = s; (p = strstr(p, name)) && p < end; p += n) {
-		if (p[n] != ':' || (p > s && p[-1] != ' ' && p[-1] != '{' && p[-1] != ','))
-			continue;
-		p += n + 1;
-		while (*p == ' ' || *p == '~')
-			p++;
-		/* .execname and .syscall keys: "NAME [ PID]" */
-		if ((*p < '0' || *p > '9') && (p = strchr(p, '[')) && p < end)
-			p++;
-		return p ? strtoull(p, NULL, 10) : 0;
-	}
-	return 0;
 }
 
 void lat_hist_read(struct lat *l, const char *event, const char *match, const char *keys,
-		   const char *vals, lat_hist_fn fn, void *ctx, struct lat_hist_totals *tot)
+		   const char *vals, ftk_trigger_hist_fn fn, void *ctx,
+		   struct ftk_trigger_hist_totals *tot)
 {
-	char *text, *line, *save = NULL, *brace;
-	uint64_t key[8], val[8];
-	const char *k;
-	int in = 0, i;
-	size_t n;
+	char *text;
 
-	if (tot)
-		memset(tot, 0, sizeof(*tot));
 	if (ftk_trigger_hist(l->t, event, &text)) {
 		tool_err("%s: cannot read its hist: %s", event, ftk_tracefs_errmsg(l->t));
-		lat_exit(l, EXIT_FAIL);
+		tool_exit(EXIT_FAIL);
 	}
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (!strncmp(line, "# trigger info:", 15)) {
-			in = strstr(line, match) != NULL;
-			continue;
-		}
-		if (!in)
-			continue;
-		if (tot && sscanf(line, " Hits: %" SCNu64, &tot->hits) == 1)
-			continue;
-		if (tot && sscanf(line, " Entries: %" SCNu64, &tot->entries) == 1)
-			continue;
-		if (tot && sscanf(line, " Dropped: %" SCNu64, &tot->dropped) == 1)
-			continue;
-		brace = strchr(line, '}');
-		if (line[0] != '{' || !brace)
-			continue;
-		for (i = 0, k = keys; *k && i < 8; i++, k += n + (k[n] == ',')) {
-			n = strcspn(k, ",");
-			key[i] = hist_field(line, brace, k, n);
-		}
-		for (i = 0, k = vals; *k && i < 8; i++, k += n + (k[n] == ',')) {
-			n = strcspn(k, ",");
-			val[i] = hist_field(brace, brace + strlen(brace), k, n);
-		}
-		if (fn)
-			fn(ctx, key, val, line);
-	}
+	ftk_trigger_hist_parse(text, match, keys, vals, fn, ctx, tot);
 	free(text);
 }
 
@@ -732,20 +553,4 @@ void lat_dropped_print(uint64_t dropped, FILE *f)
 	if (dropped)
 		fprintf(f, "Dropped %llu samples: the kernel's hist table was full (the counts "
 			"above are short)\n", (unsigned long long)dropped);
-}
-
-const char *lat_hist_execname(const char *line, char *buf, size_t len)
-{
-	const char *p = strchr(line, ':'), *q = p ? strchr(p, '[') : NULL;
-
-	snprintf(buf, len, "?");
-	if (!q)
-		return buf;
-	for (p++; *p == ' '; p++)
-		;
-	while (q > p && q[-1] == ' ')
-		q--;
-	if (q > p)
-		snprintf(buf, len, "%.*s", (int)(q - p), p);
-	return buf;
 }

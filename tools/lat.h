@@ -7,12 +7,12 @@
  * while COMMAND runs, for -D seconds or until Ctrl-C, with -i ticks.
  *
  *	struct lat l = { .name = "ftsyscount" };
- *	lat_open(&l, &args, pid);		// instance, COMMAND forked
+ *	lat_open(&l, &args, pid);		// the session, COMMAND forked
  *	lat_event(&l, "raw_syscalls:sys_exit", NULL);
  *	ev = lat_find(&l, "raw_syscalls", "sys_exit");
  *	code = lat_run(&l, on_record, ctx, tick, interval);
  *	... print, lat_lost(&l, stdout) ...
- *	lat_exit(&l, code);
+ *	tool_exit(code);			// the session taken down on the way
  */
 #ifndef FTK_TOOL_LAT_H
 #define FTK_TOOL_LAT_H
@@ -38,6 +38,8 @@
 #include <ftkit/heatmap.h>
 #include <ftkit/latency.h>
 #include <ftkit/live.h>
+#include <ftkit/session.h>
+#include <ftkit/stream.h>
 #include <ftkit/trigger.h>
 
 /* What lat_parse() takes for the tools: the options they share. */
@@ -54,9 +56,10 @@ struct lat {
 	const char		*name;		/* the tool, for the instance name */
 	struct lat_opt		opt;		/* lat_parse()'s */
 	struct tool_args	*args;
-	struct ftk_tracefs	*t;		/* the private instance */
-	struct ftk_tracefs	*top;		/* the top level, for uprobes; NULL until needed */
-	struct ftk_live		*live;
+	struct ftk_session	*s;		/* the trace, from lat_open() to the exit */
+	struct ftk_tracefs	*t;		/* the session's instance */
+	struct ftk_tracefs	*top;		/* the session's top level, for uprobes */
+	struct ftk_live		*live;		/* the session's reader, once lat_tep() opened it */
 	struct tep_handle	*tep;
 	struct tool_cmd		cmd;
 	int			has_cmd;
@@ -66,6 +69,7 @@ struct lat {
 	int			stream;		/* --stream: pair in user space even where the kernel can */
 	struct ftk_heatmap	*heat;		/* --heatmap, or NULL */
 	FILE			*heat_out;	/* every task's events, also with COMMAND (set before lat_open) */
+	uint64_t		start_ns;	/* the trace clock (mono) as tracing began: -t's zero */
 	char			instance[128];
 };
 
@@ -90,6 +94,7 @@ struct lat_def {
 	const struct option	*longopts;	/* its own long options ({ } ends them), or NULL */
 	void			(*option)(int opt, char *arg, void *ctx);	/* its own */
 	unsigned int		shared;		/* LAT_OPT_* */
+	int			operands;	/* before COMMAND, as tool_def.operands */
 };
 
 /*
@@ -102,12 +107,13 @@ void lat_parse(struct lat *l, const struct lat_def *d, int argc, char **argv,
 	       struct tool_args *a, void *ctx);
 
 /*
- * Make the private instance (or -B's), mono clock, buffers; fork COMMAND;
- * the pid filter, unless @l->all_tasks (events of no task: I/O completions).
+ * The session (ftk_session_new(): the private instance or -B's, mono clock,
+ * buffers, task names), taken down at the tool's exit; fork COMMAND, to be
+ * traced from its exec on; the pid filter (COMMAND and its children, or
+ * every thread of -p), unless @l->all_tasks (events of no task: I/O
+ * completions).
  */
 void lat_open(struct lat *l, struct tool_args *args, pid_t pid);
-/* "TID TID ..." of every thread of @pid (malloc'd); dies if there is no such process. */
-char *lat_threads(pid_t pid);
 /* Enable SYS:EVENT in the instance, with @filter if not NULL; dies with the reason. */
 void lat_event(struct lat *l, const char *event, const char *filter);
 /*
@@ -130,7 +136,10 @@ struct lat_func {
  * kernel's reason where it forbids them ("kprobes: ... lockdown").
  */
 struct lat_func *lat_funcs(struct lat *l, char **specs, int n, int ret);
-/* FUNCTION... [-- COMMAND]: the functions into *@funcs (their count returned), COMMAND into @a. */
+/*
+ * FUNCTION... [-- COMMAND]: the functions (lat_def.operands of them, taken
+ * by lat_parse()) into *@funcs, their count returned; one only unless @many.
+ */
 int lat_func_args(struct tool_args *a, char ***funcs, int many);
 /* Event ids and fields, once the formats are read. */
 void lat_funcs_find(struct lat *l, struct lat_func *f, int n);
@@ -150,14 +159,6 @@ struct tep_format_field *lat_field(struct lat *l, struct tep_event *ev, const ch
 /* Read the live buffer's formats now (done by lat_run() otherwise). */
 struct tep_handle *lat_tep(struct lat *l);
 
-/* A number field (signed ones sign-extended), 0 if out of the record. */
-long long lat_num(const struct tep_record *rec, const struct tep_format_field *f);
-/* A string field (fixed array or __data_loc), its length in *@len; "" if out of the record. */
-const char *lat_str(const struct tep_record *rec, const struct tep_format_field *f, int *len);
-/* The command name of @pid: /proc now, else the saved cmdlines, else "?"; into @buf. */
-const char *lat_comm(struct lat *l, int pid, char *buf, size_t len);
-/* common_pid of a record. */
-int lat_pid(const struct tep_record *rec);
 
 /*
  * Start tracing (and COMMAND), hand records to @fn in time order until
@@ -177,6 +178,11 @@ static inline void lat_heat(struct lat *l, uint64_t ts, uint64_t value)
 {
 	if (l->heat && ftk_heatmap_add(l->heat, ts, value))
 		tool_die("out of memory");
+}
+/* -t: seconds from the start of tracing (lat_run()) to the record's time @ts. */
+static inline double lat_since_start(const struct lat *l, uint64_t ts)
+{
+	return ts > l->start_ns ? (ts - l->start_ns) / 1e9 : 0;
 }
 /* Write the heat map (if asked), @title and @unit on it; dies with the reason. */
 void lat_heat_write(struct lat *l, const char *title, const char *unit);
@@ -205,23 +211,14 @@ void lat_latency(struct lat *l, struct ftk_trigger_latency_opts *o, const char *
 uint64_t lat_latency_dropped(struct lat *l, const struct ftk_trigger_latency_opts *o);
 /* Add hist trigger @trigger on @event, journaled; dies with the reason. */
 void lat_hist(struct lat *l, const char *event, const char *trigger);
-/* What a hist file says at its end. */
-struct lat_hist_totals {
-	uint64_t		hits, entries, dropped;
-};
 /*
- * Read back the hist of @event whose trigger has @match in its text: for
- * each row, the keys listed in @keys ("pid,lat"; a bucket's low end, the
- * PID of an .execname key) and the values in @vals ("hitcount,lat"), in
- * order, and the row's text, to @fn. The totals into @tot if not NULL.
- * Dies if the hist cannot be read.
+ * Read back the hist of @event whose trigger has @match in its text
+ * (ftk_trigger_hist_parse(): the keys and values named, each row to @fn,
+ * the totals into @tot if not NULL). Dies if the hist cannot be read.
  */
-typedef void (*lat_hist_fn)(void *ctx, const uint64_t *key, const uint64_t *val,
-			    const char *line);
 void lat_hist_read(struct lat *l, const char *event, const char *match, const char *keys,
-		   const char *vals, lat_hist_fn fn, void *ctx, struct lat_hist_totals *tot);
-/* The NAME of an .execname key "{ common_pid: NAME [ PID] }" into @buf ("?" if none). */
-const char *lat_hist_execname(const char *line, char *buf, size_t len);
+		   const char *vals, ftk_trigger_hist_fn fn, void *ctx,
+		   struct ftk_trigger_hist_totals *tot);
 /*
  * "Dropped N samples: the kernel's hist table was full" on @f if @dropped
  * (the kernel path's loss, said with the results as lost events are).
@@ -240,7 +237,5 @@ void lat_path(struct lat *l, const char *fmt, ...) __attribute__((format(printf,
 const char *lat_unit(int unit_opt, uint64_t *div);
 /* Exit (restoring tracefs) if writing stdout failed, a closed pipe included. */
 void lat_check_out(struct lat *l);
-/* Close the reader, restore tracefs (the instance removed), exit with @code. */
-void lat_exit(struct lat *l, int code) __attribute__((noreturn));
 
 #endif

@@ -26,15 +26,33 @@ void run_check_stop(void)
 
 struct ftk_tracefs *run_top(struct run *r)
 {
+	if (!r->top_t && r->s && !(r->top_t = ftk_session_top(r->s)))
+		tool_die("%s", ftk_session_errmsg(r->s));
 	if (!r->top_t)
 		r->top_t = r->top && r->t ? r->t : tool_tracefs(NULL, 0);
 	return r->top_t;
 }
 
+/*
+ * Run mode: a session (ftk_session_new()) in a private instance, -B's or
+ * the top level, taken down at the exit; the tool's own threads left out
+ * unless --trace-self, and the reader woken when the buffer is half full,
+ * not at every event (its reads and wake-ups would be traced otherwise).
+ */
+static void run_session(struct run *r)
+{
+	FTK_OPTS(ftk_session_opts, o, .tool = tool_name, .instance = r->instance,
+		 .wake_percent = 50,
+		 .flags = (r->top ? FTK_SESSION_TOP : 0) | (r->trace_self ? FTK_SESSION_SELF : 0));
+
+	r->s = tool_session(&o);
+	r->t = ftk_session_tracefs(r->s);
+	if (!r->trace_self)
+		snprintf(r->self, sizeof(r->self), "%d", (int)getpid());
+}
+
 void run_open(struct run *r)
 {
-	char name[64];
-
 	if (r->top && r->instance)
 		tool_usage_error("-B and -T exclude each other");
 	r->persist = (r->instance || r->top) && !r->duration && !r->argv;
@@ -47,24 +65,14 @@ void run_open(struct run *r)
 	 * every disposition in the child.
 	 */
 	signal(SIGPIPE, SIG_IGN);
-	/*
-	 * Stale instances are not reaped here: a tool in another PID namespace
-	 * sharing this tracefs looks dead from here. ftreset removes them when
-	 * asked.
-	 */
-	if (r->top) {
+	if (r->top && r->persist) {
 		r->t = run_top(r);
 		return;
 	}
-	if (!r->instance) {
-		if (ftk_instance_name(tool_name, name, sizeof(name)))
-			tool_die("cannot name an instance for '%s'", tool_name);
-		r->t = tool_tracefs(name, FTK_TRACEFS_CREATE);
-		return;
-	}
 	/* A name we create is one a shell script can use unquoted. */
-	if (strspn(r->instance, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") !=
-	    strlen(r->instance) || r->instance[0] == '.' || r->instance[0] == '-') {
+	if (r->instance &&
+	    (strspn(r->instance, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") !=
+	     strlen(r->instance) || r->instance[0] == '.' || r->instance[0] == '-')) {
 		struct ftk_tracefs *t;
 
 		if (ftk_tracefs_open(NULL, r->instance, 0, &t))
@@ -72,7 +80,10 @@ void run_open(struct run *r)
 					 "and '-'", r->instance);
 		ftk_tracefs_close(t);
 	}
-	r->t = tool_tracefs(r->instance, FTK_TRACEFS_CREATE);
+	if (r->persist)
+		r->t = tool_tracefs(r->instance, FTK_TRACEFS_CREATE);
+	else
+		run_session(r);
 }
 
 void run_args(struct run *r, const struct tool_args *a)
@@ -97,22 +108,13 @@ int run_option(struct run *r, int opt)
 
 void run_fork(struct run *r)
 {
-	if (r->argv)
-		tool_cmd_fork(&r->cmd, r->argv, ftk_tracefs_instance(r->t));
-	if (r->persist || r->trace_self)
+	if (!r->argv)
 		return;
-	/*
-	 * The tool's reads of trace_pipe wake it, and its wake-ups are events:
-	 * left in, it traces itself into a loop. Before anything is enabled.
-	 */
-	snprintf(r->self, sizeof(r->self), "%d", (int)getpid());
-	if (ftk_tracefs_exists(r->t, "set_event_notrace_pid") &&
-	    ftk_tracefs_set(r->t, "set_event_notrace_pid", r->self))
-		tool_die_tracefs(r->t, NULL);
-	/* Wake the reader when the buffer is half full, not at every event. */
-	if (ftk_tracefs_exists(r->t, "buffer_percent") &&
-	    ftk_tracefs_set(r->t, "buffer_percent", "50"))
-		tool_die_tracefs(r->t, NULL);
+	/* traced from its exec on: not what the tool does to start it */
+	tool_cmd_fork_flags(&r->cmd, r->argv, r->s ? ftk_session_instance(r->s) :
+			    ftk_tracefs_instance(r->t), r->s ? TOOL_CMD_EXEC_GATE : 0);
+	if (r->s)
+		tool_cmd_on_exec(&r->cmd, tool_session_start, r->s);
 }
 
 /*
@@ -203,6 +205,11 @@ int run_trace(struct run *r)
 		tool_err("cannot open '%s': %s", path, strerror(errno));
 		return -1;
 	}
+	if (!r->argv && ftk_session_start(r->s)) {
+		tool_err("%s", ftk_session_errmsg(r->s));
+		close(fd);
+		return -1;
+	}
 	if (r->argv && tool_cmd_start(&r->cmd)) {
 		close(fd);
 		tool_exit(tool_cmd_code(&r->cmd));
@@ -245,7 +252,7 @@ int run_trace(struct run *r)
 	 * amount all the same.
 	 */
 	if (!ret && !ferror(stdout))
-		drain(fd, ftk_tracefs_set(r->t, "tracing_on", "0") ? 4096 : 0);
+		drain(fd, ftk_session_stop(r->s) ? 4096 : 0);
 	close(fd);
 	fflush(stdout);
 	return ret;

@@ -38,7 +38,8 @@ struct run {
 	int			follow;		/* -F: only COMMAND's PIDs (events) */
 	int			trace_self;	/* --trace-self */
 	int			persist;	/* decided by run_open() */
-	struct ftk_tracefs	*t;		/* where the changes go */
+	struct ftk_session	*s;		/* run mode's session, NULL when persistent */
+	struct ftk_tracefs	*t;		/* where the changes go (the session's in run mode) */
 	struct ftk_tracefs	*top_t;		/* the top level, opened on demand */
 	struct tool_cmd		cmd;		/* COMMAND, once run_fork() made it */
 	char			self[16];	/* our PID, to leave out; "" to trace it */
@@ -55,8 +56,8 @@ void run_open(struct run *r);
 struct ftk_tracefs *run_top(struct run *r);
 /*
  * Fork COMMAND stopped before exec, so its PID (r->cmd.pid) can be filtered
- * on, and in run mode leave the tool's own PID out of the events
- * (set_event_notrace_pid; r->self holds it for lists of the tool's own).
+ * on; tracing starts at its exec. In run mode the session leaves the tool's
+ * own threads out of the events (r->self holds its PID for other lists).
  */
 void run_fork(struct run *r);
 /*

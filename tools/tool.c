@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <ftkit/perf.h>
+#include <ftkit/session.h>
 #include <ftkit/version.h>
 
 #include "tool.h"
@@ -18,8 +19,15 @@
 const char *tool_name = "ftkit";
 volatile sig_atomic_t tool_stop;
 
-static struct ftk_tracefs *handles[16];
-static int nr_handles;
+/*
+ * What tool_exit() undoes, newest first (git's sigchain, for clean-up):
+ * tracefs handles to restore, sessions to take down, the tool's own.
+ */
+static struct exit_handler {
+	int		(*fn)(void *ctx);
+	void		*ctx;
+} handlers[32];
+static int nr_handlers;
 static int verbosity = FTK_LOG_WARN;
 
 static int tool_print(enum ftk_log_level level, const char *fmt, va_list ap)
@@ -197,6 +205,26 @@ static size_t count_longopts(const struct option *o)
 	return n;
 }
 
+/*
+ * FTK_TOOL_OPTIONS set: print what getopt takes, "-p:" "--pid:" ("::" for
+ * an optional value) a line, and exit 0: the truth t0930 holds the usage
+ * text and the man page to, read from the tables getopt itself is given.
+ */
+static void __attribute__((noreturn)) list_options(const char *so, const struct option *lo)
+{
+	const char *p;
+
+	for (p = so; *p; p++) {
+		if (*p == ':' || *p == '+')
+			continue;
+		printf("-%c%s\n", *p, p[1] != ':' ? "" : p[2] == ':' ? "::" : ":");
+	}
+	for (; lo->name; lo++)
+		printf("--%s%s\n", lo->name, lo->has_arg == required_argument ? ":" :
+		       lo->has_arg == optional_argument ? "::" : "");
+	exit(EXIT_OK);
+}
+
 void tool_parse(const struct tool_def *d, int argc, char **argv, struct tool_args *a, void *ctx)
 {
 	static const struct option common[] = {
@@ -208,9 +236,10 @@ void tool_parse(const struct tool_def *d, int argc, char **argv, struct tool_arg
 		{ "help",	no_argument,		NULL, 'h' },
 	};
 	size_t nown = count_longopts(d->longopts), n = 0, i;
+	int opt, before, dashdash = 0, nops = 0;
 	struct option *lo;
+	char **ops = NULL;
 	char *so;
-	int opt;
 
 	tool_init(d->name);
 	memset(a, 0, sizeof(*a));
@@ -230,8 +259,27 @@ void tool_parse(const struct tool_def *d, int argc, char **argv, struct tool_arg
 	sprintf(so, "%s:%s%s%sqvVh", d->common & TOOL_OPT_COMMAND ? "+" : "",
 		d->opts ? d->opts : "", d->common & TOOL_OPT_INSTANCE ? "B:" : "",
 		d->common & TOOL_OPT_DURATION ? "D:" : "");
+	if (getenv("FTK_TOOL_OPTIONS"))
+		list_options(so, lo);
+	if (d->operands) {
+		ops = calloc(argc + 1, sizeof(*ops));
+		if (!ops)
+			tool_die("out of memory");
+	}
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+	for (;;) {
+		before = optind;
+		opt = getopt_long(argc, argv, so, lo, NULL);
+		if (opt == -1) {
+			/* "+": getopt stops at each operand; those before COMMAND are taken here */
+			if (optind == before + 1 && !strcmp(argv[before], "--"))
+				dashdash = 1;
+			if (!d->operands || dashdash || optind >= argc ||
+			    (d->operands > 0 && nops == d->operands))
+				break;
+			ops[nops++] = argv[optind++];
+			continue;
+		}
 		switch (opt) {
 		case 'B':
 			if (d->common & TOOL_OPT_INSTANCE) {
@@ -261,6 +309,15 @@ void tool_parse(const struct tool_def *d, int argc, char **argv, struct tool_arg
 	}
 	free(lo);
 	free(so);
+	if (d->operands) {
+		a->rest = ops;
+		a->nrest = nops;
+		if (optind < argc)
+			a->argv = argv + optind;
+		else if (dashdash)
+			tool_usage_error("'--' and no COMMAND");
+		return;
+	}
 	a->rest = argv + optind;
 	a->nrest = argc - optind;
 	if ((d->common & TOOL_OPT_COMMAND) && optind < argc)
@@ -276,11 +333,75 @@ const char *tool_instance_name(const char *name)
 	return name;
 }
 
+void tool_on_exit(int (*fn)(void *ctx), void *ctx)
+{
+	if (nr_handlers == (int)(sizeof(handlers) / sizeof(handlers[0])))
+		tool_die("too many exit handlers");
+	handlers[nr_handlers].fn = fn;
+	handlers[nr_handlers++].ctx = ctx;
+}
+
+int tool_on_exit_pop(int (*fn)(void *ctx), void *ctx, int run)
+{
+	int i, ret = 0;
+
+	for (i = nr_handlers - 1; i >= 0; i--) {
+		if (handlers[i].fn != fn || handlers[i].ctx != ctx)
+			continue;
+		memmove(&handlers[i], &handlers[i + 1], (nr_handlers - i - 1) * sizeof(handlers[0]));
+		nr_handlers--;
+		if (run)
+			ret = fn(ctx);
+		break;
+	}
+	return ret;
+}
+
+static int restore_handle(void *ctx)
+{
+	struct ftk_tracefs *t = ctx;
+	int ret = 0;
+
+	if (ftk_tracefs_restore(t)) {
+		tool_err("cannot put back %s", ftk_tracefs_errmsg(t));
+		ret = -1;
+	}
+	ftk_tracefs_close(t);
+	return ret;
+}
+
 void tool_register(struct ftk_tracefs *t)
 {
-	if (nr_handles == (int)(sizeof(handles) / sizeof(handles[0])))
-		tool_die("too many tracefs handles");
-	handles[nr_handles++] = t;
+	tool_on_exit(restore_handle, t);
+}
+
+static int session_free(void *ctx)
+{
+	ftk_session_free(ctx);
+	return 0;
+}
+
+int tool_session_start(void *session)
+{
+	if (ftk_session_start(session)) {
+		tool_err("%s", ftk_session_errmsg(session));
+		return -1;
+	}
+	return 0;
+}
+
+struct ftk_session *tool_session(const struct ftk_session_opts *o)
+{
+	struct ftk_session *s;
+	int ret = ftk_session_new(o, &s);
+
+	if (s)
+		tool_on_exit(session_free, s);
+	if (ret == -ENODEV)
+		tool_die("cannot find tracefs: is it mounted, and are you root?");
+	if (ret)
+		tool_die("%s", ftk_session_errmsg(s));
+	return s;
 }
 
 /*
@@ -301,6 +422,15 @@ static void reap(void)
 		tool_warn("removed '%s', left behind by a run that is gone", *p);
 	ftk_list_free(removed);
 	ftk_tracefs_close(top);
+}
+
+const struct ftk_tracepoints *tool_tracepoints(void)
+{
+	static struct ftk_tracepoints tp;
+
+	if (!tp.ids)
+		ftk_event_tracepoints(NULL, &tp);
+	return &tp;
 }
 
 struct ftk_tracefs *tool_tracefs(const char *instance, unsigned int flags)
@@ -325,15 +455,7 @@ struct ftk_tracefs *tool_tracefs(const char *instance, unsigned int flags)
 
 void tool_keep(struct ftk_tracefs *t)
 {
-	int i;
-
-	for (i = 0; i < nr_handles; i++) {
-		if (handles[i] != t)
-			continue;
-		memmove(&handles[i], &handles[i + 1], (nr_handles - i - 1) * sizeof(handles[0]));
-		nr_handles--;
-		break;
-	}
+	tool_on_exit_pop(restore_handle, t, 0);
 	ftk_tracefs_close(t);
 }
 
@@ -341,14 +463,11 @@ int tool_cleanup(void)
 {
 	int ret = 0;
 
-	while (nr_handles > 0) {
-		struct ftk_tracefs *t = handles[--nr_handles];
+	while (nr_handlers > 0) {
+		struct exit_handler h = handlers[--nr_handlers];
 
-		if (ftk_tracefs_restore(t)) {
-			tool_err("cannot put back %s", ftk_tracefs_errmsg(t));
+		if (h.fn(h.ctx))
 			ret = -1;
-		}
-		ftk_tracefs_close(t);
 	}
 	return ret;
 }
@@ -384,9 +503,11 @@ FILE *tool_output(const char *path, unsigned int flags, FILE *dflt)
 	FILE *f;
 	int fd;
 
-	out_name = path ? path : "stdout";
+	out_name = path && strcmp(path, "-") ? path : "stdout";
 	if (!path)
 		return dflt;
+	if (!strcmp(path, "-"))
+		return stdout;
 	if (ftk_file_create(path, flags, &out_file))
 		tool_die("%s", out_file ? ftk_file_errmsg(out_file) : strerror(errno));
 	fd = dup(ftk_file_fd(out_file));

@@ -78,6 +78,8 @@ enum tool_opt_common {
 "  -V, --version         the version of ftkit\n" \
 "  -h, --help            this text\n"
 
+#define TOOL_OPERANDS_ALL	(-1)
+
 /* What a tool is and which options it takes, for tool_parse(). */
 struct tool_def {
 	const char		*name;
@@ -85,6 +87,12 @@ struct tool_def {
 	const char		*opts;		/* the tool's own short options, getopt syntax */
 	const struct option	*longopts;	/* its own long options ({ } ends them), or NULL */
 	unsigned int		common;		/* TOOL_OPT_* */
+	/*
+	 * With TOOL_OPT_COMMAND: the operands that come before COMMAND
+	 * (FUNCTION MIN), options taken among them: 0 (COMMAND starts at the
+	 * first operand), that many, or TOOL_OPERANDS_ALL (up to "--").
+	 */
+	int			operands;
 	/* Called with each of the tool's own options and its argument (NULL for none). */
 	void			(*option)(int opt, char *arg, void *ctx);
 };
@@ -94,7 +102,11 @@ struct tool_args {
 	const char	*instance;	/* -B NAME (a name checked safe for a path), or NULL */
 	double		duration;	/* -D, 0 without */
 	char		**argv;		/* COMMAND, NULL-terminated; NULL without one */
-	char		**rest;		/* the operands (all of them, without TOOL_OPT_COMMAND) */
+	/*
+	 * The operands: with tool_def.operands, those before COMMAND
+	 * (NULL-terminated); else all of them, COMMAND included.
+	 */
+	char		**rest;
 	int		nrest;
 };
 
@@ -103,7 +115,10 @@ struct tool_args {
  * arg, @ctx) for the tool's own options. -h prints the usage and exits 0,
  * -V the version; a bad option prints the usage to stderr and exits 1.
  * With TOOL_OPT_COMMAND, parsing stops at the first operand, which starts
- * COMMAND (so "ftsyscount -- make -j2" and "ftsyscount make -j2" agree).
+ * COMMAND (so "ftsyscount -- make -j2" and "ftsyscount make -j2" agree),
+ * or, with @d->operands, at "--" or the first operand after those the tool
+ * takes first: options may come anywhere before COMMAND
+ * ("ftfunclat ./prog:work -D 1 -u", "ftfuncslower F 100 -D 1").
  */
 void tool_parse(const struct tool_def *d, int argc, char **argv, struct tool_args *a, void *ctx);
 /* @name if it is safe as an instance name (no '/', not "." or ".."), else a usage error. */
@@ -120,16 +135,47 @@ void tool_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2),
  * reason on failure.
  */
 struct ftk_tracefs *tool_tracefs(const char *instance, unsigned int flags);
+/*
+ * Tracepoint ids and field offsets for the perf side (ftk_perf_new(),
+ * struct ftk_sample_opts), which reads no tracefs: the control side's
+ * look-ups (ftk_event_tracepoints()), reading tracefs only when a
+ * tracepoint is named.
+ */
+const struct ftk_tracepoints *tool_tracepoints(void);
+/*
+ * A tracing session (ftk_session_new()), taken down by tool_exit() on the
+ * exit chain: the reader closed, tracefs put back, the instance removed.
+ * Dies with the reason when it cannot be made.
+ */
+struct ftk_session_opts;
+struct ftk_session *tool_session(const struct ftk_session_opts *o);
+/*
+ * ftk_session_start(@session), saying why it failed: 0 or -1. The
+ * function for tool_cmd_on_exec(): tracing from the command's exec on.
+ */
+int tool_session_start(void *session);
 /* Register a handle opened otherwise, so tool_exit() restores it. */
 void tool_register(struct ftk_tracefs *t);
 /* Unregister and close @t without restoring it: its changes are meant to stay. */
 void tool_keep(struct ftk_tracefs *t);
-/* Restore and close every registered handle, newest first; 0 or the first error. */
+/*
+ * Call @fn(@ctx) at tool_exit() (and so from tool_die() and after a
+ * signal ended the run), after the handlers pushed later: a LIFO chain, as
+ * git's sigchain. @fn says what failed itself and returns 0 or -1.
+ */
+void tool_on_exit(int (*fn)(void *ctx), void *ctx);
+/* Take @fn(@ctx) off the chain, calling it if @run: its return, 0 if it was not there. */
+int tool_on_exit_pop(int (*fn)(void *ctx), void *ctx, int run);
+/* Run the whole chain, newest first: every registered handle restored; 0 or -1. */
 int tool_cleanup(void);
 /*
- * The tool's output file, made through ftk_file_create() (no link followed,
- * published whole by tool_output_close()); NULL @path: @dflt (stdout).
- * Dies with the reason when it cannot be made. @flags: FTK_FILE_APPEND...
+ * The tool's output file, the one rule for every tool's -o: a regular file
+ * is replaced whole (ftk_file_create(): written beside it, no link
+ * followed, renamed into place by tool_output_close()); "-" is standard
+ * output; a device, FIFO or /dev/stdout is written as it is. NULL @path:
+ * @dflt. Call it before any work starts: it dies with the reason (a
+ * directory, no such directory, not writable) when the file cannot be made.
+ * @flags: FTK_FILE_APPEND, FTK_FILE_STREAM (no FTK_FILE_EXCL: -o overwrites).
  */
 FILE *tool_output(const char *path, unsigned int flags, FILE *dflt);
 /*

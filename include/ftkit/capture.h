@@ -20,6 +20,14 @@
  *
  * Every tracefs file the capture changes (tracing_on, buffer_percent,
  * set_event_notrace_pid) goes through the handle's restore journal.
+ *
+ * The metadata of a file (ftk_tracemeta_new(): formats, kallsyms, printk
+ * formats, saved cmdlines, clocks) is read here too, on the capture side,
+ * and handed to the writer, which reads no tracefs file itself:
+ *	ftk_tracemeta_new(t, &wopts, NULL, &m);
+ *	ftk_tracewrite_new(m, &wopts, &w);
+ *	ftk_capture_add_to(c, w);
+ *	ftk_tracewrite_save(w, "trace.dat");
  */
 #ifndef FTKIT_CAPTURE_H
 #define FTKIT_CAPTURE_H
@@ -44,7 +52,7 @@ enum ftk_capture_flags {
 	/*
 	 * Spools are named files spool_dir/cpuN (created, never followed
 	 * through a link), not anonymous ones: a recorder that dies keeps
-	 * them, for ftk_tracewrite_recover(). ftk_capture_free() removes
+	 * them, for ftk_spool_recover(). ftk_capture_free() removes
 	 * them. Not with max_kb (its halves are anonymous).
 	 */
 	FTK_CAPTURE_NAMED_SPOOLS = 1 << 2,
@@ -77,6 +85,17 @@ struct ftk_capture_opts {
 	 */
 	void		(*on_failure)(void *arg, int err);
 	void		*on_failure_arg;
+	/*
+	 * Send instead of spool: each CPU's pages go to cpu_fds[cpu] (a
+	 * socket, ftk_net_sender_cpu_fd()), nothing to disk; nr_cpu_fds must
+	 * be the CPU count (sysconf(_SC_NPROCESSORS_CONF)). The capture
+	 * writes through its own copies and closes them when the CPU's thread
+	 * ends (at stop): the peer then sees the end of the data. Not with
+	 * max_kb or FTK_CAPTURE_NAMED_SPOOLS; ftk_capture_add_to() and
+	 * ftk_capture_save() then have nothing to give (-EINVAL).
+	 */
+	const int	*cpu_fds;
+	int		nr_cpu_fds;
 };
 
 /* What one CPU's capture did; plain data the caller reads. */
@@ -97,6 +116,7 @@ struct ftk_capture_cpu {
 	int		online;		/* a trace_pipe_raw existed for it */
 };
 
+FTK_API int ftk_capture_clock_pair(struct ftk_tracefs *t, struct ftk_clock_pair *p);
 FTK_API int ftk_capture_new(struct ftk_tracefs *t, const struct ftk_capture_opts *opts,
 			    struct ftk_capture **out);
 FTK_API void ftk_capture_free(struct ftk_capture *c);
@@ -111,6 +131,14 @@ FTK_API int ftk_capture_add_to(struct ftk_capture *c, struct ftk_tracewrite *w);
 FTK_API int ftk_capture_save(struct ftk_capture *c, const char *path,
 			     const struct ftk_tracewrite_opts *wopts);
 FTK_API const char *ftk_capture_errmsg(const struct ftk_capture *c);
+
+FTK_API int ftk_tracemeta_new(struct ftk_tracefs *t, const struct ftk_tracewrite_opts *opts,
+			      const struct ftk_tracemeta *prev, struct ftk_tracemeta **out);
+FTK_API int ftk_tracemeta_buffer(struct ftk_tracemeta *m, const char *name,
+				 struct ftk_tracefs *t);
+FTK_API int ftk_tracemeta_system(struct ftk_tracemeta *m, const char *system);
+FTK_API const char *ftk_tracemeta_errmsg(const struct ftk_tracemeta *m);
+FTK_API void ftk_tracemeta_free(struct ftk_tracemeta *m);
 FTK_API int ftk_capture_failed(const struct ftk_capture *c);
 FTK_API uint64_t ftk_capture_shrink(struct ftk_capture *c);
 

@@ -87,6 +87,7 @@ enum ftk_file_flags {
 	FTK_FILE_EXCL	= 1 << 0,	/* fail with -EEXIST if the path exists */
 	FTK_FILE_APPEND	= 1 << 1,	/* append to a regular file (no link followed) */
 	FTK_FILE_STREAM	= 1 << 2,	/* appears at once (read while written); no rename */
+	FTK_FILE_PRIVATE = 1 << 3,	/* mode 0600, not 0666 & ~umask (kernel addresses inside) */
 };
 
 FTK_API int ftk_file_create(const char *path, unsigned int flags, struct ftk_file **fp);

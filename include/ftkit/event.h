@@ -36,10 +36,13 @@ struct ftk_event_field {
 	unsigned int	flags;		/* enum ftk_field_flags */
 };
 
+struct ftk_tracepoints;
+
 FTK_API int ftk_event_list(struct ftk_tracefs *t, const char *glob, char ***out);
 FTK_API int ftk_event_match(const char *glob, const char *event);
 FTK_API int ftk_event_enable(struct ftk_tracefs *t, const char *glob, int on);
 FTK_API int ftk_event_enabled(struct ftk_tracefs *t, char ***out);
+FTK_API void ftk_event_tracepoints(const char *root, struct ftk_tracepoints *tp);
 FTK_API int ftk_event_fields(struct ftk_tracefs *t, const char *event,
 			     struct ftk_event_field **out, size_t *nr);
 FTK_API void ftk_event_fields_free(struct ftk_event_field *fields, size_t nr);

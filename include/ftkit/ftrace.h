@@ -28,6 +28,8 @@ enum ftk_ftrace_list {
 FTK_API const char *ftk_ftrace_list_file(enum ftk_ftrace_list which);
 FTK_API int ftk_ftrace_has_tracer(struct ftk_tracefs *t, const char *tracer);
 FTK_API int ftk_ftrace_tracer_set(struct ftk_tracefs *t, const char *tracer);
+FTK_API int ftk_ftrace_tracer_stop(struct ftk_tracefs *t);
+FTK_API int ftk_ftrace_graph_limits(struct ftk_tracefs *top, long depth, long thresh_us);
 FTK_API int ftk_ftrace_list_set(struct ftk_tracefs *t, enum ftk_ftrace_list which,
 				char *const *items, size_t nr);
 FTK_API int ftk_ftrace_option_set(struct ftk_tracefs *t, const char *option, int on);

@@ -47,6 +47,8 @@ FTK_API struct ftk_marker *ftk_marker_open(const char *instance, unsigned int fl
 FTK_API void ftk_marker_close(struct ftk_marker *m);
 FTK_API int ftk_marker_enabled(const struct ftk_marker *m);
 FTK_API int ftk_marker_error(const struct ftk_marker *m);
+/* Marks dropped because the buffer did not record (its recorder stopped it). */
+FTK_API unsigned long ftk_marker_dropped(const struct ftk_marker *m);
 
 FTK_API int ftk_mark(struct ftk_marker *m, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -6,7 +6,8 @@
  * syntax ("cycles,{cs,page-faults:u},sched:sched_*,msr/tsc/") or added as
  * raw attributes, and opens them on a set of CPUs and threads:
  *
- *	ftk_perf_new(NULL, NULL, &p);
+ *	ftk_event_tracepoints(NULL, &tp);		tracepoints: the control side's
+ *	ftk_perf_new(NULL, &tp, &p);			(or NULL: none)
  *	ftk_perf_add(p, "task-clock,cs");		parse, no kernel needed
  *	ftk_perf_open(p, NULL, 0, &pid, 1, FTK_PERF_INHERIT);
  *	ftk_perf_enable(p); ... ftk_perf_disable(p);
@@ -17,6 +18,11 @@
  * Every group is read with PERF_FORMAT_GROUP, so its members' counts come
  * from the same instant; an event the kernel refuses with "not supported"
  * errors is left out and ftk_perf_status() says why, the rest is counted.
+ *
+ * The perf side reads no tracefs file: a tracepoint's id (and, for the
+ * profiler, a field's offset in its record) comes from a struct
+ * ftk_tracepoints the caller hands in, which the control side fills
+ * (ftk_event_tracepoints(), <ftkit/event.h>).
  */
 #ifndef FTKIT_PERF_H
 #define FTKIT_PERF_H
@@ -40,6 +46,28 @@ struct ftk_counts {
 	uint64_t	run;
 };
 
+/* Called for each tracepoint a look-up matches; a non-zero return stops it. */
+typedef int (*ftk_tracepoint_fn)(void *ctx, const char *sys, const char *ev, uint64_t id);
+
+/*
+ * Tracepoints for the perf side, which reads no tracefs: filled by the
+ * caller, from the control side with ftk_event_tracepoints().
+ */
+struct ftk_tracepoints {
+	/*
+	 * Call @fn for each tracepoint SYS:EV matches (either part may be a
+	 * glob), in sorted order, with its id. Returns 0 (none matching is
+	 * not an error), @fn's first non-zero return, or -errno when the
+	 * tracepoints cannot be read.
+	 */
+	int	(*ids)(void *arg, const char *sys, const char *ev, ftk_tracepoint_fn fn,
+		       void *ctx);
+	/* The offset of @field in the raw data of SYS:EV into *@off; 0 or -errno. */
+	int	(*field)(void *arg, const char *sys, const char *ev, const char *field,
+			 uint32_t *off);
+	void	*arg;
+};
+
 enum ftk_perf_flags {
 	/* Count the children the targets create after the open (perf's inherit). */
 	FTK_PERF_INHERIT	= 1 << 0,
@@ -49,7 +77,8 @@ enum ftk_perf_flags {
 	FTK_PERF_DISABLED	= 1 << 2,
 };
 
-FTK_API int ftk_perf_new(const char *sysfs, const char *tracefs, struct ftk_perf **out);
+FTK_API int ftk_perf_new(const char *sysfs, const struct ftk_tracepoints *tp,
+			 struct ftk_perf **out);
 FTK_API void ftk_perf_free(struct ftk_perf *p);
 FTK_API const char *ftk_perf_errmsg(const struct ftk_perf *p);
 

@@ -77,6 +77,33 @@ FTK_API int ftk_probe_owner_group(char *buf, size_t len);
 FTK_API int ftk_probe_uprobe_offset(const char *path, const char *symbol, uint64_t *offset);
 FTK_API int ftk_probe_find_library(int pid, const char *name, char **path);
 
+/* ---------------------------------------------------------------- the paths of opens */
+
+/* An event that names the path of an open(2) or openat(2) (ftk_probe_open_paths()). */
+struct ftk_path_probe {
+	char	event[128];	/* "GROUP:NAME", to enable in an instance */
+	int	nr;		/* the syscall it was made for; -1: a libc function's entry */
+	int	at_enter;	/* 1: an eprobe, after its sys_enter; 0: a uprobe, before */
+};
+
+struct ftk_path_probe_opts {
+	size_t		sz;
+	const char	*group;		/* NULL: ftk_probe_owner_group() */
+	const char	*exe;		/* the command run (PATH searched), when no pid */
+	int		pid;		/* > 0: the process traced */
+};
+
+/*
+ * Probes whose events carry "path" (the string) and "ptr" (the pointer the
+ * syscall gets) of open and openat, read from the call itself: eprobes on
+ * the syscall events where the kernel has them, else uprobes at the
+ * syscall instructions of the loader, libc and the executable, else at
+ * libc's open functions. Made in @t, journaled. *@out (free()) gets the
+ * events; @why what was not reached. Returns their number or -errno.
+ */
+FTK_API long ftk_probe_open_paths(struct ftk_tracefs *t, const struct ftk_path_probe_opts *opts,
+				  struct ftk_path_probe **out, char *why, size_t len);
+
 FTK_API int ftk_probe_list(struct ftk_tracefs *t, char ***out);
 FTK_API int ftk_probe_delete(struct ftk_tracefs *t, const char *event);
 FTK_API int ftk_probe_delete_group(struct ftk_tracefs *t, const char *group, unsigned int flags,

@@ -62,6 +62,8 @@ FTK_API int ftk_profile_open(const struct ftk_sample_opts *o, unsigned int flags
 FTK_API int ftk_profile_load(const char *path, unsigned int flags, struct ftk_profile **out);
 FTK_API int ftk_profile_load_script(const char *path, unsigned int flags, FILE *script,
 				    struct ftk_profile **out);
+FTK_API int ftk_profile_load_mem(const void *data, size_t size, const char *name,
+				 unsigned int flags, FILE *script, struct ftk_profile **out);
 FTK_API void ftk_profile_free(struct ftk_profile *p);
 FTK_API const char *ftk_profile_errmsg(const struct ftk_profile *p);
 FTK_API int ftk_profile_follow(struct ftk_profile *p, pid_t pid);

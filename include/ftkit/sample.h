@@ -44,6 +44,8 @@ enum ftk_sample_flags {
 	FTK_SAMPLE_SWITCH	= 1 << 3,	/* PERF_RECORD_SWITCH: the targets' switches in and out */
 };
 
+struct ftk_tracepoints;
+
 struct ftk_sample_opts {
 	size_t		sz;
 	const char	*event;		/* perf event syntax (one event); NULL: cpu-clock */
@@ -53,6 +55,12 @@ struct ftk_sample_opts {
 	uint32_t	stack_size;	/* DWARF: bytes of user stack copied; 0: 8192 */
 	unsigned int	mmap_pages;	/* data pages per ring, a power of 2; 0: by mode */
 	unsigned int	flags;		/* enum ftk_sample_flags */
+	/*
+	 * Tracepoint ids (an event "sys:ev") and, for ftk_profile_open()'s
+	 * off-CPU and wakeup modes, field offsets: the perf side reads no
+	 * tracefs (ftk_event_tracepoints()). NULL: no tracepoints.
+	 */
+	const struct ftk_tracepoints *tracepoints;
 };
 
 /* User registers a sample can carry: indexed by PERF_REG_X86_* (<asm/perf_regs.h>). */

@@ -36,7 +36,16 @@ struct ftk_stacks_func {
 	uint64_t	total;		/* weight of the stacks it is in, once per stack */
 };
 
+enum ftk_stacks_flags {
+	/*
+	 * The weights are waits (off-CPU): in ftk_stacks_top() a stack's self
+	 * goes to its innermost frame outside the kernel's scheduler.
+	 */
+	FTK_STACKS_WAITS	= 1 << 0,
+};
+
 FTK_API int ftk_stacks_new(struct ftk_stacks **out);
+FTK_API void ftk_stacks_set_flags(struct ftk_stacks *st, unsigned int flags);
 FTK_API void ftk_stacks_free(struct ftk_stacks *st);
 FTK_API int ftk_stacks_add(struct ftk_stacks *st, const char *folded, uint64_t weight);
 FTK_API int ftk_stacks_read(struct ftk_stacks *st, FILE *f, const char *name, char *err,

@@ -79,6 +79,20 @@ FTK_API struct tep_record *ftk_stream_next(struct ftk_stream *s);
 /* Give back a record from ftk_stream_next() or ftk_merge_next(); NULL is fine. */
 FTK_API void ftk_record_put(struct tep_record *rec);
 
+/*
+ * Fields of a record, read within its bounds (a record cut short, or a
+ * __data_loc pointing past its end, reads as 0 or ""), for callers that
+ * look up a tep_format_field once and read it from every record.
+ */
+struct tep_format_field;
+/* A number field, signed ones sign-extended; 0 when out of the record. */
+FTK_API long long ftk_record_num(const struct tep_record *rec, const struct tep_format_field *f);
+/* A string field (fixed array or __data_loc), its length in *@len; "" when out of the record. */
+FTK_API const char *ftk_record_str(const struct tep_record *rec, const struct tep_format_field *f,
+				   int *len);
+/* common_pid of a record; -1 when it is too short to hold one. */
+FTK_API int ftk_record_pid(const struct tep_record *rec);
+
 /* 0, or the negative code of the failure that ended the stream. */
 FTK_API int ftk_stream_error(const struct ftk_stream *s);
 /* Text of that failure, naming the source, CPU and offset; "" if none. */

@@ -40,6 +40,9 @@ enum ftk_symbols_flags {
 						 * never read /proc/PID, only what is given */
 };
 
+/* The longest demangled name taken; a longer one stays mangled (a C++ name can demangle to GBs). */
+#define FTK_DEMANGLE_MAX	4096
+
 enum ftk_frame_kind {
 	FTK_FRAME_USER,		/* named from an ELF object */
 	FTK_FRAME_KERNEL,	/* named from kallsyms */

@@ -15,6 +15,9 @@
 #ifndef FTKIT_TRIGGER_H
 #define FTKIT_TRIGGER_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include <ftkit/common.h>
 #include <ftkit/tracefs.h>
 
@@ -39,6 +42,29 @@ FTK_API void ftk_trigger_sort(struct ftk_trigger *v, size_t nr);
 FTK_API int ftk_trigger_clear(struct ftk_tracefs *t, const char *glob);
 FTK_API void ftk_trigger_free(struct ftk_trigger *v, size_t nr);
 FTK_API int ftk_trigger_hist(struct ftk_tracefs *t, const char *event, char **out);
+FTK_API int ftk_trigger_latency_ok(struct ftk_tracefs *t, struct ftk_tracefs *top,
+				   const char *event, char *why, size_t len);
+FTK_API int ftk_trigger_hist_state(struct ftk_tracefs *t, const char *event, const char *state);
+
+/*
+ * The text of a hist file (ftk_trigger_hist()) read back: each entry line
+ * "{ KEY: V, ... } hitcount: N VAL: V ..." as one row, with the numbers of
+ * the keys and values asked for by name.
+ */
+#define FTK_TRIGGER_HIST_MAX	8	/* keys, and values, read per row */
+struct ftk_trigger_hist_row {
+	uint64_t	key[FTK_TRIGGER_HIST_MAX];	/* as asked for, in order; 0 if absent */
+	uint64_t	val[FTK_TRIGGER_HIST_MAX];
+	const char	*text;		/* the row's "{ ... }", not NUL-terminated */
+	size_t		len;		/* its length, the padding before hitcount left out */
+};
+struct ftk_trigger_hist_totals {
+	uint64_t	hits, entries, dropped;	/* the trigger's "Hits:", "Entries:", "Dropped:" */
+};
+typedef void (*ftk_trigger_hist_fn)(void *ctx, const struct ftk_trigger_hist_row *row);
+FTK_API int ftk_trigger_hist_parse(const char *text, const char *match, const char *keys,
+				   const char *vals, ftk_trigger_hist_fn fn, void *ctx,
+				   struct ftk_trigger_hist_totals *tot);
 FTK_API int ftk_trigger_func_add(struct ftk_tracefs *t, const char *func, const char *command);
 FTK_API int ftk_trigger_synth_add(struct ftk_tracefs *t, const char *definition);
 

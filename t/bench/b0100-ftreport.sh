@@ -16,6 +16,14 @@
 #   function, function-graph, kprobe   the function tracer on vfs_*, the
 #            graph of ksys_read, a kprobe with fetch args
 #   markers  61 trace_marker writes (ftrace:print, which prints a %ps)
+#   all-vm   every event the kernel offers (-e all) over
+#            t/bench/all-events-workload.sh: files, direct I/O, fork, exec
+#            (sockets and mmap where the VM has python3)
+#   all-host the same recorded on this host (trace-cmd record, or ftrecord
+#            where the kernel refuses it): about 400k events of 370 types,
+#            the mix no other shape has (plugins' handlers, %p, formats
+#            libtraceevent cannot parse)
+# Each shape is measured twice: the text, and the raw fields (-R).
 # Without the VM lane (t/vm/vm.sh's vm_need says what it lacks), large,
 # mixed and markers are recorded on the host (trace-cmd record; ftrecord
 # where the kernel refuses trace-cmd), and function and function-graph
@@ -94,6 +102,7 @@ if [ -s "$data/vm/MANIFEST" ]; then
 	for f in large mixed function function-graph kprobe markers; do
 		if [ -s "$data/vm/$f.dat" ]; then ln -sf "vm/$f.dat" "$data/$f.dat"; fi
 	done
+	if [ -s "$data/vm/all.dat" ]; then ln -sf vm/all.dat "$data/all-vm.dat"; fi
 elif [ ! -s "$data/large.dat" ]; then
 	loops=${1:-2500}
 	echo "recording (into $data):"
@@ -109,6 +118,10 @@ elif [ ! -s "$data/large.dat" ]; then
 		echo "  (not root or no tracefs: only the trace-cmd-vm shapes)"
 	fi
 	cp "$vm/function.dat" "$vm/function-graph.dat" "$vm/kprobe.dat" "$data/" 2>/dev/null || true
+fi
+if [ ! -s "$data/all-host.dat" ] && [ "$(id -u)" = 0 ] && [ -d $tracefs/events ]; then
+	echo "recording all-host (into $data):"
+	record all-host all -- "$here/t/bench/all-events-workload.sh" "$tmp" 1
 fi
 convert
 
@@ -141,9 +154,10 @@ measure() {
 	echo "$best $(awk -v w="${wall:-0}" 'BEGIN { printf "%.2f", w / 1e6 }') $(cat "$tmp/time")"
 }
 
-printf '\n%-14s %8s %6s %7s %7s %6s %11s %8s %8s %8s %s\n' shape events format \
-	tc_cpu ft_cpu ratio "ft ev/s" ft_wall tc_rss ft_rss text
-for shape in large large-v6 large-v7none mixed markers function function-graph kprobe; do
+printf '\n%-14s %8s %6s %7s %7s %6s %11s %8s %8s %8s %-9s %7s %7s %6s %s\n' shape events \
+	format tc_cpu ft_cpu ratio "ft ev/s" ft_wall tc_rss ft_rss text tcR_cpu ftR_cpu R_rat R_text
+for shape in large large-v6 large-v7none mixed markers function function-graph kprobe \
+	all-vm all-host; do
 	f="$data/$shape.dat"
 	[ -s "$f" ] || { printf '%-14s (not available)\n' "$shape"; continue; }
 	runs=5
@@ -153,14 +167,22 @@ for shape in large large-v6 large-v7none mixed markers function function-graph k
 	events=$(( $(wc -l < "$tmp/ft.txt") - 1 ))
 	fmt=$("$ftreport" --stat "$f" 2>/dev/null | sed -n 's/^version: *//p' | tr -d ' ()')
 	if cmp -s "$tmp/tc.txt" "$tmp/ft.txt"; then same=identical; else same=DIFFERENT; fi
+	# the raw fields: trace-cmd report -R against ftreport -R, in the same run
+	read -r tr_c _ _ < <(measure "$tmp/tc.txt" 0 trace-cmd report -R "$f")
+	read -r fr_c _ _ < <(measure "$tmp/ft.txt" 0 "$ftreport" -R "$f")
+	if cmp -s "$tmp/tc.txt" "$tmp/ft.txt"; then rsame=identical; else rsame=DIFFERENT; fi
 	awk -v s="$shape" -v n="$events" -v fm="$fmt" -v a="$tc_c" -v b="$ft_c" -v w="$ft_w" \
-	    -v ak="$tc_kb" -v bk="$ft_kb" -v t="$same" 'BEGIN {
+	    -v ak="$tc_kb" -v bk="$ft_kb" -v t="$same" -v ra="$tr_c" -v rb="$fr_c" \
+	    -v rt="$rsame" 'BEGIN {
 		if (b <= 0) b = 0.0001
-		printf "%-14s %8d %6s %7.4f %7.4f %5.1fx %11.0f %6.1fms %8d %8d %s\n",
-		       s, n, fm, a, b, a / b, n / b, w, ak, bk, t }'
+		if (rb <= 0) rb = 0.0001
+		printf "%-14s %8d %6s %7.4f %7.4f %5.1fx %11.0f %6.1fms %8d %8d %-9s %7.4f %7.4f %5.1fx %s\n",
+		       s, n, fm, a, b, a / b, n / b, w, ak, bk, t, ra, rb, ra / rb, rt }'
 done
 echo
 echo "tc_cpu, ft_cpu: CPU seconds (user + sys; perf stat task-clock, least of 5; of 20 for files under 4 MB) of"
 echo "trace-cmd report and ftreport; ratio: tc_cpu / ft_cpu; ft ev/s: ftreport's"
 echo "lines over its CPU time (one core); ft_wall: ftreport's shortest wall time of the same runs;"
-echo "tc_rss, ft_rss: peak RSS in KB."
+echo "tc_rss, ft_rss: peak RSS in KB; tcR_cpu, ftR_cpu, R_rat, R_text: the same for -R (raw fields)."
+echo "all-host and all-vm: every event of the kernel (-e all); ftreport --stat -v FILE lists the"
+echo "events libtraceevent still prints."

@@ -53,5 +53,10 @@ fi
 rec markers.dat -C local -e sched:sched_process_exec -- \
 	sh -c "for i in \$(seq 61); do echo ftkit-bench-\$i > $T/trace_marker; done"
 
+# all: every event the kernel offers, over a workload of files, direct I/O, fork and exec
+# (and sockets and mmap where python3 is)
+rec all.dat -C local -b 16384 -e all -- \
+	bash "${top_srcdir:-/ftk/src}/t/bench/all-events-workload.sh" /tmp 1
+
 ls -l "$out"
 exit $failed

@@ -4,15 +4,19 @@
 #	t/fuzz/run.sh [TARGET] [SECONDS]
 #
 # TARGET is tracefile (the trace.dat reader, the default), format (the
-# print-format compiler), filter (ftreport -F's event filter parser) or probe
-# (the probe and trigger definition parsers); SECONDS defaults to 300. The
-# whole library is built in (every lib/*.c). Each target's corpus starts from
+# print-format compiler), filter (ftreport -F's event filter parser), probe
+# (the probe and trigger definition parsers), perf (the perf.data reader of
+# ftprofile -i), elf (ELF symbols and .eh_frame unwinding), folded (folded
+# stacks and their outputs) or perfmap (JIT perf maps); SECONDS defaults to 300. The
+# whole library is built in (every lib/*/*.c). Each target's corpus starts from
 # its seeds: t/fixtures/*.dat, the host's event formats, filters and probe
 # and trigger specs. Needs clang and libclang-rt-14-dev. Crashes land in
 # t/fuzz/crash-*; FTK_FUZZ_FORK=1 keeps going after one. Keep each as a
 # fixture (t/fixtures/fuzz-*.dat for the
 # reader and the format compiler, read by t/unit/t0140-fuzz-inputs; the
-# others as t/fixtures/fuzz-TARGET-*.txt, read by t/unit/t0141-fuzz-text).
+# parsers' as t/fixtures/fuzz-TARGET-*.txt, read by t/unit/t0141-fuzz-text;
+# the profiler's as t/fixtures/fuzz-{perf,elf,folded,perfmap}-*, read by
+# t/unit/t6210-profile-inputs).
 set -e
 top=$(cd "$(dirname "$0")/../.." && pwd)
 target=tracefile
@@ -48,14 +52,14 @@ fi
 # FTK_FUZZ_NO_BUILD=1: run the target built last time
 [ -n "${FTK_FUZZ_NO_BUILD:-}" ] && [ -x "$build/fuzz-$target" ] ||
 # shellcheck disable=SC2086
-# lib/latency.c's syscall names, generated as Makefile.am does.
+# lib/analysis/latency.c's syscall names, generated as Makefile.am does.
 echo '#include <sys/syscall.h>' | cpp -dM - |
 	sed -n 's/^#define __NR_\([a-z0-9_]*\) \([0-9][0-9]*\)$/	[\2] = "\1",/p' |
 	sort -t'[' -k2 -n > "$build/syscall-names.h"
 clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-std=gnu11 -include "$build/config.h" -DFTK_FUZZ_TOP="\"$top\"" \
-	-I"$top/include" -I"$build" -I"$top/lib" \
-	"$top/t/fuzz/fuzz-$target.c" "$top"/lib/*.c $tep_objs \
+	-I"$top/include" -I"$build" $(for d in "$top"/lib/*/; do printf -- "-I%s " "$d"; done) \
+	"$top/t/fuzz/fuzz-$target.c" "$top"/lib/*/*.c $tep_objs \
 	$(pkg-config --cflags --libs libtraceevent libtracefs libzstd zlib libunwind-generic) -liberty \
 	-lpthread -lm \
 	-o "$build/fuzz-$target"
@@ -102,6 +106,22 @@ probe)
 		 'hist:keys=pid:ts0=common_timestamp.usecs:onmatch(sched.sched_wakeup).trace(lat,$ts0)'; do
 		n=$((${n:-0} + 1)); printf '\001%s' "$s" > "$corpus/seed-t$n"
 	done ;;
+perf)
+	cp "$top"/t/fixtures/perf-*.data "$corpus/" 2>/dev/null || true ;;
+elf)
+	for f in /usr/bin/true /usr/bin/env /usr/lib/x86_64-linux-gnu/libdl.so.2 \
+		 /usr/lib/x86_64-linux-gnu/librt.so.1; do
+		[ -f "$f" ] && cp "$f" "$corpus/seed-$(basename "$f")"
+	done
+	# one with .symtab, .eh_frame_hdr and a build-id
+	cc -O1 -g -o "$corpus/seed-profile-work" "$top/t/helpers/profile-work.c" 2>/dev/null || true ;;
+folded)
+	seed 1 "$(printf 'bash;main;spin 3\nbash;main;wait;read_[k] 2\nperl;[unknown] 1\n')"
+	seed 2 "$(printf 'java;Interpreter_[j];foo::bar(int) 7\n# comment\n\nx 1\n')"
+	seed 3 "$(printf 'a;b;c;d;e;f;g;h 1\na;b;c;d;x 2\na;b 3\n')" ;;
+perfmap)
+	seed 1 "$(printf '7f0000001000 40 Interpreter\n7f0000001040 100 LFoo;bar\n')"
+	seed 2 "$(printf '1000 10 a\n1000 10 b\n1008 ffffffffffffffff c d e\n')" ;;
 esac
 for f in "$top"/t/fixtures/fuzz-"$target"-*; do
 	[ -f "$f" ] && cp "$f" "$corpus/"

@@ -12,18 +12,9 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const puppeteer = require('puppeteer-core');
+const { ok, launch, run } = require('./browser-tap.js');
 
 const [chromium, svgPath, foldedPath, fn] = process.argv.slice(2);
-let n = 0, failed = 0;
-function ok(cond, name, note) {
-	n++;
-	if (!cond)
-		failed++;
-	console.log(`${cond ? 'ok' : 'not ok'} ${n} - ${name}`);
-	if (!cond && note)
-		console.log(String(note).split('\n').map((l) => '# ' + l).join('\n'));
-}
 
 /* Every prefix of every folded stack, under "all", with its weight. */
 function foldedTree(text) {
@@ -70,13 +61,10 @@ function stacks(fr) {
 	return key;
 }
 
-(async () => {
+run(async () => {
 	const text = fs.readFileSync(svgPath, 'utf8');
 	const { w: want, total } = foldedTree(fs.readFileSync(foldedPath, 'utf8'));
-	const browser = await puppeteer.launch({
-		executablePath: chromium, headless: true,
-		args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
-	});
+	const browser = await launch(chromium);
 	try {
 		const page = (await browser.pages())[0] || await browser.newPage();
 		const errors = [];
@@ -182,9 +170,4 @@ function stacks(fr) {
 	} finally {
 		await browser.close();
 	}
-	process.exit(failed ? 1 : 0);
-})().catch((e) => {
-	console.log(`not ok ${n + 1} - the browser run failed`);
-	console.log('# ' + String(e.stack || e).split('\n').join('\n# '));
-	process.exit(1);
 });

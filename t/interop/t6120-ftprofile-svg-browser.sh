@@ -11,19 +11,13 @@
 # Reset Zoom restore. contrib/install-deps.sh --test installs Chromium and
 # puppeteer-core (in /usr/local/lib/ftkit-node; FTK_NODE_MODULES overrides).
 . "$top_srcdir/t/tap.sh"
+. "$top_srcdir/t/lib/browser.sh"
 lane interop
 need perf_software
 
 W=$top_builddir/t/helpers/profile-work
 [ -x "$W" ] || skip_all "t/helpers/profile-work is not built (make check builds it)"
-command -v node >/dev/null || skip_all "node is not installed (contrib/install-deps.sh --test)"
-chromium=${FTK_CHROMIUM:-$(command -v chromium || command -v chromium-browser)}
-[ -n "$chromium" ] && [ -x "$chromium" ] ||
-	skip_all "chromium is not installed (contrib/install-deps.sh --test)"
-NODE_PATH=${FTK_NODE_MODULES:-/usr/local/lib/ftkit-node/node_modules}
-export NODE_PATH
-node -e 'require("puppeteer-core")' 2>/dev/null ||
-	skip_all "puppeteer-core is not in $NODE_PATH (contrib/install-deps.sh --test)"
+need_browser
 tmp=$(mktemp -d /tmp/ftk-t6120-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -38,12 +32,6 @@ is "$?" 0 "ftprofile -i FOLDED -f svg writes the flame graph" || sed 's/^/# /' "
 timeout 120 node "$top_srcdir/t/helpers/svg-browser.js" "$chromium" "$tmp/run.svg" \
 	"$tmp/run.folded" spin > "$tmp/tap" 2> "$tmp/node.err"
 rc=$?
-while IFS= read -r line; do
-	case $line in
-	"ok "*) _tap_result 0 "${line#ok * - }" ;;
-	"not ok "*) _tap_result 1 "${line#not ok * - }" ;;
-	*) echo "$line" ;;
-	esac
-done < "$tmp/tap"
+tap_merge "$tmp/tap"
 is "$rc" 0 "the browser run exits 0" || sed 's/^/# /' "$tmp/node.err" | head -20
 done_testing

@@ -19,6 +19,17 @@ rec_instance() {
 	(cd "$T/instances" && ls -d "ftkit-rec-${1}_"* 2>/dev/null)
 }
 
+# rec_watchdog PID: the PID of the watchdog child of ftrecord PID (comm
+# ftk-watchdog), read from /proc (busybox's pgrep has no -P everywhere).
+rec_watchdog() {
+	awk -v p="$1" '$2 == "(ftk-watchdog)" && $4 == p { print $1 }' /proc/[0-9]*/stat 2>/dev/null
+}
+
+# rec_ended PID: whether process PID has ended (gone, or a zombie not yet reaped).
+rec_ended() {
+	[ ! -e "/proc/$1" ] || awk '$3 == "Z" { z = 1 } END { exit !z }' "/proc/$1/stat" 2>/dev/null
+}
+
 # rec_cleanup: kill -9 the recorder $rec if it still runs, remove its instance.
 rec_cleanup() {
 	local i

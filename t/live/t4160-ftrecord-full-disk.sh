@@ -211,8 +211,24 @@ else
 fi
 ok "--flight: its instance is removed" sh -c "! ls '$T/instances' | grep -q '^ftkit-rec-${fpid}_'"
 
+# --- The flight recorder with kallsyms (5 MB) onto the 2 MB file system, its
+# window small: kallsyms is left out, said, and the window is written (exit
+# 2: not all of what was asked), where the file was lost before.
+rm -f "$mnt/f.dat"
+rec_victim "$tmp/kvictim.sh"
+TRACEFS=$T ftrecord --flight -b 64 --on-mark 'BOOM*' -o "$mnt/k.dat" \
+	"$tmp/kvictim.sh" "$tmp/kv" BOOM 2> "$tmp/kerr"
+is "$?" 2 "--flight with kallsyms onto 2 MB: exit status 2"
+sed 's/^/# /' "$tmp/kerr"
+ok "... says kallsyms is left out" grep -q "k.dat': no room for all of it; leaving kallsyms out" \
+	"$tmp/kerr"
+ok "... and writes the window" test -s "$mnt/k.dat"
+ftreport --stat "$mnt/k.dat" > /dev/null 2>&1
+is "$?" 0 "... which ftreport reads"
+
 # --- The flight recorder whose file does not fit (half the metadata's size:
-# the window's few pages fit, the uncompressed metadata does not): exit 2,
+# the window's few pages fit, the uncompressed metadata does not, and is
+# written with less of it where it can be): exit 2,
 # and its command is ended, and reaped, while the instance is still there.
 umount "$mnt"
 mounted=
@@ -223,8 +239,8 @@ TRACEFS=$T ftrecord --flight -b 64 --no-kallsyms --on-mark 'BOOM*' -o "$mnt/s.da
 	"$tmp/victim.sh" "$tmp/v" BOOM 2> "$tmp/serr"
 is "$?" 2 "--flight, a file that does not fit: exit status 2"
 sed 's/^/# /' "$tmp/serr"
-ok "... the message names the file and the reason" \
-	grep -q "'$mnt/s.dat'.*No space left on device" "$tmp/serr"
+ok "... the message names the file and the reason (no room: less written, or nothing)" \
+	grep -q "'$mnt/s.dat'.*\(No space left on device\|no room for all of it\)" "$tmp/serr"
 is "$(cat "$tmp/v.seen" 2>/dev/null)" present "... the command is ended while the instance is there"
 ok "... and is gone when ftrecord exits" sh -c "! kill -0 \$(cat '$tmp/v.pid') 2>/dev/null"
 done_testing

@@ -63,10 +63,19 @@ ftrecord -B "$I" -o "$tmp/o.dat" -D 0.1 2> "$tmp/err3"; rc=$?
 is "$rc" 2 "a new recording into o.dat is refused while its spools wait"
 ok "... saying why" grep -q 'recover it first' "$tmp/err3"
 
+# What the disk may hold besides pages: zeros written at a spool's end (a
+# power cut), and a spool made sparse (truncate -s 1G): neither is copied.
+head -c 65536 /dev/zero >> "$tmp/o.dat.spool/cpu0"
+last=$(ls "$tmp"/o.dat.spool/cpu* | sort -V | tail -1)
+truncate -s 1G "$last"
 ftrecord --recover "$tmp/o.dat" 2> "$tmp/err4"; rc=$?
 sed 's/^/# /' "$tmp/err4"
 is "$rc" 0 "ftrecord --recover exits 0"
 ok "the spool directory is gone" test ! -e "$tmp/o.dat.spool"
+rsize=$(stat -c %s "$tmp/o.dat")
+diag "recovered file: $rsize bytes of spools of $size bytes"
+ok "the 1 GB hole and the zero pages are not copied ($rsize bytes)" \
+	test "$rsize" -le $((size + (8 << 20)))
 ftreport "$tmp/o.dat" > "$tmp/report" 2> "$tmp/rerr"; rc=$?
 is "$rc" 0 "ftreport reads the recovered file"
 # Without leading zeros, as text (some awks read "00000010" as octal).

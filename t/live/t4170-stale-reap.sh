@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Stale state is cleaned by the next run (issue 11, item 5): after kill -9
-# of ftrecord its instance stays, still recording; the next tool that
-# creates an instance removes it and says so. Owners are told by PID,
+# of ftrecord and of its watchdog (alone, the watchdog cleans up: t4198)
+# its instance stays, still recording; the next tool that creates an
+# instance removes it and says so. Owners are told by PID,
 # PID namespace and start time: a reused PID is stale, another
 # namespace's owner and a live owner are left alone.
 . "$top_srcdir/t/tap.sh"
@@ -30,6 +31,9 @@ cleanup() {
 trap cleanup EXIT
 
 rec_start "$tmp/a.dat" "$tmp/err" -e sched:sched_switch
+wd=$(rec_watchdog $rec)
+ok "ftrecord has a watchdog ($wd)" test -n "$wd"
+kill -9 $wd
 kill -9 $rec
 wait $rec 2>/dev/null
 inst=$(rec_instance $rec)

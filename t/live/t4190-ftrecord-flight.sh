@@ -140,6 +140,33 @@ is "$(ftreport "$tmp/d.dat" 2>/dev/null | grep -c 'usr1 tick')" 50 "SIGUSR1: the
 ok "SIGUSR1: ftreport --stat names it" sh -c "ftreport --stat '$tmp/d.dat' | grep -q '^trigger: *SIGUSR1 at'"
 ok "SIGUSR1: the instance is removed" no_instance $pid
 
+# --- D2: a second recorder given the same -o is refused while the first is armed
+ftrecord --flight -b 64 --no-kallsyms --on-mark 'never*' -o "$tmp/same.dat" 2> "$tmp/s1.err" &
+pid=$!
+if wait_armed "$tmp/s1.err"; then
+	ftrecord --flight -b 64 --no-kallsyms --on-mark 'never*' -D 1 -o "$tmp/same.dat" \
+		2> "$tmp/s2.err"
+	is_exit "$?" 2 "same -o: the second flight recorder exits 2" "$tmp/s2.err"
+	ok "... saying the first records into it" \
+		grep -q "same.dat.spool' is in use: ftrecord $pid is recording into" "$tmp/s2.err"
+else
+	skip "the first flight recorder did not arm"
+	skip "the first flight recorder did not arm"
+fi
+kill -TERM $pid
+wait $pid
+is_exit "$?" 0 "same -o: the first ends with 0" "$tmp/s1.err"
+ok "... and leaves no lock behind" test ! -e "$tmp/same.dat.spool"
+# a lock a killed flight recorder left holds nothing: the next one takes it
+ftrecord --flight -b 64 --no-kallsyms --on-mark 'never*' -o "$tmp/same.dat" 2> "$tmp/s3.err" &
+pid=$!
+wait_armed "$tmp/s3.err"
+kill -9 $pid
+wait $pid 2>/dev/null
+ftrecord --flight -b 64 --no-kallsyms --on-mark 'never*' -D 0.5 -o "$tmp/same.dat" \
+	2> "$tmp/s4.err"
+is_exit "$?" 0 "after kill -9 of a flight recorder the next one with its -o runs" "$tmp/s4.err"
+
 # --- E: an event matching a filter, in the kernel (traceoff), fires once
 ftrecord --flight -b 64 --no-kallsyms -e sched:sched_process_exec \
 	--on-event sched:sched_process_exec --on-filter 'filename ~ "*/true"' -o "$tmp/e.dat" \

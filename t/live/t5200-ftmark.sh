@@ -44,6 +44,16 @@ want+=$'\n'"alarm: signal 14"$'\n'"marker-example done: $total"
 is "$(marks)" "$want" "marker API: spans, counters, a mark from a signal handler, in order"
 ok "marker API: the raw record with id 7" grep -Eq '(raw_data|#) 7 buf: ' "$T/instances/$inst/trace"
 
+# A recorder that stopped its buffer (a flight recording that ended): the
+# kernel refuses marks with EBADF; they are dropped, never an error.
+echo > "$T/instances/$inst/trace"
+echo 0 > "$T/instances/$inst/tracing_on"
+out=$(printf 'one\ntwo\n' | ftmark -B "$inst" 2>&1)
+rc=$?
+echo 1 > "$T/instances/$inst/tracing_on"
+is "$rc:$out" "0:" "marks into a stopped buffer: exit 0, no message"
+is "$(marks)" "" "... and nothing recorded"
+
 ftmark -B ftkit-no-such-instance-$$ x 2>/dev/null
 rc=$?
 is "$rc" 2 "missing instance: exit 2"

@@ -195,6 +195,15 @@ for run in "dwarf $NOFP main;c;d;snooze" "fp $W main;c;d"; do
 		near10 "$under" "$known"
 done
 
+# -f top of the waits: self goes to what waited, the first frame above the
+# scheduler and the sched_switch tracepoint (do_nanosleep), not __schedule
+ftprofile -i "$tmp/off-fp.folded" --off-cpu -f top -n 3 -o "$tmp/off.top"
+first=$(awk '!/^#/ { print $NF; exit }' "$tmp/off.top")
+is "$first" "do_nanosleep_[k]" "off-cpu -f top: the sleeps' wait ranks first as do_nanosleep"
+ftprofile -i "$tmp/off-fp.folded" -f top -n 3 -o "$tmp/on.top"
+ok "-i without --off-cpu: the leaf's rule (a scheduler frame first)" \
+	bash -c "awk '!/^#/ { print \$NF; exit }' '$tmp/on.top' | grep -q -e sched -e __traceiter"
+
 # -f script: each wait a record, its period the microseconds: the five sleeps
 # one by one. On one CPU: a wait is the switch-in's time less the switch-out's,
 # and under qemu TCG the vCPUs' clocks drift apart (one VM run measured a
@@ -224,11 +233,23 @@ ok "--wakeup: >= 90% of its waits for the pipe show ping_wake above '--' ($woke 
 	test $((100 * woke)) -ge $((90 * pipe)) -a "$pipe" -gt 0
 ftprofile --wakeup true >/dev/null 2>&1; is "$?" 1 "--wakeup without --off-cpu is a usage error"
 
-# --- output files: new files only, never through a link
-ftprofile -o "$tmp/fp.folded" true 2>"$tmp/exists.err"; is "$?" 2 "-o an existing file: exit 2"
+# --- output files: replaced whole, never written through a link (t6205: the rest)
+ftprofile -o "$tmp/fp.folded" true 2>"$tmp/exists.err"; is "$?" 0 "-o an existing file: replaced, exit 0"
 ln -s "$tmp/target" "$tmp/link"
-ftprofile -o "$tmp/link" true 2>/dev/null; is "$?" 2 "-o a symbolic link: exit 2"
+ftprofile -o "$tmp/link" true 2>/dev/null; is "$?" 0 "-o a symbolic link: exit 0"
 ok "the link's target was not created" test ! -e "$tmp/target"
+ok "the link was replaced by a regular file" test -f "$tmp/link" -a ! -L "$tmp/link"
+
+# --- -e cycles: where the CPU has no PMU, cpu-clock instead, said, as perf does
+ftprofile -e cycles -o "$tmp/cyc.folded" "$W" chain 0.5 2>"$tmp/cyc.err"
+is "$?" 0 "-e cycles: exit 0"
+read -r n pct < <(share "$tmp/cyc.folded" spin "main;a;b;spin")
+ok "-e cycles: samples in spin ($n)" at_least "$n" 10
+if ftstat -x, -e cycles true 2>&1 | grep -q 'not supported'; then
+	ok "-e cycles without a PMU: the note says cpu-clock" grep -q 'cycles: not supported here.*cpu-clock' "$tmp/cyc.err"
+else
+	ok "-e cycles with a PMU: no fallback note" bash -c "! grep -q 'cpu-clock instead' '$tmp/cyc.err'"
+fi
 
 # --- LBR: not on this CPU, or it works
 if ftprofile --call-graph lbr -o "$tmp/lbr.folded" true 2>"$tmp/lbr.err"; then

@@ -10,26 +10,11 @@
 . "$top_srcdir/t/tap.sh"
 . "$top_srcdir/t/lib/tracefs-snap.sh"
 . "$top_srcdir/t/lib/fttop-json.sh"
-lane live
-need_root
-need instances raw_buffers
-command -v python3 > /dev/null || skip_all "python3 not installed (contrib/install-deps.sh --test)"
-T=$(tracefs_dir)
-tmp=$(mktemp -d /tmp/ftk-t6100-XXXXXX)
+fttop_live t6300
 work="$top_builddir/t/helpers/fttop-work"
 N=54321
 inst="ftkit-t6100-$$"
-pids=
-cleanup() {
-	local p
-	for p in $pids; do kill -TERM "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	rmdir_instance "$inst" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
 
-snap_before=$(tracefs_snap "$T")
 inst_before=$(instances_snap '^ftkit-top-')
 
 "$work" getppid "$N" > "$tmp/work" &

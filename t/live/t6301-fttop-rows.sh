@@ -8,23 +8,9 @@
 . "$top_srcdir/t/tap.sh"
 . "$top_srcdir/t/lib/tracefs-snap.sh"
 . "$top_srcdir/t/lib/fttop-json.sh"
-lane live
-need_root
-need instances raw_buffers
-command -v python3 > /dev/null || skip_all "python3 not installed (contrib/install-deps.sh --test)"
-T=$(tracefs_dir)
-tmp=$(mktemp -d /tmp/ftk-t6301-XXXXXX)
+fttop_live t6301
 work="$top_builddir/t/helpers/fttop-work"
 N=5000
-pids=
-cleanup() {
-	local p
-	for p in $pids; do kill -TERM "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-snap_before=$(tracefs_snap "$T")
 inst_before=$(instances_snap '^ftkit-top-')
 
 "$work" forks "$N" > "$tmp/work" &

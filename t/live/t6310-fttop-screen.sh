@@ -1,6 +1,7 @@
 #!/bin/bash
 # fttop's screen, driven through tmux: it draws the views, switches them
-# with 1-6, shows the help (h, ?), sorts with s and F6, filters with /,
+# with 1-6 (a view's note and reverse order staying its own), shows the
+# help (h, ?), sorts with s and F6, filters with /,
 # pauses with p, changes the refresh with + and -, scrolls with the arrows,
 # PgUp/PgDn and Home/End under TERM=xterm-256color, screen and tmux-256color
 # (tmux sends \e[1~ and \e[4~ for Home and End whatever TERM says), adds
@@ -80,6 +81,29 @@ press "4 again: syscalls by task" '4 syscalls by task' 4
 press "6: the profile view" 'SELF%  *TOTAL%  *SAMPLES  *WHERE  *FUNCTION' 6
 ok "6: rows of sampled functions" screen_has '^ *[0-9.]\+ \+[0-9.]\+ \+[0-9]\+ \+\(kernel\|user\) '
 press "5: the hist view says it has no trigger" 'hist: no trigger' 5
+# no_note NAME: the screen just captured has no hist note
+no_note() { ok "$1" bash -c "! grep -q 'hist: no trigger' '$tmp/screen'"; }
+# the hist view's note is its own: not on the views after it, nor on the help
+press "2 after 5: the tasks view" 'PID COMM  *CPU%' 2
+no_note "2 after 5: no hist note"
+press "5 again: the note again" 'hist: no trigger' 5
+press "4 after 5: the syscalls view" 'SYSCALL  *CALLS/s' 4
+no_note "4 after 5: no hist note"
+press "5 again: the note again" 'hist: no trigger' 5
+press "6 after 5: the profile view" 'SELF%  *TOTAL%' 6
+no_note "6 after 5: no hist note"
+press "5 again: the note again" 'hist: no trigger' 5
+press "h after 5: the help" '^fttop keys' h
+no_note "h after 5: no hist note on the help"
+press "a key leaves the help, back to the hist view" 'hist: no trigger' x
+# r reverses the view it is pressed in, not the next
+press "1: the events view, in order" 'sort [^ ]*  ' 1
+press "r: reversed" 'sort [^ ]* (rev)' r
+press "2 after r: the tasks view" 'PID COMM  *CPU%' 2
+ok "2 after r: not reversed" grep -q 'sort [^ ]*  ' "$tmp/screen"
+press "1 again: still reversed" 'EVENT  *EV/s.*' 1
+ok "1 again: still reversed" grep -q 'sort [^ ]* (rev)' "$tmp/screen"
+press "r again: in order" 'sort [^ ]*  ' r
 press "h: the help" '^fttop keys' h
 press "a key leaves the help" 'EVENT  *EV/s' x 1
 press "?: the help" '^fttop keys' '?'

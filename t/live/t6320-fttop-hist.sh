@@ -9,29 +9,12 @@
 . "$top_srcdir/t/tap.sh"
 . "$top_srcdir/t/lib/tracefs-snap.sh"
 . "$top_srcdir/t/lib/fttop-json.sh"
-lane live
-need_root
-need instances raw_buffers
-command -v python3 > /dev/null || skip_all "python3 not installed (contrib/install-deps.sh --test)"
+fttop_live t6320
 has hist_triggers || skip_all "hist triggers: $why"
-T=$(tracefs_dir)
-tmp=$(mktemp -d /tmp/ftk-t6320-XXXXXX)
 work="$top_builddir/t/helpers/fttop-work"
 [ -x "$work" ] || skip_all "t/helpers/fttop-work is not built (make check builds it)"
 N=4321
 inst="ftkit-t6320-$$"
-pids=
-cleanup() {
-	local p
-	for p in $pids; do kill -TERM "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	rmdir_instance "$inst" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-
-snap_before=$(tracefs_snap "$T")
 
 "$work" getppid "$N" > "$tmp/work" &
 wpid=$!

@@ -10,25 +10,11 @@
 . "$top_srcdir/t/tap.sh"
 . "$top_srcdir/t/lib/tracefs-snap.sh"
 . "$top_srcdir/t/lib/fttop-json.sh"
-lane live
-need_root
-need instances raw_buffers perf_software
-command -v python3 > /dev/null || skip_all "python3 not installed (contrib/install-deps.sh --test)"
+fttop_live t6330 perf_software
 W=$top_builddir/t/helpers/profile-work
 work=$top_builddir/t/helpers/fttop-work
 [ -x "$W" ] && [ -x "$work" ] || skip_all "t/helpers/profile-work is not built (make check builds it)"
-T=$(tracefs_dir)
-tmp=$(mktemp -d /tmp/ftk-t6330-XXXXXX)
-pids=
-cleanup() {
-	local p
-	for p in $pids; do kill -KILL "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
 
-snap_before=$(tracefs_snap "$T")
 inst_before=$(instances_snap '^ftkit-top-')
 
 timeout 20 fttop -b --profile-hz 0 > /dev/null 2>&1; is "$?" 1 "--profile-hz 0 is a usage error"

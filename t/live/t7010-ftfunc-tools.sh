@@ -55,6 +55,35 @@ is "$(awk '/lat_sleep_fn$/ { print $4 }' "$tmp/slow" | sort -u)" "$(printf '%x' 
 ftfuncslower "$fn" 1000000000 -- "$LAT_WORK" sleep 3 1 >"$tmp/slow2" 2>"$tmp/err"
 is "$(grep -c 'lat_sleep_fn$' "$tmp/slow2")" 0 "ftfuncslower: none over 1000 s"
 
+# 3b: options anywhere before "--", also after the operands (issue 24, item 7)
+ftfunclat "$fn" -u --json -- "$LAT_WORK" sleep 3 1 >"$tmp/json2" 2>"$tmp/err"
+is "$?" 0 "ftfunclat FUNCTION -u --json -- COMMAND exits 0"
+json_ok && is "$(python3 -c 'import json,sys; l=json.load(open(sys.argv[1]))["latency"]
+print(l["count"], l["unit"])' "$tmp/json2")" "3 usecs" \
+	"ftfunclat: -u and --json after FUNCTION are taken (3 calls in usecs)"
+ftfuncslower "$fn" 10 -m -t -- "$LAT_WORK" sleep 3 $MS >"$tmp/slow3" 2>"$tmp/err"
+is "$?" 0 "ftfuncslower FUNCTION MIN -m -t -- COMMAND exits 0"
+ok "ftfuncslower: -m and -t after MIN are taken (TIME(s) and LAT(ms) columns)" \
+	grep -q '^TIME(s) .*LAT(ms)' "$tmp/slow3"
+is "$(grep -c 'lat_sleep_fn$' "$tmp/slow3")" 3 "ftfuncslower: MIN 10 is milliseconds: all 3 calls of $MS ms"
+ftfunccount "$fn" --json "$libc:clock_nanosleep" -- "$LAT_WORK" sleep 3 1 >"$tmp/count2" 2>"$tmp/err"
+is "$?" 0 "ftfunccount F1 --json F2 -- COMMAND exits 0"
+json_ok && is "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["functions"]
+print(len(d), sorted(r["count"] for r in d))' "$tmp/count2")" "2 [3, 3]" \
+	"ftfunccount: --json between the functions is taken, both counted"
+ftfunclat "$fn" -u -D 0.5 >"$tmp/dur" 2>"$tmp/err"
+is "$?" 0 "ftfunclat FUNCTION -u -D 0.5: a duration, not a command named -u"
+ok "ftfunclat: -u after FUNCTION gives usecs" grep -q '^avg = .* usecs, total: ' "$tmp/dur"
+
+# 3c: -t counts from the start of tracing, not from the first event: the
+# command sleeps 1 s before its first call (issue 24, item 11)
+ftfuncslower -t "$fn" 10000 -- sh -c 'sleep 1; exec "$0" sleep 3 '$MS "$LAT_WORK" \
+	>"$tmp/slowt" 2>"$tmp/err"
+is "$?" 0 "ftfuncslower -t exits 0"
+first=$(awk '/lat_sleep_fn$/ { print $1; exit }' "$tmp/slowt")
+ok "ftfuncslower -t: the first call, after a 1 s sleep, at 1 s or later (${first:-none})" \
+	awk -v t="${first:-0}" 'BEGIN { exit !(t >= 1) }'
+
 # 4: kernel functions: kprobes where allowed, a plain exit 2 where not
 if has kprobes; then
 	ftfunccount vfs_read -- cat /proc/self/stat >"$tmp/k" 2>"$tmp/err"
@@ -93,6 +122,18 @@ ok "ftfuncslower: the $R outermost calls (over $DEPTH ms) are seen" \
 	test "$(grep -c 'lat_recurse_fn$' "$tmp/rslow")" -ge $R
 is "$(awk '/lat_recurse_fn$/ && $4 == "'"$(printf '%x' $DEPTH)"'" { n++ } END { print n + 0 }' "$tmp/rslow")" $R \
 	"ftfuncslower: $R of them return $DEPTH, the outermost level's value"
+
+# 5b: -p PID ends when the process does (it went on until Ctrl-C): a
+# workload of 10 calls of 200 ms; timeout's 124 would mean it did not end
+"$LAT_WORK" sleep 10 200 &
+wpid=$!
+rc=0
+timeout 60 ftfunclat -m -p $wpid "$fn" >"$tmp/pid.out" 2>"$tmp/pid.err" || rc=$?
+wait $wpid
+is "$rc" 0 "ftfunclat -p PID exits 0 once PID has ended"
+ok "... saying so" grep -q "process $wpid ended" "$tmp/pid.err"
+ok "... with the calls it saw, at most the 10 made" \
+	test "$(awk '/count:/ { print $NF }' "$tmp/pid.out")" -le 10
 
 # 6: usage
 ftfunclat 2>/dev/null

@@ -67,14 +67,18 @@ static int save_trace(struct ftk_tracefs *t, const char *out)
 {
 	FTK_OPTS(ftk_tracewrite_opts, o, .flags = FTK_TRACEWRITE_NO_KALLSYMS);
 	struct ftk_tracewrite *w;
+	struct ftk_tracemeta *m;
 	int ret;
 
-	if (ftk_tracewrite_new(t, &o, &w))
+	if (ftk_tracemeta_new(t, &o, NULL, &m) || ftk_tracewrite_new(m, &o, &w)) {
+		ftk_tracemeta_free(m);
 		return -1;
+	}
 	ret = ftk_tracewrite_save(w, out);
 	if (ret)
 		diag("save: %s", ftk_tracewrite_errmsg(w));
 	ftk_tracewrite_free(w);
+	ftk_tracemeta_free(m);
 	return ret;
 }
 
@@ -179,6 +183,29 @@ int main(void)
 	ok(victim_intact(victim), "the link's target is untouched");
 	unlink(path);
 
+	/* FTK_FILE_PRIVATE: 0600 whatever the umask; else 0666 & ~umask. */
+	{
+		struct stat st;
+		mode_t old = umask(022);
+
+		ret = ftk_file_create(path, FTK_FILE_PRIVATE, &f);
+		ok(!ret && !ftk_file_publish(f) && !stat(path, &st) && (st.st_mode & 0777) == 0600,
+		   "FTK_FILE_PRIVATE: made 0600");
+		ftk_file_close(f);
+		unlink(path);
+		ret = ftk_file_create(path, FTK_FILE_PRIVATE | FTK_FILE_STREAM, &f);
+		ok(!ret && !stat(path, &st) && (st.st_mode & 0777) == 0600,
+		   "FTK_FILE_PRIVATE | FTK_FILE_STREAM: made 0600");
+		ftk_file_close(f);
+		unlink(path);
+		ret = ftk_file_create(path, 0, &f);
+		ok(!ret && !ftk_file_publish(f) && !stat(path, &st) && (st.st_mode & 0777) == 0644,
+		   "without it: 0644 under umask 022");
+		ftk_file_close(f);
+		unlink(path);
+		umask(old);
+	}
+
 	/* A device is written directly: /dev/null, and /dev/full's ENOSPC shows. */
 	ret = ftk_file_create("/dev/null", 0, &f);
 	ok(!ret && write(ftk_file_fd(f), "x", 1) == 1 && !ftk_file_publish(f),
@@ -192,6 +219,34 @@ int main(void)
 		ftk_file_close(f);
 	} else {
 		skip("no writable /dev/full");
+	}
+
+	/*
+	 * A descriptor through /proc (as /dev/stdout is): written through,
+	 * after what is there, and the link stays a link.
+	 */
+	{
+		static const char *const fmt[] = { "/dev/fd/%d", "/proc/self/fd/%d" };
+		char fdpath[64], got[16] = "";
+		struct stat st;
+		int fd, i;
+
+		for (i = 0; i < 2; i++) {
+			fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+			ok(fd >= 0 && write(fd, "ab", 2) == 2, "a file opened as a descriptor");
+			snprintf(fdpath, sizeof(fdpath), fmt[i], fd);
+			ret = ftk_file_create(fdpath, 0, &f);
+			ok(!ret && write(ftk_file_fd(f), "cd", 2) == 2 && !ftk_file_publish(f),
+			   "%s written through: %s", fdpath, f ? ftk_file_errmsg(f) : "");
+			ftk_file_close(f);
+			ok(pread(fd, got, sizeof(got) - 1, 0) == 4 && !strcmp(got, "abcd"),
+			   "%s: the data follow what the descriptor's file held (%s)", fdpath, got);
+			ok(lstat(fdpath, &st) == 0 && S_ISLNK(st.st_mode), "%s is still a link",
+			   fdpath);
+			close(fd);
+			unlink(path);
+			memset(got, 0, sizeof(got));
+		}
 	}
 
 	ftk_tracefs_close(t);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
@@ -157,10 +158,17 @@ static void check_div0(void)
 	tep_free(tep);
 }
 
-/* Print @n records of event 3 (@fmt) with the own formatter or libtraceevent's. */
-static char *print_shape(const char *fmt, int slow, int n, unsigned long long *slow_recs)
+/*
+ * Print @n records of event 3 (@fmt, of system @sys) with the own
+ * formatter or libtraceevent's, with libtraceevent's plugins if @plugins;
+ * @fill, if not NULL, sets record @i's bytes after the pattern of numbers.
+ */
+static char *print_shape(const char *fmt, const char *sys, int plugins,
+			 void (*fill)(unsigned char *data, int i), int slow, int n,
+			 unsigned long long *slow_recs)
 {
 	struct tep_handle *tep = tep_alloc();
+	struct tep_plugin_list *plist;
 	unsigned char data[64] = { 3, 0, 0, 0, 42, 0, 0, 0 };
 	struct tep_record rec = { .ts = 5000000000ULL, .size = 64, .data = data };
 	unsigned long long v, recs;
@@ -179,7 +187,8 @@ static char *print_shape(const char *fmt, int slow, int n, unsigned long long *s
 	tep_set_long_size(tep, 8);
 	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
 	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
-	tep_parse_event(tep, fmt, strlen(fmt), "raw_syscalls");
+	plist = plugins ? tep_load_plugins(tep) : NULL;
+	tep_parse_event(tep, fmt, strlen(fmt), sys);
 	/* for %ps and %pS: every 16-bit address has a function, most others none */
 	for (k = 0; k < 0x10000; k += 0x4000) {
 		char name[32];
@@ -194,6 +203,8 @@ static char *print_shape(const char *fmt, int slow, int n, unsigned long long *s
 			v = (unsigned long long)(i - 20) * 0x9e3779b97f4a7c15ULL >> (k % 48);
 			memcpy(data + k, &v, 8);
 		}
+		if (fill)
+			fill(data, i);
 		rec.ts += 1000;
 		ftk_printer_print(p, &rec, 0);
 	}
@@ -203,6 +214,7 @@ static char *print_shape(const char *fmt, int slow, int n, unsigned long long *s
 		*slow_recs += recs;
 	ftk_printer_free(p);
 	fclose(out);
+	tep_unload_plugins(plist, tep);
 	tep_free(tep);
 	return text;
 }
@@ -293,13 +305,155 @@ static void check_shapes(void)
 			}
 		}
 		snprintf(fmt + n, sizeof(fmt) - n, "\n");
-		fast = print_shape(fmt, 0, 40, &nslow);
-		slow = print_shape(fmt, 1, 40, &nslow2);
+		fast = print_shape(fmt, "raw_syscalls", 0, NULL, 0, 40, &nslow);
+		slow = print_shape(fmt, "raw_syscalls", 0, NULL, 1, 40, &nslow2);
 		ok(fast && slow && !strcmp(fast, slow) && nslow == 0 && nslow2 == 40,
 		   "%s: compiled (%llu records left to libtraceevent), same text", shapes[i].name,
 		   nslow);
 		if (fast && slow && strcmp(fast, slow))
 			diag("own:\n%.300s\nlibtraceevent:\n%.300s", fast, slow);
+		free(fast);
+		free(slow);
+	}
+}
+
+/* Record @i's addresses: IPv6 addresses that %pI6c compresses each its own way. */
+static void fill_addresses(unsigned char *data, int i)
+{
+	static const unsigned short v6[][8] = {
+		{ 0 }, { 0, 0, 0, 0, 0, 0, 0, 1 }, { 1 }, { 0, 0, 0, 0, 0, 0xffff, 0x7f00, 1 },
+		{ 0, 0, 0, 0, 0, 0xffff, 0, 0 }, { 0, 0, 0, 0, 0, 0xfffe, 0x7f00, 1 },
+		{ 0xfe80, 0, 0, 0, 0, 0x5efe, 0x0a00, 1 }, { 0xfe80, 0, 0, 0, 0x200, 0x5efe, 0xc0a8, 0x101 },
+		{ 0, 0, 0, 0, 0x200, 0x5efe, 0x102, 0x304 }, { 1, 0, 0, 0, 0x300, 0x5efe, 1, 2 },
+		{ 1, 0, 2, 3, 4, 5, 6, 7 }, { 1, 0, 0, 2, 0, 0, 3, 4 }, { 1, 0, 0, 2, 0, 0, 0, 3 },
+		{ 1, 2, 3, 4, 5, 0, 0, 0 }, { 0xab, 0xab00, 0xa, 0xfff, 0, 0x100, 0x10, 0 },
+		{ 0x2001, 0xdb8, 0, 0, 0, 0xff00, 0x42, 0x8329 }, { 0xffff, 0, 0, 0, 0, 0, 0, 0 },
+		{ 0, 0, 0, 1, 0, 0, 0, 0 }, { 0, 1, 0, 0, 0, 0xffff, 1, 2 },
+	};
+	/* the sockaddr's family (in this machine's order, as the kernel wrote it) */
+	unsigned short family = i % 3 == 0 ? AF_INET : i % 3 == 1 ? AF_INET6 : i;
+	int k;
+
+	memcpy(data + 36, &family, 2);
+	if (i >= (int)(sizeof(v6) / sizeof(v6[0])))
+		return;	/* the numbers' pattern: random-looking bytes */
+	for (k = 0; k < 8; k++) {
+		data[8 + 2 * k] = v6[i][k] >> 8;
+		data[9 + 2 * k] = v6[i][k] & 0xff;
+		data[44 + 2 * k] = v6[i][k] >> 8;	/* sin6_addr */
+		data[45 + 2 * k] = v6[i][k] & 0xff;
+	}
+}
+
+/*
+ * MAC and IP addresses (%pM, %pI4, %pI6c, %pISpc and their other forms,
+ * the text after each as libtraceevent takes it) compile and print as
+ * libtraceevent prints them (a sockaddr of AF_INET, AF_INET6 and another
+ * family); fields of the wrong size or of flags and widths are left to it.
+ */
+static void check_addresses(void)
+{
+	static const char fmt[] =
+		"name: addr\nID: 3\nformat:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+		"\tfield:__u8 a6[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+		"\tfield:unsigned char mac[6];\toffset:24;\tsize:6;\tsigned:0;\n"
+		"\tfield:__be32 a4;\toffset:32;\tsize:4;\tsigned:0;\n"
+		"\tfield:__u8 odd[5];\toffset:40;\tsize:5;\tsigned:0;\n"
+		"\tfield:__u8 sa[28];\toffset:36;\tsize:28;\tsigned:0;\n\n"
+		"print fmt: \"c=%pI6c I6=%pI6 i6=%pi6 i6c=%pi6c|%pI6cc M=%pM R=%pMR F=%pMF m=%pm "
+		"mR=%pmR mF=%pmF MM=%pMM I4=%pI4 i4=%pi4 h=%pI4h l=%pI4l n=%pI4n b=%pi4b x=%pI4x "
+		"c4=%pI4c Spc=%pISpc Sp=%pISp Sc=%pISc S=%pIS|\", REC->a6, REC->a6, REC->a6, REC->a6, "
+		"REC->a6, REC->mac, REC->mac, REC->mac, REC->mac, REC->mac, REC->mac, (u8 *)REC->mac, "
+		"REC->a4, REC->a4, REC->a4, REC->a4, REC->a4, REC->a4, REC->a4, REC->a4, REC->sa, "
+		"REC->sa, REC->sa, REC->sa\n";
+	static const char *const odd[] = {
+		"%pI4\", REC->odd", "%pM\", REC->a4", "%pI6c\", REC->mac", "%-20pI4\", REC->a4",
+		"%pISpc\", REC->a6", "%pU\", REC->a6", "%pIScp\", REC->sa", "%piS\", REC->sa",
+	};
+	unsigned long long nslow, nslow2;
+	char *fast, *slow, buf[2048];
+	size_t i;
+
+	fast = print_shape(fmt, "net", 0, fill_addresses, 0, 60, &nslow);
+	slow = print_shape(fmt, "net", 0, fill_addresses, 1, 60, &nslow2);
+	ok(fast && slow && !strcmp(fast, slow) && nslow == 0 && nslow2 == 60,
+	   "%%pM, %%pI4, %%pI6c, %%pISpc and their forms: compiled (%llu records left to libtraceevent), same text",
+	   nslow);
+	if (fast && slow && strcmp(fast, slow))
+		diag("own:\n%.2000s\nlibtraceevent:\n%.2000s", fast, slow);
+	free(fast);
+	free(slow);
+	setenv("FTK_PRINT_NOCHECK", "1", 1);
+	fast = print_shape(fmt, "net", 0, fill_addresses, 0, 60, &nslow);
+	unsetenv("FTK_PRINT_NOCHECK");
+	slow = print_shape(fmt, "net", 0, fill_addresses, 1, 60, &nslow2);
+	ok(fast && slow && !strcmp(fast, slow), "%%pM, %%pI4, %%pI6c: the own text alone is libtraceevent's");
+	free(fast);
+	free(slow);
+	for (i = 0; i < sizeof(odd) / sizeof(odd[0]); i++) {
+		snprintf(buf, sizeof(buf), "%.*s\"%s\n", (int)(strstr(fmt, "print fmt: ") - fmt + 11),
+			 fmt, odd[i]);
+		fast = print_shape(buf, "net", 0, fill_addresses, 0, 4, &nslow);
+		slow = print_shape(buf, "net", 0, fill_addresses, 1, 4, &nslow2);
+		ok(fast && slow && !strcmp(fast, slow) && nslow == 4,
+		   "\"%s: left to libtraceevent (%llu of 4)", odd[i], nslow);
+		free(fast);
+		free(slow);
+	}
+}
+
+/* Record @i of sys_enter_futex: every command, with each flag, and ops past the table. */
+static void fill_futex(unsigned char *data, int i)
+{
+	unsigned long long op = (i % 16) | (unsigned long long)(i / 16 % 4) << 7;
+
+	if (i % 23 == 22)
+		op = i & 1 ? ~0ULL : 0x100000000ULL | 1;
+	memcpy(data + 24, &op, 8);
+}
+
+/*
+ * The futex plugin's handler for syscalls:sys_enter_futex: each command
+ * and flag prints as the plugin prints it, an op past its table by the
+ * print fmt; without the plugin, the print fmt.
+ */
+static void check_futex(void)
+{
+	static const char fmt[] =
+		"name: sys_enter_futex\nID: 3\nformat:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+		"\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
+		"\tfield:u32 * uaddr;\toffset:16;\tsize:8;\tsigned:0;\n"
+		"\tfield:int op;\toffset:24;\tsize:8;\tsigned:0;\n"
+		"\tfield:u32 val;\toffset:32;\tsize:8;\tsigned:0;\n"
+		"\tfield:const struct __kernel_timespec * utime;\toffset:40;\tsize:8;\tsigned:0;\n"
+		"\tfield:u32 * uaddr2;\toffset:48;\tsize:8;\tsigned:0;\n"
+		"\tfield:u32 val3;\toffset:56;\tsize:8;\tsigned:0;\n\n"
+		"print fmt: \"uaddr: 0x%08lx, op: 0x%08lx, val: 0x%08lx, utime: 0x%08lx, "
+		"uaddr2: 0x%08lx, val3: 0x%08lx\", ((unsigned long)(REC->uaddr)), "
+		"((unsigned long)(REC->op)), ((unsigned long)(REC->val)), "
+		"((unsigned long)(REC->utime)), ((unsigned long)(REC->uaddr2)), "
+		"((unsigned long)(REC->val3))\n";
+	unsigned long long nslow, nslow2;
+	char *fast, *slow;
+	int plugins;
+
+	for (plugins = 1; plugins >= 0; plugins--) {
+		fast = print_shape(fmt, "syscalls", plugins, fill_futex, 0, 100, &nslow);
+		slow = print_shape(fmt, "syscalls", plugins, fill_futex, 1, 100, &nslow2);
+		ok(fast && slow && !strcmp(fast, slow) && nslow == 0 && nslow2 == 100 &&
+		   (!plugins || strstr(slow, "op=FUTEX_CMP_REQUEUE_PI|FUTEX_PRIVATE_FLAG|FUTEX_CLOCK_REALTIME")),
+		   "sys_enter_futex%s: compiled (%llu records left to libtraceevent), same text",
+		   plugins ? " (futex plugin)" : " (-N)", nslow);
+		if (fast && slow && strcmp(fast, slow))
+			diag("own:\n%.2000s\nlibtraceevent:\n%.2000s", fast, slow);
 		free(fast);
 		free(slow);
 	}
@@ -516,6 +670,8 @@ int main(void)
 	tep_free(tep);
 	check_div0();
 	check_shapes();
+	check_addresses();
+	check_futex();
 	/* function.dat keeps the formats of all the VM kernel's events (1387) */
 	snprintf(path, sizeof(path), "%s/t/fixtures/trace-cmd-vm/function.dat", src ? src : ".");
 	check_all_formats(path);

@@ -137,6 +137,27 @@ else
 	skip "python3 not installed: JSON not parsed"
 fi
 
+# ftrace:print's buf (a flexible char buf[], size 0 in the format) in the
+# JSON and CSV fields: the marker's text, as trace-cmd report prints it
+m="$fx/trace-cmd-vm/marker"
+if command -v python3 > /dev/null && [ -f "$m.dat" ]; then
+	want=$(sed -n 's/.* print: *tracing_mark_write: //p' "$m.report.txt")
+	ftreport -o json "$m.dat" > "$tmp/mj"
+	is "$(python3 -c 'import json,sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if r["event"] == "print": print(r["fields"]["buf"].rstrip("\n"))' "$tmp/mj")" "$want" \
+		"json: ftrace:print's buf is the marker's text, as in trace-cmd report"
+	ftreport -o csv "$m.dat" > "$tmp/mc"
+	is "$(python3 -c 'import csv,json,sys
+for r in csv.reader(open(sys.argv[1])):
+    if len(r) > 8 and r[7] == "print": print(json.loads(r[9])["buf"].rstrip("\n"))' "$tmp/mc")" "$want" \
+		"csv: ftrace:print's buf is the marker's text, as in trace-cmd report"
+else
+	skip "python3 or the marker fixture missing"
+	skip "python3 or the marker fixture missing"
+fi
+
 g="$fx/synth-v6-graph.dat"
 is "$(ftreport -o json "$g" | grep -c '"event":"funcgraph_')" "$(ftreport -N "$g" | grep -c ' funcgraph_')" \
 	"json: every function_graph record (no leaf merging)"
@@ -151,6 +172,23 @@ for e in d:
     if e["ph"] == "E": depth[e["tid"]] = depth.get(e["tid"], 0) - 1
 print(sum(1 for e in d if e["ph"] == "B") > 0 and all(v >= 0 for v in depth.values()))' "$tmp/gchrome")" \
 		"True" "chrome: function_graph entries and returns as B/E slices"
+	# as the trace event format pairs them (and speedscope, which keys a
+	# frame by name and args): each E closes the innermost open B of its
+	# thread with the same name and the same args; trace-cmd's report of
+	# the fixture (its .report) says how many entries there are
+	is "$(python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))["traceEvents"]
+open_, bad, ends = {}, 0, 0
+for e in d:
+    k = (e["pid"], e["tid"])
+    if e["ph"] == "B": open_.setdefault(k, []).append(e)
+    if e["ph"] == "E":
+        ends += 1
+        b = open_.get(k, [None]).pop() if open_.get(k) else None
+        bad += b is None or b["name"] != e["name"] or b.get("args") != e.get("args")
+print(sum(1 for e in d if e["ph"] == "B"), ends > 0 and bad == 0)' "$tmp/gchrome")" \
+		"$(grep -c ' funcgraph_entry: ' "$fx/synth-v6-graph.report") True" \
+		"chrome: every E has its B's name and args"
 else
 	skip "python3 not installed: JSON not parsed"
 fi

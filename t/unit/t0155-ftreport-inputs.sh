@@ -46,6 +46,35 @@ ftreport -i /dev/zero > /dev/null 2> "$tmp/err"; rc=$?
 is "$rc" 2 "a character device: exits 2"
 ok "a character device: says so" grep -q "character device" "$tmp/err"
 
+# Files of different trace clocks merged: said (issue 29, item 12); of
+# one clock, or a guest whose stamps are put on its host's: not.
+vmx="$fx/trace-cmd-vm"
+ftreport -i "$vmx/clock-counter.dat" -i "$vmx/clock-global.dat" > /dev/null 2> "$tmp/err"
+ok "counter and global clocks merged: a warning naming both" \
+	grep -q "on the counter clock and .* on the global clock" "$tmp/err"
+ftreport -i "$fx/synth-v6.dat" -i "$fx/synth-v6-8k.dat" > /dev/null 2> "$tmp/err"
+ok "two local-clock files: no clock warning" sh -c "! grep -q 'clock' '$tmp/err'"
+ftreport -i "$fx/synth-v6.dat" -i "$vmx/clock-counter.dat" -i "$fx/synth-v6-tshift.dat" \
+	> /dev/null 2> "$tmp/err"
+is "$(grep -c 'clock and' "$tmp/err")" 1 "a guest (TIME_SHIFT) is on its host's clock: one warning, for the counter file"
+
+# One file of two damaged (a sub-buffer header overwritten): it is read up
+# to its damage, the other in full, as when merged with an intact copy.
+cp "$fx/synth-v6.dat" "$tmp/good.dat"
+cp "$fx/synth-v6.dat" "$tmp/bad.dat"
+cp "$fx/synth-v6.dat" "$tmp/ok.dat"
+printf '\377\377\377\377\377\377\377\177\377\377\377\377' |
+	dd of="$tmp/bad.dat" bs=1 seek=8192 conv=notrunc 2>/dev/null
+(cd "$tmp" && ftreport -i ok.dat -i good.dat > "$tmp/want" 2>/dev/null)
+(cd "$tmp" && ftreport -i bad.dat -i good.dat > "$tmp/two" 2> "$tmp/err"); rc=$?
+is "$rc" 2 "one damaged file of two: exits 2"
+ok "... saying where" grep -q "bad.dat: cpu 0: bad sub-buffer header at offset 8192" "$tmp/err"
+grep '^good.dat: ' "$tmp/want" > "$tmp/want-good"
+grep '^good.dat: ' "$tmp/two" > "$tmp/two-good"
+same_file "the undamaged file's lines are all there" "$tmp/want-good" "$tmp/two-good"
+ok "... and the damaged one's up to the damage" \
+	test "$(grep -c '^ bad.dat: ' "$tmp/two")" -gt 100
+
 export FTK_TRACEFS="$fx/tracefs-mini"
 for name in .. ../.. . "a/b" ""; do
 	ftreport --live -B "$name" > "$tmp/out" 2> "$tmp/err"; rc=$?

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The control modules (event, trigger, instance, reset) on a fake tracefs
+ * The control modules (event, trigger, instance, reset, session) on a fake tracefs
  * tree made of plain files: what they write, what they journal and restore.
  */
 #include <errno.h>
@@ -15,6 +15,7 @@
 #include <ftkit/event.h>
 #include <ftkit/instance.h>
 #include <ftkit/reset.h>
+#include <ftkit/session.h>
 #include <ftkit/trigger.h>
 
 #include "tap.h"
@@ -381,6 +382,130 @@ static void test_reset(struct ftk_tracefs *t)
 	ok(strstr(get("events/sched/sched_switch/trigger"), "!traceoff") != NULL, "trigger removed");
 }
 
+/* An instance of the fake tree, as the kernel makes one, with @notrace in set_event_notrace_pid. */
+static void fake_instance(const char *name, const char *notrace)
+{
+	static const char *const files[][2] = {
+		{ "tracing_on", "1\n" }, { "buffer_size_kb", "1408 (expanded: 1408)\n" },
+		{ "buffer_subbuf_size_kb", "4\n" }, { "trace_clock", "[local] global mono\n" },
+		{ "options/stacktrace", "0\n" }, { "options/event-fork", "0\n" },
+		{ "options/function-fork", "0\n" }, { "options/copy_trace_marker", "0\n" },
+		{ "tracing_cpumask", "ff\n" }, { "available_tracers", "function nop\n" },
+		{ "current_tracer", "nop\n" }, { "set_ftrace_filter", "" },
+		{ "set_event_pid", "" }, { "set_ftrace_pid", "" }, { "events/enable", "0\n" },
+		{ "events/sched/enable", "0\n" }, { "events/sched/filter", "none\n" },
+		{ "events/sched/sched_switch/enable", "0\n" },
+		{ "events/sched/sched_switch/filter", "none\n" },
+		{ "events/sched/sched_waking/enable", "0\n" },
+		{ "events/sched/sched_waking/filter", "none\n" },
+		{ "events/irq/irq_handler_entry/enable", "0\n" },
+		{ "events/irq/irq_handler_entry/filter", "none\n" },
+	};
+	char rel[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(rel, sizeof(rel), "instances/%s/%s", name, files[i][0]);
+		put(rel, files[i][1]);
+	}
+	snprintf(rel, sizeof(rel), "instances/%s/set_event_notrace_pid", name);
+	put(rel, notrace);
+}
+
+/* The session's verbs: what each writes, and that ftk_session_free() puts all of it back. */
+static void test_session(void)
+{
+	FTK_OPTS(ftk_session_opts, o, .root = root, .instance = "t0510a");
+	FTK_OPTS(ftk_session_opts, o2, .root = root, .instance = "t0510b");
+	static const int cpus[] = { 1, 35 }, far[] = { 70000 };
+	char *funcs[] = { "vfs_read", "vfs_write" }, want[32];
+	struct ftk_session *s, *s2, *both[2];
+	int ret;
+
+	fake_instance("t0510a", "11\n");
+	fake_instance("t0510b", "22\n");
+	ret = ftk_session_new(&o, &s);
+	is_int(ret, 0, "session in an existing instance");
+	if (ret) {
+		diag("%s", ftk_session_errmsg(s));
+		ftk_session_free(s);
+		return;
+	}
+	ret = ftk_session_new(&o2, &s2);
+	is_int(ret, 0, "a second one beside it");
+#define A(f) get("instances/t0510a/" f)
+	is_str(A("tracing_on"), "0", "tracing off in it");
+	is_int(ftk_session_buffer(s, 2048), 0, "buffer: 2048 KiB");
+	is_str(A("buffer_size_kb"), "2048", "... buffer_size_kb");
+	is_int(ftk_session_subbuf(s, 64), 0, "sub-buffers: 64 KiB");
+	is_str(A("buffer_subbuf_size_kb"), "64", "... buffer_subbuf_size_kb");
+	is_int(ftk_session_clock(s, "mono"), 0, "clock mono");
+	is_str(A("trace_clock"), "mono", "... trace_clock");
+	is_int(ftk_session_option(s, "stacktrace", 1), 0, "option stacktrace");
+	is_str(A("options/stacktrace"), "1", "... options/stacktrace 1");
+	is_int(ftk_session_option(s, "nostacktrace", 1), 0, "option nostacktrace");
+	is_str(A("options/stacktrace"), "0", "... clears it");
+	is_int(ftk_session_option(s, "nosuch", 1), -ENOENT, "an option the kernel lacks: ENOENT");
+	is_int(ftk_session_cpus(s, cpus, 2), 0, "CPUs 1 and 35");
+	is_str(A("tracing_cpumask"), "8,00000002", "... the mask in 32-bit words, as the kernel's");
+	is_int(ftk_session_cpus(s, far, 1), -ERANGE, "CPU 70000: ERANGE");
+	is_int(ftk_session_copy_marker(s, 1), 0, "copy the top level's marks");
+	is_str(A("options/copy_trace_marker"), "1", "... options/copy_trace_marker 1");
+	is_int(ftk_session_copy_marker(s, 0), 0, "stop copying");
+	is_str(A("options/copy_trace_marker"), "0", "... 0");
+	is_int(ftk_session_tracer(s, "function"), 0, "tracer function");
+	is_str(A("current_tracer"), "function", "... current_tracer");
+	is_int(ftk_session_tracer(s, "hwlat"), -ENODEV, "a tracer the instance lacks: ENODEV");
+	is_int(ftk_session_functions(s, FTK_FTRACE_FILTER, funcs, 2), 0, "function filter");
+	is_str(A("set_ftrace_filter"), "vfs_read\nvfs_write\n", "... one function a line");
+	is_int(ftk_session_pid(s, getpid(), FTK_SESSION_PID_FUNCTION | FTK_SESSION_PID_FOLLOW), 0,
+	       "PID filter, function tracers too, following forks");
+	snprintf(want, sizeof(want), "%d", (int)getpid());
+	is_str(A("set_event_pid"), want, "... set_event_pid");
+	is_str(A("set_ftrace_pid"), want, "... set_ftrace_pid");
+	is_str(A("options/event-fork"), "1", "... event-fork");
+	is_str(A("options/function-fork"), "1", "... function-fork");
+	is_int(ftk_session_event(s, "sched", "prev_pid > 0"), 0, "a whole system, with a filter");
+	is_str(A("events/sched/enable"), "1", "... through its own enable file");
+	is_str(A("events/sched/filter"), "prev_pid > 0", "... and its own filter file");
+	is_str(A("events/sched/sched_switch/enable"), "0\n", "... not each event's");
+	is_int(ftk_session_event(s, "irq_handler_entry", NULL), 0, "a word that names an event");
+	is_str(A("events/irq/irq_handler_entry/enable"), "1", "... enables that event");
+	is_int(ftk_session_event(s, "nosuch", NULL), -FTK_E_NOEVENT, "no match: FTK_E_NOEVENT");
+	is_int(ftk_session_event(s, "all", "x > 1"), -EINVAL, "'all' takes no filter");
+	is_int(ftk_session_event(s, "all", NULL), 0, "all");
+	is_str(A("events/enable"), "1", "... events/enable");
+	both[0] = s;
+	both[1] = s2;
+	is_int(ftk_session_notrace_share(both, 2), 0, "share the PIDs kept out");
+	ok(strstr(A("set_event_notrace_pid"), "22") != NULL, "the first keeps the second's out");
+	ok(strstr(get("instances/t0510b/set_event_notrace_pid"), "11") != NULL, "... and back");
+	ftk_session_free(s2);
+	ftk_session_free(s);
+	is_str(A("tracing_on"), "1", "freed: tracing_on back");
+	is_str(A("buffer_size_kb"), "1408", "... buffer_size_kb");
+	is_str(A("buffer_subbuf_size_kb"), "4", "... buffer_subbuf_size_kb");
+	is_str(A("trace_clock"), "local", "... trace_clock");
+	is_str(A("options/stacktrace"), "0", "... stacktrace");
+	is_str(A("tracing_cpumask"), "ff", "... tracing_cpumask");
+	is_str(A("options/copy_trace_marker"), "0", "... copy_trace_marker");
+	is_str(A("current_tracer"), "nop", "... current_tracer");
+	is_str(A("set_ftrace_filter"), "", "... set_ftrace_filter");
+	is_str(A("set_event_pid"), "", "... set_event_pid");
+	is_str(A("set_ftrace_pid"), "", "... set_ftrace_pid");
+	is_str(A("options/event-fork"), "0", "... event-fork");
+	is_str(A("options/function-fork"), "0", "... function-fork");
+	is_str(A("events/sched/enable"), "0", "... the system's enable");
+	is_str(A("events/sched/filter"), "0", "... its filter (as '0')");
+	is_str(A("events/irq/irq_handler_entry/enable"), "0", "... the event's enable");
+	is_str(A("events/enable"), "0", "... events/enable");
+	ok(atoi(A("set_event_notrace_pid")) == 11 && !strstr(A("set_event_notrace_pid"), "22"),
+	   "... set_event_notrace_pid (%s)", A("set_event_notrace_pid"));
+	ok(!strstr(get("instances/t0510b/set_event_notrace_pid"), "11"),
+	   "... the other's too (%s)", get("instances/t0510b/set_event_notrace_pid"));
+#undef A
+}
+
 int main(void)
 {
 	struct ftk_tracefs *t;
@@ -399,6 +524,7 @@ int main(void)
 	test_latency(t);
 	test_instances(t);
 	test_reset(t);
+	test_session();
 	ftk_tracefs_close(t);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd))

@@ -77,6 +77,9 @@ is "$(cat "$F/events/sched/sched_switch/trigger")" \
 	'hist:keys=prev_pid:vals=prev_prio:sort=hitcount.descending:size=1024:name=ftkit_h if prev_pid > 0' \
 	"-k and its options build the hist trigger"
 is "$(fttrigger -T -e sched:sched_switch -H)" '# event histogram' "-H prints the hist file"
+fttrigger -T -e sched:sched_switch --pause 2>"$F.err"
+is "$?/$(tail -c 200 "$F/events/sched/sched_switch/trigger" | grep -c 'hist:keys=prev_pid.*:pause')" 0/1 \
+	"--pause appends ':pause' to the hist trigger"
 mk events/sched/sched_switch/trigger ''
 fttrigger --synth 'ftkit_lat u64 lat' -e sched:sched_switch --pause -D 0.1 >/dev/null 2>&1
 is $? 2 "--pause without a hist trigger exits 2"

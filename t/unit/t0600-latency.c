@@ -132,6 +132,64 @@ static void test_hist(void)
 	ftk_hist_free(h2);
 }
 
+/*
+ * Nanoseconds bucketed as microseconds (issue 24: 1,000 getppid calls of
+ * some 300 ns each summed to 0 us): the buckets are bcc's after its
+ * division, the sum, min, max and mean stay exact in nanoseconds.
+ */
+static void test_hist_scale(void)
+{
+	struct ftk_hist *h = ftk_hist_new(), *u = ftk_hist_new(), *t2;
+	struct ftk_lattab *t = ftk_lattab_new();
+	struct ftk_hist_stats st;
+	char buf[48], *s;
+	int i;
+
+	ok(ftk_hist_scale(h, 0) == -EINVAL, "a scale of 0 is refused");
+	ok(ftk_hist_scale(h, 1000) == 0, "scale 1000: nsecs in, usecs buckets");
+	for (i = 0; i < 1000; i++)
+		ftk_hist_add(h, 296 + (i == 0 ? 767 : 0));	/* one of 1063 ns, 999 of 296 */
+	ftk_hist_add_n(h, 2500, 2);
+	ftk_hist_stats(h, &st);
+	is_int(st.count, 1002, "count");
+	is_int(st.sum, 1063 + 999 * 296 + 5000, "the sum is exact in ns, not 999 x 0 us");
+	is_int(st.min, 296, "min in ns");
+	is_int(st.max, 2500, "max in ns");
+	is_int(ftk_hist_slot_count(h, 1), 1000, "1000 samples in the 0 -> 1 us slot");
+	is_int(ftk_hist_slot_count(h, 2), 2, "2.5 us in the 2 -> 3 us slot");
+	is_int(ftk_hist_percentile(h, 50), 0, "the median in usecs, as the buckets");
+	is_int(ftk_hist_percentile(h, 100), 2, "p100: the max in usecs");
+	ok(ftk_hist_scale(h, 1) == -EBUSY, "the scale cannot change under samples");
+	ok(ftk_hist_merge(u, h) == 0, "an empty histogram merges in a scaled one");
+	ftk_hist_add(u, 4000);
+	is_int(ftk_hist_slot_count(u, 3), 1, "and takes its scale: 4000 ns in 4 -> 7 us");
+	t2 = ftk_hist_new();
+	ftk_hist_scale(t2, 1);
+	ftk_hist_add(t2, 1);
+	ok(ftk_hist_merge(u, t2) == -EINVAL, "histograms of two scales do not merge");
+	ftk_hist_free(t2);
+	s = render(h, 2, "usecs");
+	if (s)
+		s[strcspn(s, "p")] = '\0';	/* up to the percentiles */
+	is_str(s, "{\"unit\":\"usecs\",\"count\":1002,\"sum\":301.767,\"min\":0.296,"
+	       "\"max\":2.500,\"mean\":0.301,\"", "JSON: sum, min, max and mean exact in usecs");
+	free(s);
+	is_str(ftk_hist_value_str(buf, sizeof(buf), 296767, 1000), "296.767", "296767 ns in us");
+	is_str(ftk_hist_value_str(buf, sizeof(buf), 5, 1000000), "0.000005", "5 ns in ms");
+	is_str(ftk_hist_value_str(buf, sizeof(buf), 5, 1), "5", "in ns");
+	is_str(ftk_hist_value_str(buf, sizeof(buf), 5, 3), "1.666667", "any other divisor");
+
+	ftk_lattab_scale(t, 1000);
+	for (i = 0; i < 10; i++)
+		ftk_lattab_add(t, 110, 300, 0);
+	ftk_hist_stats(ftk_lattab_find(t, 110)->hist, &st);
+	ok(st.sum == 3000 && ftk_hist_slot_count(ftk_lattab_find(t, 110)->hist, 1) == 10,
+	   "a table's rows: sums in ns, buckets in us");
+	ftk_lattab_free(t);
+	ftk_hist_free(h);
+	ftk_hist_free(u);
+}
+
 /* Percentiles of pseudo-random samples against the sorted samples: within 1/16. */
 static void test_percentiles(void)
 {
@@ -268,6 +326,44 @@ static void test_heatmap(void)
 	ok(strstr(buf, "</svg>") != NULL, "the SVG is closed");
 	free(buf);
 	ftk_heatmap_free(hm);
+
+	/*
+	 * Few columns and a large count (ftiolat -i 1 -D 2 on a busy disk):
+	 * the legend's labels, 7.2 pixels a character in 12px monospace,
+	 * end inside the picture and clear of the next swatch.
+	 */
+	{
+		unsigned int width = 0, x, y, rx, prev_end = 0, labels = 0, bad = 0;
+		char label[64];
+
+		hm = ftk_heatmap_new(1000000000ULL, 10);
+		for (i = 0; i < 1234567; i++)
+			ftk_heatmap_add(hm, 1000 + (i & 1) * 1000000000ULL, 100);
+		buf = NULL;
+		f = open_memstream(&buf, &len);
+		ftk_heatmap_write_svg(hm, f, NULL, "usecs");
+		fclose(f);
+		sscanf(strstr(buf, "<svg ") ?: "", "<svg version=\"1.1\" width=\"%u\"", &width);
+		p = strstr(buf, "count per cell:");
+		while (p && (p = strstr(p, "<rect x=\"")) &&
+		       sscanf(p, "<rect x=\"%u\" y=\"%*u\" width=\"16\" height=\"16\" fill=\"%*[^\"]\" "
+			      "stroke=\"#999\"/><text x=\"%u\" y=\"%u\">%63[^<]", &rx, &x, &y, label) == 4) {
+			labels++;
+			if (rx < prev_end || x + strlen(label) * 7.2 > width) {
+				diag("legend label '%s' at %u: past %u (swatch at %u) or the width %u",
+				     label, x, prev_end, rx, width);
+				bad++;
+			}
+			prev_end = x + strlen(label) * 7.2;
+			p++;
+		}
+		ok(labels >= 2 && !bad, "the legend's %u labels fit the %u pixels and clear each other",
+		   labels, width);
+		ok(strstr(buf, ">617284</text>") != NULL || strstr(buf, ">617283</text>") != NULL,
+		   "the legend reaches the largest cell");
+		free(buf);
+		ftk_heatmap_free(hm);
+	}
 }
 
 static void test_lattab(void)
@@ -350,6 +446,7 @@ int main(void)
 {
 	need_lane("unit");
 	test_hist();
+	test_hist_scale();
 	test_percentiles();
 	test_pair();
 	test_pair_nest();

@@ -209,11 +209,46 @@ static int count_lines(const char *cmd, const char *needle)
 	return n;
 }
 
+/*
+ * A writer over metadata read from @t now (in *@m, freed after the writer):
+ * the writer itself reads nothing.
+ */
+static int writer_new(struct ftk_tracefs *t, const struct ftk_tracewrite_opts *o,
+		      const struct ftk_tracemeta *prev, struct ftk_tracemeta **m,
+		      struct ftk_tracewrite **w)
+{
+	int ret = ftk_tracemeta_new(t, o, prev, m);
+
+	*w = NULL;
+	if (!ret)
+		ret = ftk_tracewrite_new(*m, o, w);
+	return ret;
+}
+
+/* Files @path and @other are the same but for 8 bytes in a row (the TRACEID). */
+static int same_but_traceid(const char *path, const char *other)
+{
+	size_t la, lb, i, first = 0, diff = 0;
+	char *a, *b;
+	int ret;
+
+	a = slurp(path, &la);
+	b = slurp(other, &lb);
+	for (i = 0; a && b && la == lb && i < la; i++)
+		if (a[i] != b[i] && !diff++)
+			first = i;
+		else if (a[i] != b[i] && i - first >= 8)
+			diff = 100;
+	ret = a && b && la == lb && diff <= 8 ? 0 : -1;
+	free(a);
+	free(b);
+	return ret;
+}
+
 /* The same file written to a pipe: it may differ from @path only in its 8 TRACEID bytes. */
 static int same_through_pipe(struct ftk_tracewrite *w, const char *path, const char *piped)
 {
-	char cmd[4400], *a, *b;
-	size_t la, lb, i, first = 0, diff = 0;
+	char cmd[4400];
 	FILE *f;
 	int ret;
 
@@ -224,17 +259,7 @@ static int same_through_pipe(struct ftk_tracewrite *w, const char *path, const c
 	ret = ftk_tracewrite_save_fd(w, fileno(f), "a pipe");
 	if (pclose(f) || ret)
 		return -1;
-	a = slurp(path, &la);
-	b = slurp(piped, &lb);
-	for (i = 0; a && b && la == lb && i < la; i++)
-		if (a[i] != b[i] && !diff++)
-			first = i;
-		else if (a[i] != b[i] && i - first >= 8)
-			diff = 100;
-	ret = a && b && la == lb && diff <= 8 ? 0 : -1;
-	free(a);
-	free(b);
-	return ret;
+	return same_but_traceid(path, piped);
 }
 
 /*
@@ -252,26 +277,41 @@ static void buffers_and_options(struct ftk_tracefs *t, int fd, struct cpu_pages 
 	char out[4200], piped[4200], cmd[9000];
 	struct ftk_tracefile *tf;
 	struct ftk_tracewrite *w;
+	struct ftk_tracemeta *m;
 	int ret;
 
 	snprintf(out, sizeof(out), "%s/buffers-v%d.dat", dir, version);
 	snprintf(piped, sizeof(piped), "%s/piped-v%d.dat", dir, version);
-	if (ftk_tracewrite_new(t, &o, &w))
+	if (writer_new(t, &o, NULL, &m, &w) || ftk_tracemeta_buffer(m, "inst1", t))
 		bail_out("cannot make a writer");
+	is_int(ftk_tracemeta_buffer(m, "inst1", t), -EINVAL,
+	       "metadata: a buffer name used twice is refused");
 	ftk_tracewrite_add(w, 0, fd, 0, cpus[0].len);
-	is_int(ftk_tracewrite_buffer(w, "inst1", t), 1, "second buffer is number 1");
-	is_int(ftk_tracewrite_buffer(w, "inst1", t), -EINVAL, "a name used twice is refused");
+	is_int(ftk_tracewrite_buffer(w, "inst2"), -ENOENT,
+	       "a buffer the metadata lacks is refused");
+	is_int(ftk_tracewrite_buffer(w, "inst1"), 1, "second buffer is number 1");
+	is_int(ftk_tracewrite_buffer(w, "inst1"), -EINVAL, "a name used twice is refused");
 	ftk_tracewrite_add(w, 1, fd, cpus[0].len, cpus[1].len);
 	ftk_tracewrite_cpustat(w, 1, "entries: 50\n");
 	ftk_tracewrite_ts_offset(w, 5000000000LL);
 	is_int(ftk_tracewrite_procmaps(w, 1234, "/usr/bin/app", maps), 0, "procmaps taken");
 	is_int(ftk_tracewrite_procmaps(w, 1, "/x", "no maps here\n"), -EINVAL,
 	       "procmaps without a mapping refused");
+	umask(022);
 	ret = ftk_tracewrite_save(w, out);
 	ok(!ret, "v%d buffers: saved (%s)", version, ret ? ftk_tracewrite_errmsg(w) : "ok");
+	{
+		struct stat st;
+
+		/* kallsyms and kernel addresses inside: the owner's alone, as perf.data */
+		ok(!stat(out, &st) && (st.st_mode & 0777) == 0600,
+		   "v%d buffers: the file is 0600 under umask 022 (%o)", version,
+		   (unsigned int)(st.st_mode & 0777));
+	}
 	ok(!same_through_pipe(w, out, piped),
 	   "v%d buffers: the file through a pipe is the same but for its TRACEID", version);
 	ftk_tracewrite_free(w);
+	ftk_tracemeta_free(m);
 
 	ret = ftk_tracefile_open(out, 0, &tf);
 	ok(!ret, "v%d buffers: ftkit's reader opens it", version);
@@ -352,19 +392,22 @@ static int holds(const char *path, const char *needle)
 }
 
 /*
- * ftk_tracewrite_reuse() with FTK_TRACEWRITE_ENABLED_SYSTEMS, on a copy of
- * the fixture tree: a save takes the template's formats while
- * available_events and set_event say nothing changed (a format file edited
- * behind its back shows which copy was stored), reads them again when an
- * event appeared or a system was switched on, and stores only the systems
- * with an event on.
+ * ftk_tracemeta_new() with an earlier read (the template's) and
+ * FTK_TRACEWRITE_ENABLED_SYSTEMS, on a copy of the fixture tree: a save
+ * takes the template's formats while available_events and set_event say
+ * nothing changed (a format file edited behind its back shows which copy
+ * was stored), reads them again when an event appeared or a system was
+ * switched on, and stores only the systems with an event on. Then the tree
+ * is removed: the writer, which reads no tracefs file, saves the same file
+ * again from its metadata.
  */
 static void reuse_metadata(const char *fixture, const char *dir)
 {
 	FTK_OPTS(ftk_tracewrite_opts, o, .version = 7,
 		 .flags = FTK_TRACEWRITE_NO_KALLSYMS | FTK_TRACEWRITE_ENABLED_SYSTEMS);
-	char tfs[4200], cmd[20000], tmpl[4300], out[4300], *fmt;
+	char tfs[4200], cmd[20000], tmpl[4300], out[4300], again[4300], *fmt;
 	struct ftk_tracewrite *a = NULL, *b = NULL;
+	struct ftk_tracemeta *ma = NULL, *mb = NULL;
 	struct ftk_tracefs *t;
 	size_t len;
 
@@ -379,7 +422,8 @@ static void reuse_metadata(const char *fixture, const char *dir)
 		bail_out("cannot open %s", tfs);
 	snprintf(tmpl, sizeof(tmpl), "%s/template", dir);
 	snprintf(out, sizeof(out), "%s/reuse.dat", dir);
-	ok(!ftk_tracewrite_new(t, &o, &a) && !ftk_tracewrite_save_template(a, tmpl),
+	snprintf(again, sizeof(again), "%s/again.dat", dir);
+	ok(!writer_new(t, &o, NULL, &ma, &a) && !ftk_tracewrite_save_template(a, tmpl),
 	   "reuse: template saved");
 	ok(holds(tmpl, "name: sched_switch") && !holds(tmpl, "name: irq_handler_entry"),
 	   "reuse: the template holds the system on (sched), no other");
@@ -392,23 +436,23 @@ static void reuse_metadata(const char *fixture, const char *dir)
 	fmt[len] = 0;
 	put(tfs, "events/sched/sched_switch/format", "name: sched_switch\nID: 372\nformat:\n"
 	    "\tfield:int edited;\toffset:8;\tsize:4;\tsigned:1;\n\nprint fmt: \"edited\"\n");
-	ftk_tracewrite_new(t, &o, &b);
-	ftk_tracewrite_reuse(b, a);
+	writer_new(t, &o, ma, &mb, &b);
 	ok(b && !ftk_tracewrite_save(b, out), "reuse: saved");
 	ok(holds(out, "prev_comm") && !holds(out, "field:int edited"),
 	   "reuse: nothing changed: the formats are the template's, not read again");
 	ftk_tracewrite_free(b);
+	ftk_tracemeta_free(mb);
 
 	/* A new event in a system on: available_events differs, the formats are read again. */
 	put(tfs, "events/sched/sched_wakeup/format", "name: sched_wakeup\nID: 373\nformat:\n"
 	    "\tfield:int pid;\toffset:8;\tsize:4;\tsigned:1;\n\nprint fmt: \"pid=%d\", REC->pid\n");
 	put(tfs, "available_events", "sched:sched_switch\nsched:sched_wakeup\nftrace:print\n");
-	ftk_tracewrite_new(t, &o, &b);
-	ftk_tracewrite_reuse(b, a);
+	writer_new(t, &o, ma, &mb, &b);
 	ok(b && !ftk_tracewrite_save(b, out), "reuse: saved after an event was added");
 	ok(holds(out, "name: sched_wakeup") && holds(out, "field:int edited"),
 	   "reuse: an event added: the formats are read again (the new one and the edit stored)");
 	ftk_tracewrite_free(b);
+	ftk_tracemeta_free(mb);
 
 	/* Another system switched on (its event existed at the start): read again, and stored. */
 	put(tfs, "events/irq/irq_handler_entry/format", "name: irq_handler_entry\nID: 374\n"
@@ -417,24 +461,98 @@ static void reuse_metadata(const char *fixture, const char *dir)
 	put(tfs, "available_events", "sched:sched_switch\nsched:sched_wakeup\nftrace:print\n"
 	    "irq:irq_handler_entry\n");
 	ftk_tracewrite_free(a);
+	ftk_tracemeta_free(ma);
 	a = NULL;
-	ok(!ftk_tracewrite_new(t, &o, &a) && !ftk_tracewrite_save_template(a, tmpl),
+	ok(!writer_new(t, &o, NULL, &ma, &a) && !ftk_tracewrite_save_template(a, tmpl),
 	   "reuse: a new template saved");
 	put(tfs, "set_event", "sched:sched_switch\nirq:irq_handler_entry\n");
-	ftk_tracewrite_new(t, &o, &b);
-	ftk_tracewrite_reuse(b, a);
+	writer_new(t, &o, ma, &mb, &b);
 	ok(b && !ftk_tracewrite_save(b, out), "reuse: saved after irq was switched on");
 	ok(holds(out, "name: irq_handler_entry") && holds(out, "name: sched_wakeup") &&
 	   !holds(tmpl, "name: irq_handler_entry"),
 	   "reuse: a system switched on since the template: its formats are stored, "
 	   "the others still are");
+
+	/* No tracefs at all now: the writer reads none, the file is the same. */
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tfs);
+	if (system(cmd))
+		bail_out("cannot remove %s", tfs);
+	ok(b && !ftk_tracewrite_save(b, again) && !same_but_traceid(out, again),
+	   "reuse: saved again with the tracefs tree gone: the same bytes but for the TRACEID");
 	ftk_tracewrite_free(b);
+	ftk_tracemeta_free(mb);
 	ftk_tracewrite_free(a);
+	ftk_tracemeta_free(ma);
 	ftk_tracefs_close(t);
 	free(fmt);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s' '%s'", tfs, tmpl, out);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s' '%s' '%s'", tfs, tmpl, out, again);
 	if (system(cmd))
 		diag("cannot remove %s", tfs);
+}
+
+/*
+ * --recover of spools that hold more than pages: cpu0's pages, then zero
+ * pages written after them, a hole to 1 GB and a page of garbage; cpu1's
+ * pages alone. The file holds exactly the pages,
+ * byte for byte, and not the gigabyte.
+ */
+static void recover_sparse(struct ftk_tracefs *t, const char *dir, const struct cpu_pages *cpus)
+{
+	FTK_OPTS(ftk_tracewrite_opts, o, .version = 6, .flags = FTK_TRACEWRITE_NO_KALLSYMS);
+	char sdir[4300], path[9000], out[4300], version[8], alg[16], *file, *data = NULL;
+	struct ftk_tracewrite_recovered r;
+	struct ftk_tracewrite *w = NULL;
+	struct ftk_tracemeta *m = NULL;
+	static char junk[PAGE];
+	size_t flen = 0, len = 0;
+	struct stat st;
+	int fd, cpu, ret;
+
+	snprintf(sdir, sizeof(sdir), "%s/rec.dat.spool", dir);
+	snprintf(out, sizeof(out), "%s/rec.dat", dir);
+	snprintf(path, sizeof(path), "%s/template", sdir);
+	if (mkdir(sdir, 0700) || writer_new(t, &o, NULL, &m, &w) ||
+	    ftk_tracewrite_save_template(w, path))
+		bail_out("cannot make a template in %s", sdir);
+	ftk_tracewrite_free(w);
+	ftk_tracemeta_free(m);
+	for (cpu = 0; cpu < 2; cpu++) {
+		snprintf(path, sizeof(path), "%s/cpu%d", sdir, cpu);
+		fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+		if (fd < 0 || write(fd, cpus[cpu].data, cpus[cpu].len) != (ssize_t)cpus[cpu].len)
+			bail_out("cannot write %s", path);
+		if (cpu == 0) {
+			int i;
+
+			memset(junk, 0, sizeof(junk));
+			for (i = 0; i < 8; i++)
+				if (write(fd, junk, sizeof(junk)) != (ssize_t)sizeof(junk))
+					bail_out("cannot write %s", path);
+			memset(junk, 0xff, sizeof(junk));
+			if (pwrite(fd, junk, sizeof(junk), 1LL << 30) != (ssize_t)sizeof(junk))
+				bail_out("cannot write %s", path);
+		}
+		close(fd);
+	}
+	ret = ftk_spool_recover(out, &r);
+	ok(!ret, "recover: a sparse spool with zero and garbage pages (%s)", ret ? r.errmsg : "ok");
+	is_int((int)r.bytes, (int)(cpus[0].len + cpus[1].len), "recover: the pages alone taken");
+	if (stat(out, &st))
+		st.st_size = -1;
+	ok(st.st_size >= 0 && st.st_size < (off_t)(cpus[0].len + cpus[1].len) + (1 << 20),
+	   "recover: the file is not the gigabyte (%lld bytes)", (long long)st.st_size);
+	file = slurp(out, &flen);
+	for (cpu = 0; cpu < 2; cpu++) {
+		ok(file && !cpu_data(file, flen, cpu, &data, &len, version, alg) &&
+		   len == cpus[cpu].len && !memcmp(data, cpus[cpu].data, len),
+		   "recover: cpu%d's pages, byte for byte", cpu);
+		free(data);
+		data = NULL;
+	}
+	free(file);
+	snprintf(path, sizeof(path), "rm -rf '%s' '%s'", sdir, out);
+	if (system(path))
+		diag("cannot remove %s", sdir);
 }
 
 int main(void)
@@ -473,13 +591,16 @@ int main(void)
 				   variants[v].version == 6 ? "v6" : "v7";
 		char version[8], alg[16], *file;
 		struct ftk_tracewrite *w;
+		struct ftk_tracemeta *m;
 		size_t flen;
 
 		snprintf(out, sizeof(out), "%s/%s.dat", dir, name);
-		ret = ftk_tracewrite_new(t, &o, &w);
+		ret = writer_new(t, &o, NULL, &m, &w);
 		ok(!ret, "%s: writer made", name);
-		if (ret)
+		if (ret) {
+			ftk_tracemeta_free(m);
 			continue;
+		}
 		/* cpu0 in two regions, as a capture with -m gives them */
 		ftk_tracewrite_add(w, 0, fd, 0, 5 * PAGE);
 		ftk_tracewrite_add(w, 0, fd, 5 * PAGE, cpus[0].len - 5 * PAGE);
@@ -488,6 +609,7 @@ int main(void)
 		ret = ftk_tracewrite_save(w, out);
 		ok(!ret, "%s: saved (%s)", name, ret ? ftk_tracewrite_errmsg(w) : "ok");
 		ftk_tracewrite_free(w);
+		ftk_tracemeta_free(m);
 		file = slurp(out, &flen);
 		ok(file && flen > 64 && !memcmp(file, "\x17\x08\x44tracing", 10),
 		   "%s: trace-cmd's magic", name);
@@ -527,6 +649,7 @@ int main(void)
 			 .flags = FTK_TRACEWRITE_NO_KALLSYMS);
 		char odd[4300], *file, *data = NULL, version[8], alg[16];
 		struct ftk_tracewrite *w = NULL;
+		struct ftk_tracemeta *m = NULL;
 		size_t flen = 0, len = 0;
 		int ofd;
 
@@ -536,13 +659,14 @@ int main(void)
 		    write(ofd, cpus[0].data, cpus[0].len) != (ssize_t)cpus[0].len)
 			bail_out("cannot write %s", odd);
 		snprintf(out, sizeof(out), "%s/odd.dat", dir);
-		ret = ftk_tracewrite_new(t, &o, &w);
+		ret = writer_new(t, &o, NULL, &m, &w);
 		if (!ret) {
 			ftk_tracewrite_add(w, 0, ofd, 1, 7 * PAGE);
 			ftk_tracewrite_add(w, 0, ofd, 1 + 7 * PAGE, cpus[0].len - 7 * PAGE);
 			ret = ftk_tracewrite_save(w, out);
 		}
 		ftk_tracewrite_free(w);
+		ftk_tracemeta_free(m);
 		file = ret ? NULL : slurp(out, &flen);
 		ok(file && !cpu_data(file, flen, 0, &data, &len, version, alg) &&
 		   len == cpus[0].len && !memcmp(data, cpus[0].data, len),
@@ -554,23 +678,28 @@ int main(void)
 		unlink(out);
 	}
 	reuse_metadata(root, dir);
+	recover_sparse(t, dir, cpus);
 	ok(ftk_tracewrite_compression_ok("zstd") && !ftk_tracewrite_compression_ok("lz4"),
 	   "compression names checked");
 	{
 		FTK_OPTS(ftk_tracewrite_opts, o, .version = 6, .compression = "zstd");
 		struct ftk_tracewrite *w;
+		struct ftk_tracemeta *m;
 
-		is_int(ftk_tracewrite_new(t, &o, &w), -EINVAL, "compression with version 6 refused");
+		is_int(writer_new(t, &o, NULL, &m, &w), -EINVAL, "compression with version 6 refused");
+		ftk_tracemeta_free(m);
 	}
 	{
 		struct ftk_tracewrite *w;
+		struct ftk_tracemeta *m;
 
-		ftk_tracewrite_new(t, NULL, &w);
+		writer_new(t, NULL, NULL, &m, &w);
 		snprintf(out, sizeof(out), "%s/no/such/dir/x.dat", dir);
 		ret = ftk_tracewrite_save(w, out);
 		ok(ret == -ENOENT && strstr(ftk_tracewrite_errmsg(w), out),
 		   "a failed save names the file: %s", ftk_tracewrite_errmsg(w));
 		ftk_tracewrite_free(w);
+		ftk_tracemeta_free(m);
 	}
 	close(fd);
 	unlink(spool);

@@ -22,12 +22,17 @@
 /* write(2) and malloc, counted: see -Wl,--wrap in Makefile.am. */
 ssize_t __real_write(int fd, const void *buf, size_t len);
 void *__real_malloc(size_t size);
-static int nwrites, nmallocs, counting;
+static int nwrites, nmallocs, counting, fail_with;
 static char last[2048];
 static size_t last_len;
 
 ssize_t __wrap_write(int fd, const void *buf, size_t len)
 {
+	if (fail_with) {
+		/* what the kernel says when the buffer does not record (tracing_on 0) */
+		errno = fail_with;
+		return -1;
+	}
 	if (counting) {
 		__atomic_add_fetch(&nwrites, 1, __ATOMIC_RELAXED);
 		if (len < sizeof(last)) {
@@ -294,6 +299,58 @@ int main(void)
 		   good, sigs, bad);
 	}
 	ftk_marker_close(shared);
+
+	/*
+	 * The recorder went away (its buffer stopped, the kernel says EBADF):
+	 * every kind of mark returns 0, is counted as dropped, errno untouched.
+	 */
+	m = ftk_marker_open(NULL, FTK_MARKER_RAW);
+	is_int((int)ftk_marker_dropped(m), 0, "a new handle has dropped nothing");
+	fail_with = EBADF;
+	errno = 1234;
+	ret = ftk_mark(m, "x %d", 1) + ftk_mark_begin(m, "a") + ftk_mark_end(m, NULL) +
+	      ftk_mark_end(m, "a") + ftk_mark_counter(m, "c", 1) + ftk_mark_raw(m, 1, "x", 1) +
+	      ftk_mark_write(m, "x", 1);
+	fail_with = 0;
+	is_int(ret, 0, "marks into a buffer that does not record return 0 (no error)");
+	is_int((int)ftk_marker_dropped(m), 7, "... and are counted as dropped");
+	is_int(errno, 1234, "... and leave errno alone");
+	fail_with = EIO;
+	ret = ftk_mark(m, "x");
+	fail_with = 0;
+	is_int(ret, -EIO, "another write error is still returned");
+	is_int((int)ftk_marker_dropped(m), 7, "... and not counted as dropped");
+	reset("trace_marker");
+	MARK("after", ftk_mark(m, "after"));
+	ftk_marker_close(m);
+
+	/* A link, or a FIFO, where trace_marker should be: disabled, nothing written there. */
+	{
+		char path[128], target[128];
+
+		snprintf(path, sizeof(path), "%s/trace_marker", dir);
+		snprintf(target, sizeof(target), "%s/elsewhere", dir);
+		touch("elsewhere");
+		unlink(path);
+		if (symlink(target, path))
+			bail_out("symlink: %s", strerror(errno));
+		m = ftk_marker_open(NULL, 0);
+		ok(!ftk_marker_enabled(m) && ftk_marker_error(m) == ELOOP,
+		   "trace_marker a symbolic link: not followed, disabled, ELOOP");
+		ftk_mark(m, "to elsewhere");
+		is_str(slurp("elsewhere", NULL), "", "... and nothing written where it points");
+		ftk_marker_close(m);
+		unlink(path);
+		unlink(target);
+		if (mkfifo(path, 0600))
+			bail_out("mkfifo: %s", strerror(errno));
+		m = ftk_marker_open(NULL, 0);
+		ok(!ftk_marker_enabled(m), "trace_marker a FIFO: no hang, disabled (error %d)",
+		   ftk_marker_error(m));
+		ftk_marker_close(m);
+		unlink(path);
+		touch("trace_marker");
+	}
 
 	slurp("trace_marker", NULL);
 	unlink(strcat(strcpy(big, dir), "/trace_marker"));

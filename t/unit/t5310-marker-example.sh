@@ -40,4 +40,29 @@ is "$?" 0 "runs without tracing"
 is "$out2" "$t" "... with the same result"
 ok "... and says tracing is off" grep -q "no tracing" "$tmp/err"
 
+# Set-group-ID (so AT_SECURE, as set-user-ID): FTK_TRACEFS is not the caller's
+# to choose. The example built with the marker compiled in, as libtool's
+# LD_LIBRARY_PATH does not reach a set-ID program; run as nobody, whom the
+# real tracefs refuses, so that nothing outside $tmp is ever written.
+static=$top_builddir/t/helpers/marker-static
+if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
+	skip "set-ID check: needs root and setpriv (util-linux)"
+	skip "set-ID check: needs root and setpriv (util-linux)"
+else
+	chmod 755 "$tmp"
+	: >"$tmp/trace_marker"
+	chmod 666 "$tmp/trace_marker" "$tmp/trace_marker_raw"
+	cp "$static" "$tmp/plain"
+	cp "$static" "$tmp/setgid"
+	chgrp daemon "$tmp/setgid" && chmod 2755 "$tmp/setgid"
+	as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups env FTK_TRACEFS="$tmp" "$@"; }
+	as_nobody "$tmp/plain" >/dev/null 2>&1
+	n=$(stat -c %s "$tmp/trace_marker")
+	: >"$tmp/trace_marker"
+	as_nobody "$tmp/setgid" >/dev/null 2>"$tmp/err"
+	ok "a set-group-ID program ignores FTK_TRACEFS (the same program without the bit marks there: $n bytes)" \
+		test "$n" -gt 0 -a "$(stat -c %s "$tmp/trace_marker")" = 0
+	ok "... and runs on with marking off" grep -q "no tracing" "$tmp/err"
+fi
+
 done_testing

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * perf's event syntax into perf_event_attr, against a fake PMU tree and a
- * fake tracefs built in a temporary directory: no kernel needed.
+ * fake tracefs built in a temporary directory: no kernel needed. The
+ * tracepoint ids reach the perf side through the control side's look-up
+ * (ftk_event_tracepoints()) or a table of the caller's; it reads no
+ * tracefs itself.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,11 +13,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <ftkit/event.h>
 #include <ftkit/perf.h>
 
 #include "tap.h"
 
 static char root[64], pmus[128], tfs[128];
+static struct ftk_tracepoints tp;
 
 static void put(const char *rel, const char *text)
 {
@@ -36,7 +41,7 @@ static struct ftk_perf *parse(const char *spec, int *ret)
 {
 	struct ftk_perf *p;
 
-	if (ftk_perf_new(pmus, tfs, &p))
+	if (ftk_perf_new(pmus, &tp, &p))
 		bail_out("ftk_perf_new failed");
 	*ret = ftk_perf_add(p, spec);
 	return p;
@@ -141,6 +146,43 @@ static void groups(void)
 	ftk_perf_free(p);
 }
 
+/* A caller's own table: "my:tp" is 4242, whatever tracefs holds. */
+static int my_ids(void *arg, const char *sys, const char *ev, ftk_tracepoint_fn fn, void *ctx)
+{
+	(*(int *)arg)++;
+	return !strcmp(sys, "my") && !strcmp(ev, "tp") ? fn(ctx, sys, ev, 4242) : 0;
+}
+
+/* The perf side takes tracepoint ids only from what it is handed. */
+static void handed_in(void)
+{
+	struct ftk_tracepoints mine = { .ids = my_ids };
+	struct ftk_perf *p;
+	int calls = 0, ret;
+
+	mine.arg = &calls;
+	if (ftk_perf_new(pmus, NULL, &p))
+		bail_out("ftk_perf_new failed");
+	ret = ftk_perf_add(p, "sched:sched_switch");
+	ok(ret == -FTK_E_NOEVENT && strstr(ftk_perf_errmsg(p), "no tracepoints were handed in"),
+	   "no look-up handed in: a tracepoint is refused, tracefs not read (%s)",
+	   ftk_perf_errmsg(p));
+	ok(!ftk_perf_add(p, "cs") && ftk_perf_nr_events(p) == 1, "other events still parse");
+	ftk_perf_free(p);
+
+	if (ftk_perf_new(pmus, &mine, &p))
+		bail_out("ftk_perf_new failed");
+	ret = ftk_perf_add(p, "my:tp:u");
+	ok(!ret && ftk_perf_nr_events(p) == 1 && ftk_perf_attr(p, 0)->type == PERF_TYPE_TRACEPOINT &&
+	   ftk_perf_attr(p, 0)->config == 4242 && ftk_perf_attr(p, 0)->exclude_kernel &&
+	   !strcmp(ftk_perf_name(p, 0), "my:tp:u"),
+	   "a caller's table gives the id (4242), the modifiers applied");
+	ret = ftk_perf_add(p, "sched:sched_switch");
+	ok(ret == -FTK_E_NOEVENT && calls == 2,
+	   "what the table lacks is unknown, though the fake tracefs has it (%d look-ups)", calls);
+	ftk_perf_free(p);
+}
+
 static void pmu_terms(void)
 {
 	const struct perf_event_attr *a;
@@ -238,6 +280,7 @@ int main(void)
 	put("tracing/events/sched/sched_wakeup/id", "318\n");
 	put("tracing/events/sched/sched_waking/id", "319\n");
 	put("tracing/events/irq/irq_handler_entry/id", "100\n");
+	ftk_event_tracepoints(tfs, &tp);
 
 	one("cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, "cycles");
 	one("cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, "cpu-cycles");
@@ -277,6 +320,7 @@ int main(void)
 	one("sched:sched_switch:k", PERF_TYPE_TRACEPOINT, 316, "sched:sched_switch:k");
 	mods();
 	groups();
+	handed_in();
 	pmu_terms();
 
 	bad("bogus", -FTK_E_NOEVENT, "bogus");

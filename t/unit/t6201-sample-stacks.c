@@ -157,6 +157,65 @@ static void test_stacks(void)
 	fclose(f);
 	ftk_stacks_free(back);
 
+	/*
+	 * Off-CPU: every leaf is the scheduler's; FTK_STACKS_WAITS gives self to
+	 * what waited (the first frame above schedule and the tracepoint).
+	 */
+	{
+		struct ftk_stacks_func *tab = NULL;
+		long n, i;
+
+		ftk_stacks_new(&back);
+		ftk_stacks_add(back, "app;main;do_nanosleep_[k];schedule_[k];__schedule_[k];"
+			       "__traceiter_sched_switch_[k]", 900);
+		ftk_stacks_add(back, "app;main;read;folio_wait_bit_common_[k];io_schedule_[k];"
+			       "schedule_[k];__schedule_[k];__traceiter_sched_switch_[k]", 90);
+		ftk_stacks_add(back, "app;main;spin", 10);
+		n = ftk_stacks_top(back, &tab);
+		ok(n > 0 && !strcmp(tab[0].name, "__traceiter_sched_switch_[k]") && tab[0].self == 990,
+		   "on-CPU rules: self in the leaf, __traceiter_sched_switch_[k] (%s)",
+		   n > 0 ? tab[0].name : "none");
+		free(tab);
+		ftk_stacks_set_flags(back, FTK_STACKS_WAITS);
+		n = ftk_stacks_top(back, &tab);
+		ok(n > 2 && !strcmp(tab[0].name, "do_nanosleep_[k]") && tab[0].self == 900 &&
+		   !strcmp(tab[1].name, "folio_wait_bit_common_[k]") && tab[1].self == 90 &&
+		   !strcmp(tab[2].name, "spin") && tab[2].self == 10,
+		   "FTK_STACKS_WAITS: self in do_nanosleep 900, folio_wait_bit_common 90, spin 10");
+		for (i = 0; i < n && strcmp(tab[i].name, "__schedule_[k]"); i++)
+			;
+		ok(i < n && tab[i].self == 0 && tab[i].total == 990,
+		   "FTK_STACKS_WAITS: __schedule keeps its total, 990, and no self");
+		free(tab);
+		ftk_stacks_free(back);
+	}
+
+	/* A program's own line mixed into the stacks is no count of samples (2^53 at most). */
+	{
+		static const char *const bad[] = {
+			"a;b 3\ndone 13803471505900157720\n",
+			"a;b 9007199254740992\na;c 1\n",	/* the sum passes 2^53 */
+			"a;b 3\nx 99999999999999999999999\n",	/* past 2^64 */
+		};
+		size_t i;
+
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			f = fmemopen((void *)bad[i], strlen(bad[i]), "r");
+			ftk_stacks_new(&back);
+			ok(ftk_stacks_read(back, f, "in.folded", err, sizeof(err)) == -EINVAL &&
+			   strstr(err, "in.folded:2: not a folded stack"),
+			   "a weight past 2^53 is refused, naming line 2: %s", err);
+			fclose(f);
+			ftk_stacks_free(back);
+		}
+		f = fmemopen("a;b 9007199254740991\na;c 1\n", 26, "r");
+		ftk_stacks_new(&back);
+		ok(!ftk_stacks_read(back, f, "in.folded", err, sizeof(err)) &&
+		   ftk_stacks_total(back) == 9007199254740992ULL, "weights up to 2^53 are read");
+		fclose(f);
+		ftk_stacks_free(back);
+	}
+
 	buf = NULL;
 	f = open_memstream(&buf, &len);
 	ftk_stacks_write_top(st, f, 0, "samples");

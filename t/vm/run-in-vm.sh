@@ -17,7 +17,7 @@
 #
 # Exit: 0 the job ran and exited 0; 1 usage; 2 the VM failed (timeout, panic, no end marker:
 # the last 50 console lines are on stderr); 3 the job exited non-zero.
-# Environment: see t/vm/vm.sh (FTK_VM_CACHE, FTK_VM_KERNEL_PKG, FTK_VM_HANG=1).
+# Environment: see t/vm/vm.sh (FTK_VM_CACHE, FTK_VM_KERNEL_PKG, FTK_VM_HANG=1, FTK_VM_NET=1).
 set -u
 . "$(dirname "$0")/vm.sh"
 
@@ -67,6 +67,7 @@ base=$(vm_base_initramfs) || exit 2
 exec 9>&-
 
 img=
+[ "${FTK_VM_NET:-}" = 1 ] && envs+=(FTK_VM_NET=1)
 if [ -n "$outdir" ]; then
 	envs+=(FTK_VM_OUT=1)
 	img=$work/out.img

@@ -20,9 +20,11 @@
 #   ### FTK-VM-DONE rc=N                  everything done, output disk written, powering off
 #
 # Environment: FTK_VM_CACHE (kernel and initramfs cache, default $top_builddir/t/vm/cache),
-# FTK_VM_KERNEL_PKG (a linux-image-* package; default what linux-image-amd64 depends on),
+# FTK_VM_KERNEL_PKG (a linux-image-* package; default what FTK_VM_KERNEL_META, by default
+# linux-image-amd64, depends on; linux-image-rt-amd64 for the PREEMPT_RT kernel of t8030),
 # FTK_VM_QEMU (default qemu-system-x86_64), FTK_VM_HANG=1 (the guest's /init hangs on purpose:
-# used to test the timeout).
+# used to test the timeout), FTK_VM_NET=1 (a network card on qemu's user network: the guest,
+# 10.0.2.15, reaches the host's loopback addresses at 10.0.2.2).
 
 : "${top_srcdir:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 if [ -z "${top_builddir:-}" ]; then
@@ -36,9 +38,9 @@ fi
 : "${FTK_VM_QEMU:=qemu-system-x86_64}"
 FTK_VM_APPEND="console=ttyS0 quiet panic=-1 trace_clock=local"
 # Modules the output disk needs (virtio-blk is a module in Debian's config) and the loop
-# driver (t7050 reads a loop device), load order resolved from each module's .modinfo
-# depends= at build time.
-FTK_VM_MODULES="virtio_pci virtio_blk loop"
+# driver (t7050 reads a loop device), virtio-net for FTK_VM_NET=1, load order resolved
+# from each module's .modinfo depends= at build time.
+FTK_VM_MODULES="virtio_pci virtio_blk loop virtio_net"
 
 vm_log() { echo "run-in-vm: $*" >&2; }
 vm_die() { echo "run-in-vm: $*" >&2; exit 2; }
@@ -96,7 +98,10 @@ vm_kernel() {
 	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp/x" --wildcards './boot/*' \
 		'./lib/modules/*/kernel/drivers/virtio/*' \
 		'./lib/modules/*/kernel/drivers/block/virtio_blk.ko' \
-		'./lib/modules/*/kernel/drivers/block/loop.ko' ||
+		'./lib/modules/*/kernel/drivers/block/loop.ko' \
+		'./lib/modules/*/kernel/drivers/net/virtio_net.ko' \
+		'./lib/modules/*/kernel/drivers/net/net_failover.ko' \
+		'./lib/modules/*/kernel/net/core/failover.ko' ||
 		vm_die "cannot unpack $deb"
 	mkdir -p "$k/modules"
 	mv "$tmp"/x/boot/vmlinuz-* "$k/vmlinuz" && mv "$tmp"/x/boot/config-* "$k/config" ||
@@ -109,7 +114,7 @@ vm_kernel() {
 }
 
 _vm_kernel_pkg() {
-	apt-cache depends linux-image-amd64 2>/dev/null |
+	apt-cache depends "${FTK_VM_KERNEL_META:-linux-image-amd64}" 2>/dev/null |
 		awk '/Depends: linux-image-[0-9]/ { print $2; exit }'
 }
 
@@ -145,6 +150,8 @@ vm_host_programs() {
 	local p
 	echo /bin/bash
 	command -v trace-cmd
+	# rtla, the reference of ftlat's timerlat and osnoise views (t8030), where installed
+	command -v rtla || true
 	for p in $FTK_VM_GNU_TOOLS; do
 		p=$(PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin command -v "$p") &&
 			echo "$p"
@@ -299,6 +306,8 @@ vm_boot() {
 	local initrd=$1 log=$2 limit=$3 img=${4:-} t0 now t_init= t_done= why= tpid= qpid
 	local -a drive=()
 	[ -n "$img" ] && drive=(-drive "file=$img,format=raw,if=virtio")
+	# qemu's user network: the guest is 10.0.2.15 and reaches the host's loopback at 10.0.2.2
+	[ "${FTK_VM_NET:-}" = 1 ] && drive+=(-nic user,model=virtio-net-pci)
 	vm_job_rc= vm_boot_s= vm_job_s=
 	: > "$log"
 	t0=$(date +%s.%N)
