@@ -38,6 +38,7 @@ struct xbuf {
 	struct ftk_session	*s;
 	struct ftk_tracefs	*t;
 	struct ftk_capture	*cap;
+	struct ftk_watchdog	*wd;
 };
 
 /* The command line. */
@@ -63,6 +64,7 @@ static struct {
 static struct ftk_capture *cap;
 static struct ftk_flight *fl;
 static struct ftk_tracefs *fl_top, *fl_watch;	/* --on-latency's */
+static struct ftk_watchdog *fl_watch_wd;
 static struct ftk_session *sess, *fl_watch_s;	/* the top buffer's; the watcher's */
 static struct tool_cmd cmd;
 static int quiet, timed_out;
@@ -1306,36 +1308,42 @@ static void print_written(const char *path, uint64_t total)
 /* ------------------------------------------------------------ the watchdog */
 
 /*
- * A child that outlives a recorder killed with SIGKILL: it turns tracing
- * off, saves what the ring holds into FILE.spool/ (with --flight only
- * after a trigger) and removes the instance. It is told goodbye before
- * any teardown: the exit chain runs newest first.
+ * A child per instance that outlives a recorder killed with SIGKILL: it
+ * turns tracing off there and removes the instance; for the top buffer it
+ * first saves what the ring holds into FILE.spool/ (with --flight only
+ * after a trigger). The -B buffers and --on-latency's watcher have no
+ * spool: theirs only stop and go. Each is told goodbye before any
+ * teardown: the exit chain runs newest first.
  */
-static struct ftk_watchdog *wd;
+static struct ftk_watchdog *wd;		/* the top buffer's: told of the flight's triggers */
 
 static int watchdog_stop(void *ctx)
 {
-	(void)ctx;
-	ftk_watchdog_free(wd);
-	wd = NULL;
+	struct ftk_watchdog **w = ctx;
+
+	ftk_watchdog_free(*w);
+	*w = NULL;
 	return 0;
 }
 
-static void watchdog_start(struct ftk_tracefs *t, const struct ftk_tracewrite_opts *wopts)
+static void watchdog_start(struct ftk_tracefs *t, const struct ftk_tracewrite_opts *wopts,
+			   struct ftk_watchdog **out)
 {
 	FTK_OPTS(ftk_watchdog_opts, o);
 	int ret;
 
-	o.spool = spool;
-	o.template_opts = wopts;
-	o.flags = (settings.flight ? FTK_WATCHDOG_SAVE_LATER : 0) |
-		  (settings.self ? FTK_WATCHDOG_TRACE_SELF : 0);
-	ret = ftk_watchdog_start(t, &o, &wd);
+	if (out == &wd) {
+		o.spool = spool;
+		o.template_opts = wopts;
+		o.flags = settings.flight ? FTK_WATCHDOG_SAVE_LATER : 0;
+	}
+	o.flags |= settings.self ? FTK_WATCHDOG_TRACE_SELF : 0;
+	ret = ftk_watchdog_start(t, &o, out);
 	if (ret)
-		tool_warn("no watchdog (%s): killed, ftrecord would leave its instance tracing",
-			  strerror(-ret));
+		tool_warn("no watchdog for '%s' (%s): killed, ftrecord would leave it tracing",
+			  ftk_tracefs_instance(t), strerror(-ret));
 	else
-		tool_on_exit(watchdog_stop, NULL);
+		tool_on_exit(watchdog_stop, out);
 }
 
 /* ------------------------------------------------------------ --flight */
@@ -1619,7 +1627,11 @@ int main(int argc, char **argv)
 		net_meta(t, &wopts);
 	else if (!settings.flight)
 		spool_template(t, &wopts);
-	watchdog_start(t, &wopts);
+	watchdog_start(t, &wopts, &wd);
+	for (i = 0; i < settings.nr_xb; i++)
+		watchdog_start(settings.xb[i].t, NULL, &settings.xb[i].wd);
+	if (fl_watch)
+		watchdog_start(fl_watch, NULL, &fl_watch_wd);
 	if (settings.net) {
 		ret = net_finish(t, &wopts, &a, record(t, &a));
 	} else if (settings.flight) {

@@ -64,6 +64,13 @@ enum ftk_session_flags {
 	FTK_SESSION_TOP		= 1 << 1,
 	/* Trace the caller's own threads too (kept out by default). */
 	FTK_SESSION_SELF	= 1 << 2,
+	/*
+	 * No watchdog. By default ftk_session_start() forks one (watchdog.h)
+	 * for an instance the session made: if the caller is killed with
+	 * SIGKILL, it turns tracing off there and removes the instance within
+	 * a second, instead of leaving it tracing until a later run reaps it.
+	 */
+	FTK_SESSION_NO_WATCHDOG	= 1 << 3,
 };
 
 struct ftk_session_opts {

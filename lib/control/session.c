@@ -21,6 +21,7 @@
 #include <ftkit/instance.h>
 #include <ftkit/session.h>
 #include <ftkit/stream.h>
+#include <ftkit/watchdog.h>
 
 #include "internal.h"
 #include "tracefs-local.h"
@@ -50,6 +51,7 @@ struct ftk_session {
 	struct ftk_tracefs		*t;		/* the instance */
 	struct ftk_tracefs		*top;		/* the top level, opened on first use */
 	struct ftk_live			*live;
+	struct ftk_watchdog		*wd;		/* removes the instance if the caller is killed */
 	char				**events;	/* what the tool enabled, "sys:name" */
 	struct task			**tasks;	/* FTK_SESSION_COMMS */
 	struct own_event		own[OWN_NR];
@@ -203,6 +205,7 @@ FTK_API void ftk_session_free(struct ftk_session *s)
 
 	if (!s)
 		return;
+	ftk_watchdog_free(s->wd);	/* goodbye before the teardown: it must not race it */
 	ftk_live_close(s->live);
 	if (s->t) {
 		if (ftk_tracefs_restore(s->t))
@@ -786,6 +789,16 @@ FTK_API int ftk_session_start(struct ftk_session *s)
 			return ret;
 		s->pid_filter = 0;
 	}
+	/*
+	 * Before tracing goes on (the watchdog is then in no trace), and only
+	 * for an instance made here: one named by the caller may be another
+	 * run's. Without it (no pidfd, no fork) the session still works; a
+	 * later run's reaper is then the only one to clean up after a SIGKILL.
+	 */
+	if (!s->started && !s->wd && !(s->o.flags & (FTK_SESSION_NO_WATCHDOG | FTK_SESSION_TOP)) &&
+	    !s->o.instance && ftk_watchdog_start(s->t, NULL, &s->wd))
+		pr_warn("no watchdog: if killed, instance '%s' stays until a later run removes it\n",
+			s->instance);
 	s->start_ticks = now_ticks();
 	ret = ftk_tracefs_exists(s->t, "tracing_on") ? ftk_tracefs_write(s->t, "tracing_on", "1") : 0;
 	if (ret)

@@ -160,4 +160,47 @@ ok "... its watchdog ($wd) waited for: gone, not a zombie" test -n "$wd" -a ! -e
 ok "... no spool directory left" test ! -e "$tmp/e.dat.spool"
 ok "... the file written" test -s "$tmp/e.dat"
 ok "... and nothing said of a watchdog" bash -c "! grep -q watchdog '$tmp/e.err'"
+# --- F: every other instance a run makes has a watchdog too, which only
+# turns tracing off and removes it: ftrecord's -B buffers, --on-latency's
+# watcher, and the instance of every tool on a session (ftk_session_start()).
+# inst_of PID: the instances named for run PID (ftkit-TOOL-PID_NS_START).
+inst_of() { (cd "$T/instances" && ls -d ftkit-*-"${1}"_* 2>/dev/null); }
+# killed_clean WHAT PID N: after kill -9 of PID, which made N instances,
+# tracing, each is gone within 2 s.
+killed_clean() {
+	local what=$1 pid=$2 n=$3 insts i on=0
+	for i in $(seq 1 100); do
+		insts=$(inst_of "$pid"; [ -n "${4:-}" ] && [ -d "$T/instances/$4" ] && echo "$4")
+		[ "$(echo "$insts" | grep -c .)" -ge "$n" ] && break
+		sleep 0.1
+	done
+	is "$(echo "$insts" | grep -c .)" "$n" "$what: $n instance(s) made ($(echo $insts))"
+	sleep 0.3
+	for i in $insts; do
+		[ "$(cat "$T/instances/$i/tracing_on" 2>/dev/null)" = 1 ] && on=$((on + 1))
+	done
+	is "$on" "$n" "$what: tracing on in each before the kill"
+	kill -9 "$pid"; wait "$pid" 2>/dev/null
+	ok "$what: every instance removed within 2 s of kill -9" \
+		gone_within 2 bash -c "for i in $(echo $insts); do test ! -d '$T/instances/'\$i || exit 1; done"
+	diag "removed $took ms after the kill"
+	for i in $insts; do [ -d "$T/instances/$i" ] && rm_instance "$T/instances/$i"; done
+}
+F=t4198f-$$
+ftrecord --no-kallsyms $nocopy -e sched:sched_switch -B "$F" -e sched:sched_wakeup \
+	-o "$tmp/f.dat" 2> "$tmp/f.err" &
+rec=$!
+killed_clean "ftrecord -B $F" $rec 2 "$F"; rec=
+ftrecord --flight --no-kallsyms $nocopy -e sched:sched_switch -e sched:sched_wakeup \
+	--on-latency 'wakeup>500ms' -o "$tmp/g.dat" 2> "$tmp/g.err" &
+rec=$!
+killed_clean "ftrecord --flight --on-latency" $rec 2; rec=
+ftrunqlat -D 60 > /dev/null 2>&1 &
+killed_clean ftrunqlat $! 1
+ftopensnoop -D 60 > /dev/null 2>&1 &
+killed_clean "ftopensnoop (its probes are reaped by the next run)" $! 1
+fttop -b -d 1 -n 100 > /dev/null 2>&1 &
+killed_clean fttop $! 1
+ftevent -e sched:sched_switch -D 60 > /dev/null 2>&1 &
+killed_clean "ftevent (run mode)" $! 1
 done_testing
