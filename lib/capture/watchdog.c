@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include <ftkit/instance.h>
+#include <ftkit/trigger.h>
 #include <ftkit/watchdog.h>
 
 #include <ftkit/capture.h>
@@ -213,7 +214,16 @@ static void rescue(struct ftk_watchdog *wd, int save)
 		ret = ftk_instance_remove(wd->t, wd->t->instance);
 		if (ret != -EBUSY)
 			break;
-		nanosleep(&pause, NULL);
+		/*
+		 * Hist triggers that use each other's variables (--on-latency's
+		 * onmatch()) hold the instance: EBUSY until they are gone, in
+		 * the kernel's order. Read only then: listing every event's
+		 * trigger file takes a while under emulation.
+		 */
+		if (!tries)
+			ftk_trigger_clear(wd->t, NULL);
+		else
+			nanosleep(&pause, NULL);
 	}
 	if (ret)
 		pr_warn("watchdog: %s\n", ftk_tracefs_errmsg(wd->t));

@@ -41,7 +41,7 @@ wait_for() {
 gone_within() {
 	local s=$1 t0 i
 	shift
-	t0=${EPOCHREALTIME/./}
+	took=; t0=${EPOCHREALTIME/./}
 	for i in $(seq 1 $((s * 20))); do
 		"$@" && { took=$(((${EPOCHREALTIME/./} - t0) / 1000)); return 0; }
 		sleep 0.05
