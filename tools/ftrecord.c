@@ -970,8 +970,9 @@ static void listen_report(void *arg, const struct ftk_net_report *r)
 	(void)arg;
 	if (r->path && !r->err)
 		fprintf(stderr, "ftrecord: %s: wrote '%s/%s' (version %d, %llu KiB of events, %d "
-			"CPUs)\n", r->peer, settings.dir, r->path, r->version,
-			(unsigned long long)r->bytes / 1024, r->cpus);
+			"CPUs)%s%s\n", r->peer, settings.dir, r->path, r->version,
+			(unsigned long long)r->bytes / 1024, r->cpus, r->text[0] ? ": " : "",
+			r->text);
 	else if (r->path)
 		fprintf(stderr, "ftrecord: %s: wrote '%s/%s' up to a break (%llu KiB of events): "
 			"%s\n", r->peer, settings.dir, r->path, (unsigned long long)r->bytes / 1024, r->text);

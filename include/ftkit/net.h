@@ -46,7 +46,9 @@ struct ftk_net_report {
 	const char	*peer;		/* "HOST:PORT" */
 	const char	*path;		/* the file written, or NULL when none was */
 	int		err;		/* 0: closed normally; else why it ended (-errno) */
-	const char	*text;		/* the reason, or "" */
+	const char	*text;		/* the reason, or what a file written was
+					 * left without (err 0: a tail that did not
+					 * parse), or "" */
 	uint64_t	bytes;		/* CPU data stored (whole pages) */
 	int		cpus;		/* CPUs the sender announced */
 	int		version;	/* trace.dat version the sender sent (6 or 7), 0: none */

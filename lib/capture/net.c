@@ -823,9 +823,44 @@ static int tail_next(struct client *cl, const struct meta *mt, uint64_t *pos, ui
 }
 
 /*
- * The tail's CMDLINES option (size and text) as a CMDLINES section at *@at,
- * which moves past it; its offset in *@sec (0: the tail has none). A tail
- * that does not parse is left out, said, and the file kept without it.
+ * The whole tail checked before any of it is used: every option within
+ * it, CMDLINES' text within its option, each PROCMAPS NUL-terminated. A
+ * tail that breaks one is left out whole and said (the file is kept
+ * without it: the names and maps of the metadata sent at the start).
+ */
+static void tail_check(struct client *cl, const struct meta *mt)
+{
+	uint64_t pos = 0, at = 0;
+	const char *why = NULL;
+	uint32_t size;
+	uint16_t id;
+	char b[8];
+	int ret;
+
+	while ((ret = tail_next(cl, mt, &pos, &id, &size)) > 0) {
+		if (id == TF_OPT_CMDLINES && (size < 8 || pread_full(cl->tail, b, 8, pos) ||
+					      m64(mt, b) > size - 8))
+			why = "CMDLINES text longer than its option";
+		else if (id == TF_OPT_PROCMAPS && (!size || pread_full(cl->tail, b, 1,
+									pos + size - 1) || b[0]))
+			why = "PROCMAPS not NUL-terminated";
+		if (why)
+			break;
+		pos += size;
+		at = pos;
+	}
+	if (ret < 0)
+		why = "an option past its end";
+	if (!why)
+		return;
+	cfail(cl, -EBADMSG, "the tail (%llu bytes) left out: %s at byte %llu",
+	      (unsigned long long)cl->tail_len, why, (unsigned long long)at);
+	cl->tail_done = false;
+}
+
+/*
+ * The tail's CMDLINES option (size and text, checked) as a CMDLINES
+ * section at *@at, which moves past it; its offset in *@sec (0: none).
  */
 static int tail_cmdlines(struct client *cl, const struct meta *mt, uint64_t *at, uint64_t *sec)
 {
@@ -835,13 +870,14 @@ static int tail_cmdlines(struct client *cl, const struct meta *mt, uint64_t *at,
 	uint16_t id;
 	int ret;
 
-	while ((ret = tail_next(cl, mt, &pos, &id, &size)) > 0) {
+	while (tail_next(cl, mt, &pos, &id, &size) > 0) {
 		if (id != TF_OPT_CMDLINES) {
 			pos += size;
 			continue;
 		}
-		if (size < 8 || pread_full(cl->tail, h, 8, pos) || (n = m64(mt, h)) > size - 8)
-			break;
+		if (pread_full(cl->tail, h, 8, pos))
+			return -EIO;
+		n = m64(mt, h);
 		put16(mt, h, TF_OPT_CMDLINES);
 		put16(mt, h + 2, 0);
 		put32(mt, h + 4, 0);
@@ -855,23 +891,19 @@ static int tail_cmdlines(struct client *cl, const struct meta *mt, uint64_t *at,
 		*at += sizeof(h) + 8 + n;
 		return 0;
 	}
-	if (ret)
-		cl->tail_done = false;	/* the whole tail left out */
 	return 0;
 }
 
-/* The tail's PROCMAPS options (each a NUL-terminated text) copied to *@at. */
+/* The tail's PROCMAPS options (checked) copied to *@at. */
 static int tail_options(struct client *cl, const struct meta *mt, uint64_t *at)
 {
 	uint64_t pos = 0;
 	uint32_t size;
 	uint16_t id;
-	char last;
 	int ret;
 
 	while (tail_next(cl, mt, &pos, &id, &size) > 0) {
-		if (id == TF_OPT_PROCMAPS && size && !pread_full(cl->tail, &last, 1, pos + size - 1) &&
-		    !last) {
+		if (id == TF_OPT_PROCMAPS) {
 			ret = copy_data(cl->tail, pos - 6, cl->ofd, *at, 6 + size);
 			if (ret)
 				return ret;
@@ -958,6 +990,8 @@ static int complete_file(struct client *cl)
 
 		put64(&mt, sz, at - sec - TRACEFILE_SEC_HDR_LEN);
 		ret = pwrite(cl->ofd, sz, 8, sec + 8) == 8 ? 0 : -EIO;
+		if (cl->tail_done)
+			tail_check(cl, &mt);
 		if (!ret && cl->tail_done)
 			ret = tail_cmdlines(cl, &mt, &at, &cmd_sec);
 		/* the options section: BUFFER (offset, "", clock, page size, CPUs), the tail's, DONE */
