@@ -296,6 +296,7 @@ struct client {
 	int			ncpus, udp, version;
 	int			tail;		/* anonymous file of the tail, -1: none */
 	uint64_t		tail_len;
+	uint64_t		data_len;	/* CPU data in the file (whole pages) */
 	bool			tail_done;	/* its FIN_DATA came */
 	uint32_t		page_size;
 	struct ccpu		*cpus;
@@ -944,8 +945,10 @@ static int complete_file(struct client *cl)
 		free(b);
 		return cfail(cl, -ENOMEM, "out of memory");
 	}
-	for (cpu = 0; cpu < cl->ncpus; cpu++)
+	for (cpu = 0; cpu < cl->ncpus; cpu++) {
 		sizes[cpu] = cl->cpus[cpu].bytes / mt.page_size * mt.page_size;
+		cl->data_len += sizes[cpu];
+	}
 
 	at = cl->meta_len;
 	if (mt.version == 6) {
@@ -1239,13 +1242,8 @@ static void *client_main(void *arg)
 	r.text = cl->err.text;
 	r.cpus = cl->ncpus;
 	r.version = cl->version;
-	if (kept) {
-		struct stat st;
-
-		/* the data stored: the file past its metadata */
-		if (!fstat(cl->ofd, &st) && (uint64_t)st.st_size > cl->meta_len)
-			r.bytes = st.st_size - cl->meta_len;
-	}
+	if (kept)
+		r.bytes = cl->data_len;
 	if (c->o.report)
 		c->o.report(c->o.report_arg, &r);
 	pthread_mutex_lock(&c->lock);

@@ -14,7 +14,8 @@
 # replay as it; every damaged replay still gives a file that ftreport
 # reads with every mark and as many events, the late task without the
 # name only the tail carried and no process map, and the collector says
-# that it left the tail out. The collector stays up and serves a
+# that it left the tail out; its line counts the same KiB of events, the
+# whole pages sent, tail or not. The collector stays up and serves a
 # well-behaved sender after them, and writes only trace.*.dat in its -d.
 . "$top_srcdir/t/tap.sh"
 lane live
@@ -82,6 +83,14 @@ ok "the real connection's file is written, version 7" \
 ok "only trace.*.dat in -d" only_dat
 take real || bail_out "no file from the real connection: $line"
 ok "the tee kept a tail" test -s "$root/kept/tail"
+# the CPU data the sender sent, in whole pages of the page size in its TINIT
+kib=$(python3 -c 'import os, struct, sys
+d = sys.argv[1]
+page = struct.unpack(">I", open(d + "/tinit", "rb").read()[16:20])[0]
+print(sum(os.path.getsize(d + "/" + f) // page * page
+          for f in os.listdir(d) if f.startswith("cpu")) // 1024)' "$root/kept")
+ok "the collector counts the CPU data sent ($kib KiB of events)" \
+	grep -q "(version 7, $kib KiB of events," <<< "$line"
 
 # What the real file holds, read by ftreport: the truth for the replays.
 ftreport "$root/out/real.dat" > "$root/out/real.txt" 2> "$root/out/real.err"
@@ -106,6 +115,8 @@ for c in intact overrun hugesize cmdlen procnul short1 short2 short3 short4 shor
 	line=$(wait_line "$n")
 	ok "$c: the collector is up" kill -0 "$pid"
 	ok "$c: the file is written ($line)" grep -q "wrote '.*' (version 7" <<< "$line"
+	ok "$c: it counts the CPU data alone ($kib KiB)" \
+		grep -q "(version 7, $kib KiB of events," <<< "$line"
 	ok "$c: only trace.*.dat in -d" only_dat
 	take "$c" || { ok "$c: one file" false; continue; }
 	ftreport "$root/out/$c.dat" > "$root/out/$c.txt" 2> "$root/out/$c.err"
