@@ -70,6 +70,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <ftkit/net.h>
@@ -1597,6 +1598,31 @@ static int sender_handshake(struct ftk_net_sender *s, unsigned int page_size,
 	return 0;
 }
 
+/*
+ * A data connection to @a. trace-cmd listen's reader of a CPU calls
+ * listen(2) in a process it forks, which may run after the port list was
+ * sent: a refused connection is tried again, for up to a second.
+ */
+static int data_connect(const struct sockaddr_storage *a, socklen_t len)
+{
+	const struct timespec pause = { 0, 20 * 1000000L };
+	int fd, tries, err;
+
+	for (tries = 0; tries < 50; tries++) {
+		fd = socket(a->ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			return -errno;
+		if (connect(fd, (const struct sockaddr *)a, len) == 0)
+			return fd;
+		err = errno;
+		close(fd);
+		if (err != ECONNREFUSED)
+			return -err;
+		nanosleep(&pause, NULL);
+	}
+	return -ECONNREFUSED;
+}
+
 /**
  * ftk_net_sender_open() - connect to a collector for one recording
  * @host: the collector's name or address
@@ -1667,12 +1693,10 @@ FTK_API int ftk_net_sender_open(const char *host, const char *port, int ncpus,
 		struct sockaddr_storage a = peer;
 
 		set_port(&a, ports[cpu]);
-		fd = socket(a.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (fd < 0 || connect(fd, (struct sockaddr *)&a, plen) < 0) {
-			ret = sfail(s, -errno, "cannot connect cpu%d's data port %u: %s", cpu,
-				    ports[cpu], strerror(errno));
-			if (fd >= 0)
-				close(fd);
+		fd = data_connect(&a, plen);
+		if (fd < 0) {
+			ret = sfail(s, fd, "cannot connect cpu%d's data port %u: %s", cpu,
+				    ports[cpu], strerror(-fd));
 			break;
 		}
 		s->cpu_fds[cpu] = fd;
