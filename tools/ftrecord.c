@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <netdb.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,7 +107,8 @@ static const char usage[] =
 "                      records its own -e's as a buffer of that name in the file\n"
 "  -o, --output FILE   the file to write (default trace.dat); - for stdout\n"
 "  -N, --net HOST:PORT send to a collector (trace-cmd listen, ftrecord --listen)\n"
-"                      instead of writing a file; nothing is kept here\n"
+"                      instead of writing a file; nothing is kept here; with\n"
+"                      --flight each window on a connection of its own\n"
 "      --listen PORT   be the collector on PORT (or ADDR:PORT, on ADDR only:\n"
 "                      127.0.0.1 behind ssh forwarding): a trace.HOST:PORT.dat\n"
 "                      per sender in -d\n"
@@ -138,6 +140,7 @@ static const char usage[] =
 "      --before S       keep S seconds before the trigger (default: the ring)\n"
 "      --after S        go on recording S seconds after it (default 0)\n"
 "      --repeat N       re-arm after each trigger: FILE-1.dat ... FILE-N.dat\n"
+"                       (with -N: N windows, a file each at the collector)\n"
 "      --on-event SYS:EV  trigger on this event (in the kernel: traceoff)\n"
 "      --on-filter F    ... when it matches filter F\n"
 "      --on-mark GLOB   trigger on a mark (ftmark, trace_marker) matching GLOB,\n"
@@ -162,6 +165,7 @@ static const char usage[] =
 "  ftrecord --recover trace.dat           # after a crash: the pages stored\n"
 "  ftrecord --listen 12345 -d /srv/traces  # collect from many boxes\n"
 "  ftrecord -N collector:12345 -e sched -D 10   # on each box\n"
+"  ftrecord --flight --repeat 5 -N collector:12345 -e sched --on-mark 'slow*'\n"
 "  ftrecord --flight -b 512 --before 2 --after 1 -e sched --on-mark 'slow*'\n"
 "  ftrecord --flight --before 1 -e sched --on-latency 'wakeup>20ms' -F -c ./app\n"
 "  ftrecord --flight -e syscalls --on-latency './app:handle>5ms' -F ./app\n";
@@ -343,22 +347,30 @@ static int time_and_maps(struct ftk_tracefs *t, struct ftk_tracewrite *w)
 /* The template's metadata: the save takes its event formats and kallsyms while current. */
 static struct ftk_tracemeta *tmpl_m;
 
-/* The file, with the command's name for its pid (saved_cmdlines may lack it). */
-static int save(struct ftk_tracefs *t, const char *output, const struct ftk_tracewrite_opts *wopts,
-		const char *comm, pid_t pid)
+/*
+ * The writer of the recording of @t and the -B buffers beside it: their
+ * metadata read now, the captures' data, the command's name for its pid
+ * (saved_cmdlines may lack it), --date, --ts-offset and --proc-map. A
+ * failure is said, naming @name (the file, or the collector).
+ */
+static int writer_new(struct ftk_tracefs *t, const char *name,
+		      const struct ftk_tracewrite_opts *wopts, const char *comm, pid_t pid,
+		      struct ftk_tracemeta **mp, struct ftk_tracewrite **wp)
 {
 	struct ftk_tracewrite *w = NULL;
 	struct ftk_tracemeta *m;
 	char buf[128];
 	int ret, i;
 
+	*mp = NULL;
+	*wp = NULL;
 	ret = ftk_tracemeta_new(t, wopts, tmpl_m, &m);
 	for (i = 0; !ret && i < settings.nr_xb; i++)
 		ret = ftk_tracemeta_buffer(m, settings.xb[i].name, settings.xb[i].t);
 	if (!ret)
 		ret = ftk_tracewrite_new(m, wopts, &w);
 	if (ret) {
-		tool_err("cannot write '%s': %s", output, m && ftk_tracemeta_errmsg(m)[0] ?
+		tool_err("cannot write '%s': %s", name, m && ftk_tracemeta_errmsg(m)[0] ?
 			 ftk_tracemeta_errmsg(m) : ftk_strerror(ret, buf, sizeof(buf)));
 		ftk_tracemeta_free(m);
 		return ret;
@@ -373,9 +385,36 @@ static int save(struct ftk_tracefs *t, const char *output, const struct ftk_trac
 		ret = ftk_tracewrite_comm(w, pid, strrchr(comm, '/') ? strrchr(comm, '/') + 1 : comm);
 	if (!ret)
 		ret = time_and_maps(t, w);
-	if (!ret && settings.to_stdout)
+	if (ret) {
+		if (ftk_tracewrite_errmsg(w)[0])
+			tool_err("%s", ftk_tracewrite_errmsg(w));
+		else
+			tool_err("cannot write '%s': %s", name,
+				 ftk_strerror(ret, buf, sizeof(buf)));
+		ftk_tracewrite_free(w);
+		ftk_tracemeta_free(m);
+		return ret;
+	}
+	*mp = m;
+	*wp = w;
+	return 0;
+}
+
+/* The file @output (standard output with -o -). */
+static int save(struct ftk_tracefs *t, const char *output, const struct ftk_tracewrite_opts *wopts,
+		const char *comm, pid_t pid)
+{
+	struct ftk_tracewrite *w;
+	struct ftk_tracemeta *m;
+	char buf[128];
+	int ret;
+
+	ret = writer_new(t, output, wopts, comm, pid, &m, &w);
+	if (ret)
+		return ret;
+	if (settings.to_stdout)
 		ret = ftk_tracewrite_save_fd(w, STDOUT_FILENO, out_name());
-	else if (!ret)
+	else
 		ret = ftk_tracewrite_save(w, output);
 	if (ret && disk_full(ret) && !settings.to_stdout)
 		;	/* said once by the caller, which tries again with less */
@@ -621,15 +660,13 @@ static void net_usage(const struct tool_args *a)
 				 "--client-timeout");
 	if (!settings.net)
 		return;
-	if (settings.flight)
-		tool_usage_error("-N: not with --flight (its window is cut from pages kept on the "
-				 "box; -N keeps nothing there)");
-	if (settings.max_kb)
+	/* (with --flight, -m is the size of the ring: no pages are kept on disk) */
+	if (settings.max_kb && !settings.flight)
 		tool_usage_error("-N: not with -m (the newest pages are kept on the box's disk; "
 				 "-N sends each page as it comes and keeps none)");
 	if (settings.recover)
 		tool_usage_error("-N: not with --recover");
-	if (settings.procmap && settings.version < 7)
+	if (settings.procmap && settings.version < 7 && !settings.flight)
 		tool_usage_error("-N --proc-map: the maps are sent after the data, which a "
 				 "version 6 file cannot take: use --file-version 7");
 	if (settings.to_stdout || strcmp(settings.output, "trace.dat"))
@@ -785,29 +822,88 @@ static void unbracket(char *host)
 	}
 }
 
-static struct ftk_net_sender *net_open(void)
-{
-	char *host = strdup(settings.net), *port;
-	long psz = sysconf(_SC_PAGESIZE);
-	struct ftk_net_sender *s;
-	int ret;
+/* -N's HOST and PORT, split once: an IPv6 address without its brackets. */
+static char *net_host, *net_port;
 
-	if (!host)
+static void net_parse(void)
+{
+	if (net_host)
+		return;
+	net_host = strdup(settings.net);
+	if (!net_host)
 		tool_die("out of memory");
-	port = strrchr(host, ':');
-	*port++ = '\0';
-	unbracket(host);
+	net_port = strrchr(net_host, ':');
+	*net_port++ = '\0';
+	unbracket(net_host);
 	net_cpus = sysconf(_SC_NPROCESSORS_CONF);
 	if (net_cpus < 1)
 		net_cpus = 1;
 	/* a collector gone is EPIPE on a send: said, exit 2 */
 	signal(SIGPIPE, SIG_IGN);
-	ret = ftk_net_sender_open(host, port, net_cpus, psz, &s);
+}
+
+static int net_connect(struct ftk_net_sender **s)
+{
+	net_parse();
+	return ftk_net_sender_open(net_host, net_port, net_cpus, sysconf(_SC_PAGESIZE), s);
+}
+
+static struct ftk_net_sender *net_open(void)
+{
+	struct ftk_net_sender *s;
+	int ret = net_connect(&s);
+
 	if (ret)
 		tool_die("cannot send to '%s': %s", settings.net, s ? ftk_net_sender_errmsg(s) :
 			 strerror(-ret));
-	free(host);
 	return s;
+}
+
+/*
+ * --flight -N connects at each trigger: a collector's name that does not
+ * resolve is said at the start, not at the first window.
+ */
+static void net_check_name(void)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res;
+	int ret;
+
+	net_parse();
+	ret = getaddrinfo(net_host, net_port, &hints, &res);
+	if (ret)
+		tool_die("cannot send to '%s': cannot find '%s:%s': %s", settings.net, net_host,
+			 net_port, gai_strerror(ret));
+	freeaddrinfo(res);
+}
+
+/*
+ * --flight -N: window @n on a connection of its own, so the collector
+ * writes a file for it. The writer is the one a file's would be (save()),
+ * its data the window's spools in memory, its metadata built in memory:
+ * nothing is written on the box. A failure is said, naming the collector.
+ */
+static int net_window(struct ftk_tracefs *t, const struct ftk_tracewrite_opts *wopts,
+		      const char *comm, pid_t pid, int n)
+{
+	struct ftk_net_sender *s = NULL;
+	struct ftk_tracewrite *w;
+	struct ftk_tracemeta *m;
+	int ret;
+
+	ret = writer_new(t, settings.net, wopts, comm, pid, &m, &w);
+	if (ret)
+		return ret;
+	ret = net_connect(&s);
+	if (!ret)	/* the whole window, then CLOSE: back when the collector has its file */
+		ret = ftk_net_sender_write(s, w);
+	if (ret)
+		tool_err("window %d: cannot send to '%s': %s", n, settings.net,
+			 s && ftk_net_sender_errmsg(s)[0] ? ftk_net_sender_errmsg(s) :
+			 strerror(-ret));
+	ftk_net_sender_free(s);
+	ftk_tracewrite_free(w);
+	ftk_tracemeta_free(m);
+	return ret;
 }
 
 static void net_capture_opts(struct ftk_capture_opts *copts)
@@ -1363,15 +1459,21 @@ static void flight_new(struct ftk_tracefs *t, int *mainpid)
 	char *outcopy;
 	int ret;
 
-	fo.spool_dir = out_dir(&outcopy);
-	if (access(fo.spool_dir, W_OK) < 0)
-		tool_die("cannot write '%s': %s", settings.to_stdout ? fo.spool_dir : settings.output,
-			 strerror(errno));
+	outcopy = NULL;
+	if (settings.net) {
+		/* each window held in memory until it is sent: nothing on the box's disk */
+		fo.capture_flags = FTK_CAPTURE_MEMORY_SPOOLS;
+	} else {
+		fo.spool_dir = out_dir(&outcopy);
+		if (access(fo.spool_dir, W_OK) < 0)
+			tool_die("cannot write '%s': %s", settings.to_stdout ? fo.spool_dir :
+				 settings.output, strerror(errno));
+	}
 	/*
 	 * FILE.spool/lock, though nothing is spooled there: one recorder a file
 	 * (a window is written by rename, so a second would silently win).
 	 */
-	if (!settings.to_stdout)
+	if (!settings.to_stdout && !settings.net)
 		spool_make(fo.spool_dir);
 	fo.before = settings.before;
 	fo.after = settings.after;
@@ -1394,7 +1496,7 @@ static void flight_new(struct ftk_tracefs *t, int *mainpid)
 	fo.notrace_pids = mainpid;
 	fo.nr_notrace_pids = 1;
 	fo.rt_priority = settings.rt;
-	fo.capture_flags = settings.self ? FTK_CAPTURE_TRACE_SELF : 0;
+	fo.capture_flags |= settings.self ? FTK_CAPTURE_TRACE_SELF : 0;
 	if (spool) {	/* the window in FILE.spool/: the watchdog's, if killed */
 		fo.spool_dir = ftk_spool_dir(spool);
 		fo.capture_flags |= FTK_CAPTURE_NAMED_SPOOLS;
@@ -1448,11 +1550,39 @@ static char *numbered(int n)
 	return s;
 }
 
-/* Wait, write a file per trigger (--repeat: up to N), re-arm. The files written. */
+/*
+ * -N: window @n to the collector. One that cannot be sent is said and
+ * lost, and the recorder re-arms: a collector that was away for a moment
+ * costs that window, not the next ones; the exit status is then 2.
+ */
+static int net_fly_window(struct ftk_tracefs *t, const struct ftk_tracewrite_opts *wopts,
+			  const char *comm, int n)
+{
+	uint64_t total;
+	int ret;
+
+	if (full)
+		tool_warn("window %d: sending what was stored: the window is cut short", n);
+	ret = net_window(t, wopts, comm, cmd.pid, n);
+	total = summary();
+	if (ret)
+		tool_err("window %d is lost; %s", n, n < (settings.repeat ? settings.repeat : 1) ?
+			 "armed again for the next" : "it was the last");
+	else if (!quiet)
+		fprintf(stderr, "ftrecord: sent window %d to '%s' (version %ld, %llu KiB of "
+			"events)\n", n, settings.net, settings.version,
+			(unsigned long long)total / 1024);
+	return ret || full;
+}
+
+/*
+ * Wait, write a file per trigger (--repeat: up to N), re-arm; with -N send
+ * each window to the collector instead. Nonzero when a window failed.
+ */
 static int fly(struct ftk_tracefs *t, const struct tool_args *a,
 	       const struct ftk_tracewrite_opts *wopts)
 {
-	int n, ret = 0, sret, cut, copy_marker = copy_marker_on();
+	int n, ret = 0, sret, cut, lost = 0, copy_marker = copy_marker_on();
 	struct ftk_tracewrite_opts wo;
 	const char *name;
 	char *path;
@@ -1474,7 +1604,10 @@ static int fly(struct ftk_tracefs *t, const struct tool_args *a,
 		tool_die("cannot arm the flight recorder: %s", ftk_flight_errmsg(fl));
 	if (a->argv && tool_cmd_start(&cmd))
 		tool_exit(tool_cmd_code(&cmd));
-	if (!quiet)
+	if (!quiet && settings.net)
+		fprintf(stderr, "ftrecord: armed: sending each window to '%s' at a trigger... "
+			"Ctrl-C to end.\n", settings.net);
+	else if (!quiet)
 		fprintf(stderr, "ftrecord: armed: writing '%s' at a trigger... Ctrl-C to end.\n",
 			out_name());
 	for (n = 1; n <= (settings.repeat ? settings.repeat : 1); n++) {
@@ -1491,7 +1624,7 @@ static int fly(struct ftk_tracefs *t, const struct tool_args *a,
 		path = settings.repeat ? numbered(n) : strdup(settings.output);
 		if (!path)
 			tool_die("out of memory");
-		name = settings.to_stdout ? out_name() : path;
+		name = settings.to_stdout || settings.net ? out_name() : path;
 		ret = ftk_flight_collect(fl, flight_check, (void *)a);
 		cap = ftk_flight_capture(fl);
 		/* A full disk: the window as far as it was stored, in what fits. */
@@ -1503,6 +1636,13 @@ static int fly(struct ftk_tracefs *t, const struct tool_args *a,
 		if (full)
 			tool_err("cannot write '%s': %s: recording stopped (%s)", name,
 				 strerror(-ftk_capture_failed(cap)), ftk_flight_errmsg(fl));
+		if (settings.net) {
+			lost |= net_fly_window(t, wopts, a->argv ? a->argv[0] : NULL, n);
+			ftk_watchdog_save(wd, 0);
+			cap = NULL;
+			free(path);
+			continue;
+		}
 		wo = *wopts;	/* each window with kallsyms again, if it fits */
 		sret = save_fitting(t, path, name, &wo, a->argv ? a->argv[0] : NULL, cmd.pid,
 				    &cut);
@@ -1523,7 +1663,8 @@ static int fly(struct ftk_tracefs *t, const struct tool_args *a,
 			break;
 	}
 	if (n == 1 && !ret && !quiet)
-		fprintf(stderr, "ftrecord: no trigger fired: nothing written\n");
+		fprintf(stderr, "ftrecord: no trigger fired: nothing %s\n",
+			settings.net ? "sent" : "written");
 	if (copy_marker)
 		ftk_session_copy_marker(sess, 0);
 	/* Every way out: the command ends, reaped, before the instance goes. */
@@ -1533,7 +1674,7 @@ static int fly(struct ftk_tracefs *t, const struct tool_args *a,
 	}
 	ftk_flight_free(fl);
 	fl = NULL;
-	return ret;
+	return ret ? ret : lost;
 }
 
 /*
@@ -1588,6 +1729,8 @@ int main(int argc, char **argv)
 	if (settings.to_stdout)
 		signal(SIGPIPE, SIG_IGN);	/* a reader gone is EPIPE: said, exit 2 */
 	tool_signals();
+	if (settings.net && settings.flight)
+		net_check_name();	/* a connection per window, made at its trigger */
 	if (!settings.instance && ftk_instance_name("rec", name, sizeof(name)))
 		tool_die("cannot name an instance");
 	/* --on-latency's probes and synthetic events: put back after the instances using them */
@@ -1595,7 +1738,7 @@ int main(int argc, char **argv)
 		fl_top = record_tracefs(NULL, 0);
 	sess = record_session(settings.instance ? settings.instance : name);
 	t = ftk_session_tracefs(sess);
-	if (settings.net)
+	if (settings.net && !settings.flight)
 		net = net_next = net_open();
 	if (settings.flight)
 		flight_new(t, &mainpid);
@@ -1624,7 +1767,7 @@ int main(int argc, char **argv)
 	/* the formats of the events on, as trace-cmd record stores those asked for */
 	if (!settings.flight)
 		wopts.flags |= FTK_TRACEWRITE_ENABLED_SYSTEMS;
-	if (settings.net)
+	if (settings.net && !settings.flight)
 		net_meta(t, &wopts);
 	else if (!settings.flight)
 		spool_template(t, &wopts);
@@ -1633,7 +1776,7 @@ int main(int argc, char **argv)
 		watchdog_start(settings.xb[i].t, NULL, &settings.xb[i].wd);
 	if (fl_watch)
 		watchdog_start(fl_watch, NULL, &fl_watch_wd);
-	if (settings.net) {
+	if (settings.net && !settings.flight) {
 		ret = net_finish(t, &wopts, &a, record(t, &a));
 	} else if (settings.flight) {
 		ret = fly(t, &a, &wopts) ? -1 : 0;

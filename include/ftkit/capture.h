@@ -56,6 +56,13 @@ enum ftk_capture_flags {
 	 * them. Not with max_kb (its halves are anonymous).
 	 */
 	FTK_CAPTURE_NAMED_SPOOLS = 1 << 2,
+	/*
+	 * Spools are in memory (memfd_create(2)), not in spool_dir: nothing
+	 * reaches a disk, for a recording sent elsewhere that must be held
+	 * whole first (a flight recorder's window sent with ftk_net(3)).
+	 * Not with FTK_CAPTURE_NAMED_SPOOLS.
+	 */
+	FTK_CAPTURE_MEMORY_SPOOLS = 1 << 3,
 };
 
 struct ftk_capture_opts {

@@ -26,6 +26,13 @@
  *	ftk_net_sender_tail(s, w);		late names and maps (ftrecord --listen only)
  *	ftk_net_sender_close(s);		data connections shut, CLOSE sent
  *	ftk_net_sender_free(s);
+ *
+ * A recording that is whole before it is sent (a flight recorder's window,
+ * held by a trace.dat writer) goes on one connection of its own:
+ *	ftk_net_sender_open(host, port, ncpus, page_size, &s);
+ *	ftk_net_sender_write(s, w);		each CPU's pages, metadata, CLOSE;
+ *						back when the collector has the file
+ *	ftk_net_sender_free(s);
  */
 #ifndef FTKIT_NET_H
 #define FTKIT_NET_H
@@ -91,6 +98,7 @@ FTK_API int ftk_net_sender_cpu_fd(const struct ftk_net_sender *s, int cpu);
 FTK_API int ftk_net_sender_meta(struct ftk_net_sender *s, int fd);
 struct ftk_tracewrite;
 FTK_API int ftk_net_sender_tail(struct ftk_net_sender *s, struct ftk_tracewrite *w);
+FTK_API int ftk_net_sender_write(struct ftk_net_sender *s, struct ftk_tracewrite *w);
 FTK_API int ftk_net_sender_close(struct ftk_net_sender *s);
 FTK_API const char *ftk_net_sender_errmsg(const struct ftk_net_sender *s);
 FTK_API void ftk_net_sender_free(struct ftk_net_sender *s);

@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -151,6 +152,10 @@ static int open_spool(struct ftk_capture *c, int cpu)
 
 	if (c->send_fds) {
 		fd = fcntl(c->send_fds[cpu], F_DUPFD_CLOEXEC, 0);
+		return fd < 0 ? -errno : fd;
+	}
+	if (c->o.flags & FTK_CAPTURE_MEMORY_SPOOLS) {
+		fd = memfd_create("ftk-spool", MFD_CLOEXEC);
 		return fd < 0 ? -errno : fd;
 	}
 	if (!named_spools(c))
@@ -545,9 +550,16 @@ FTK_API int ftk_capture_new(struct ftk_tracefs *t, const struct ftk_capture_opts
 		memcpy(c->notrace, c->o.notrace_pids, c->o.nr_notrace_pids * sizeof(int));
 	}
 	c->o.notrace_pids = NULL;
+	if ((c->o.flags & FTK_CAPTURE_MEMORY_SPOOLS) && (c->o.flags & FTK_CAPTURE_NAMED_SPOOLS)) {
+		ret = -EINVAL;
+		goto error;
+	}
 	dir = c->o.spool_dir;
 	if (!dir)
 		dir = getenv("TMPDIR");
+	/* where messages say the spools are */
+	if (c->o.flags & FTK_CAPTURE_MEMORY_SPOOLS)
+		dir = "memory";
 	c->spool_dir = strdup(dir && *dir ? dir : "/tmp");
 	c->o.spool_dir = NULL;
 	if (!c->spool_dir) {

@@ -70,6 +70,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <ftkit/net.h>
@@ -1547,7 +1548,9 @@ FTK_API void ftk_net_collector_free(struct ftk_net_collector *c)
 struct ftk_net_sender {
 	int			fd;
 	int			ncpus;
+	unsigned int		page_size;	/* announced in TINIT */
 	bool			tail_ok;	/* the collector takes a tail (RINIT) */
+	bool			closed;		/* CLOSE sent */
 	int			*cpu_fds;
 	struct ftk_errmsg	err;
 };
@@ -1629,6 +1632,31 @@ static int sender_handshake(struct ftk_net_sender *s, unsigned int page_size,
 	return 0;
 }
 
+/*
+ * A data connection to @a. trace-cmd listen's reader of a CPU calls
+ * listen(2) in a process it forks, which may run after the port list was
+ * sent: a refused connection is tried again, for up to a second.
+ */
+static int data_connect(const struct sockaddr_storage *a, socklen_t len)
+{
+	const struct timespec pause = { 0, 20 * 1000000L };
+	int fd, tries, err;
+
+	for (tries = 0; tries < 50; tries++) {
+		fd = socket(a->ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			return -errno;
+		if (connect(fd, (const struct sockaddr *)a, len) == 0)
+			return fd;
+		err = errno;
+		close(fd);
+		if (err != ECONNREFUSED)
+			return -err;
+		nanosleep(&pause, NULL);
+	}
+	return -ECONNREFUSED;
+}
+
 /**
  * ftk_net_sender_open() - connect to a collector for one recording
  * @host: the collector's name or address
@@ -1664,6 +1692,7 @@ FTK_API int ftk_net_sender_open(const char *host, const char *port, int ncpus,
 	*out = s;
 	s->fd = -1;
 	s->ncpus = ncpus;
+	s->page_size = page_size;
 	ret = getaddrinfo(host, port, &hints, &res);
 	if (ret)
 		return ftk_err(sfail(s, -EHOSTUNREACH, "cannot find '%s:%s': %s", host, port,
@@ -1699,12 +1728,10 @@ FTK_API int ftk_net_sender_open(const char *host, const char *port, int ncpus,
 		struct sockaddr_storage a = peer;
 
 		set_port(&a, ports[cpu]);
-		fd = socket(a.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (fd < 0 || connect(fd, (struct sockaddr *)&a, plen) < 0) {
-			ret = sfail(s, -errno, "cannot connect cpu%d's data port %u: %s", cpu,
-				    ports[cpu], strerror(errno));
-			if (fd >= 0)
-				close(fd);
+		fd = data_connect(&a, plen);
+		if (fd < 0) {
+			ret = sfail(s, fd, "cannot connect cpu%d's data port %u: %s", cpu,
+				    ports[cpu], strerror(-fd));
 			break;
 		}
 		s->cpu_fds[cpu] = fd;
@@ -1804,6 +1831,117 @@ FTK_API int ftk_net_sender_tail(struct ftk_net_sender *s, struct ftk_tracewrite 
 	return ftk_err(ret);
 }
 
+/* How long ftk_net_sender_write() waits for the collector to finish its file. */
+#define WRITE_DONE_MS	30000
+
+/* The collector ended the connection (its file is complete), or @ms passed: 0 or -ETIMEDOUT. */
+static int wait_peer_end(int fd, int ms)
+{
+	char buf[256];
+	ssize_t r;
+	int ret;
+
+	for (;;) {
+		ret = wait_in(fd, ms, -1);
+		if (ret)
+			return ret;
+		r = read(fd, buf, sizeof(buf));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return 0;
+	}
+}
+
+static void close_data(struct ftk_net_sender *s)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < s->ncpus; cpu++)
+		if (s->cpu_fds[cpu] >= 0) {
+			close(s->cpu_fds[cpu]);
+			s->cpu_fds[cpu] = -1;
+		}
+}
+
+/**
+ * ftk_net_sender_write() - send a recording held whole by a trace.dat writer, and end it
+ * @s: the sender, just opened (nothing sent on it yet)
+ * @w: a writer holding the recording as ftk_tracewrite_save() would write
+ *	it: its metadata (ftk_tracemeta_new(), made when the data was taken)
+ *	and its top buffer's CPU data (ftk_capture_add_to(), ftk_tracewrite_add()),
+ *	with what ftk_tracewrite_comm(), _date() or _procmaps() added
+ *
+ * For a recording that is complete before it is sent, such as a flight
+ * recorder's window: each CPU's pages on its data connection, then the
+ * metadata, as FTK_TRACEWRITE_META_ONLY makes it (built in memory, a
+ * memfd), in SEND_DATA messages and FIN_DATA, then CLOSE. Everything is
+ * known by then, so nothing needs a tail. The call returns once the
+ * collector ended the connection, its file complete (or after 30 s): the
+ * file is the one ftk_tracewrite_save() would have written (uncompressed
+ * data: a collector stores the pages as sent). ftk_net_sender_close()
+ * after it does nothing.
+ *
+ * The data connections stay open until CLOSE is sent: trace-cmd listen
+ * reads the metadata in a process that a reader's exit (at the end of its
+ * data) interrupts, and stops its readers a second after CLOSE; so with
+ * it they are closed once it ended the connection, with ftrecord --listen
+ * (which reads each to its end after CLOSE) right after CLOSE.
+ *
+ * Return: 0; -EINVAL when @w holds several buffers (a connection each is
+ * the protocol's way) or a CPU count or page size other than @s announced;
+ * or another negative errno. The reason is in ftk_net_sender_errmsg().
+ */
+FTK_API int ftk_net_sender_write(struct ftk_net_sender *s, struct ftk_tracewrite *w)
+{
+	uint32_t psz;
+	int fd, ret = 0, cpu, ncpus;
+
+	if (s->closed)
+		return ftk_err(sfail(s, -EINVAL, "the recording was ended already"));
+	if (tf_write_layout(w, &ncpus, &psz))
+		return ftk_err(sfail(s, -EINVAL, "the recording holds several buffers or no data: "
+				     "a connection per buffer"));
+	if (ncpus != s->ncpus || psz != s->page_size)
+		return ftk_err(sfail(s, -EINVAL, "the recording has %d CPUs and pages of %u bytes; "
+				     "the collector was told %d and %u", ncpus, psz, s->ncpus,
+				     s->page_size));
+	for (cpu = 0; cpu < s->ncpus && !ret; cpu++) {
+		ret = tf_write_cpu(w, cpu, s->cpu_fds[cpu]);
+		if (ret)
+			ret = sfail(s, ret, "cannot send cpu%d's pages: %s", cpu, strerror(-ret));
+	}
+	if (ret)
+		return ftk_err(ret);
+	fd = memfd_create("ftk-net-meta", MFD_CLOEXEC);
+	if (fd < 0)
+		return ftk_err(sfail(s, -errno, "cannot make the metadata: %s", strerror(errno)));
+	ret = tf_write_meta(w, fd);
+	if (ret)
+		ret = sfail(s, ret, "%s", ftk_tracewrite_errmsg(w)[0] ? ftk_tracewrite_errmsg(w) :
+			    strerror(-ret));
+	else
+		ret = ftk_net_sender_meta(s, fd);
+	close(fd);
+	if (!ret) {
+		ret = msg_send(s->fd, MSG_CLOSE, NULL, NULL, 0);
+		if (ret)
+			ret = sfail(s, ret, "cannot send CLOSE: %s", strerror(-ret));
+	}
+	if (ret)
+		return ftk_err(ret);
+	s->closed = true;
+	shutdown(s->fd, SHUT_WR);
+	/* (tail_ok: the RINIT of ftrecord --listen) */
+	if (s->tail_ok)
+		close_data(s);
+	if (wait_peer_end(s->fd, WRITE_DONE_MS))
+		pr_warn("%s: the collector did not end the connection within %d s of CLOSE\n",
+			"ftk_net_sender_write", WRITE_DONE_MS / 1000);
+	close_data(s);
+	return 0;
+}
+
 /**
  * ftk_net_sender_close() - end the recording
  * @s: the sender
@@ -1815,16 +1953,15 @@ FTK_API int ftk_net_sender_tail(struct ftk_net_sender *s, struct ftk_tracewrite 
  */
 FTK_API int ftk_net_sender_close(struct ftk_net_sender *s)
 {
-	int cpu, ret;
+	int ret;
 
-	for (cpu = 0; cpu < s->ncpus; cpu++)
-		if (s->cpu_fds[cpu] >= 0) {
-			close(s->cpu_fds[cpu]);
-			s->cpu_fds[cpu] = -1;
-		}
+	if (s->closed)
+		return 0;	/* ftk_net_sender_write() did */
+	close_data(s);
 	ret = msg_send(s->fd, MSG_CLOSE, NULL, NULL, 0);
 	if (ret)
 		return ftk_err(sfail(s, ret, "cannot send CLOSE: %s", strerror(-ret)));
+	s->closed = true;
 	shutdown(s->fd, SHUT_WR);
 	return 0;
 }

@@ -9,6 +9,7 @@
 #define FTKIT_TRACEFILE_LOCAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define TRACEFILE_MAGIC		"\027\010\104tracing"	/* 10 bytes */
 #define TRACEFILE_MAGIC_LEN	10
@@ -118,6 +119,10 @@ void tf_unzstd_end(struct tf_unzstd *z);
 /* The tail of a network recording (tracefile-write.c), for net.c: see there. */
 struct ftk_tracewrite;
 int tf_write_tail(struct ftk_tracewrite *w, int fd);
+/* A whole recording sent over the network (tracefile-write.c), for net.c: see there. */
+int tf_write_layout(const struct ftk_tracewrite *w, int *ncpus, uint32_t *page_size);
+int tf_write_meta(struct ftk_tracewrite *w, int fd);
+int tf_write_cpu(struct ftk_tracewrite *w, int cpu, int fd);
 
 /*
  * The writer's half of a recovery (tracefile-write.c), for spool.c, which

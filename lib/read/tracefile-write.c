@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -450,9 +451,22 @@ static int copy_region(struct ftk_tracewrite *w, const struct seg *s)
 	ssize_t r;
 	int ret = 0;
 
-	/* In-kernel copy first; plain reads and writes where the kernel cannot. */
+	/*
+	 * In-kernel copy first: copy_file_range(2) into a file, sendfile(2)
+	 * into a socket (a sender's data connection, tf_write_cpu()); plain
+	 * reads and writes where the kernel can do neither.
+	 */
 	while (left) {
 		r = copy_file_range(s->fd, &in, w->fd, NULL, left, 0);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		left -= r;
+		w->pos += r;
+	}
+	while (left && in == (loff_t)s->off) {
+		r = sendfile(w->fd, s->fd, &in, left);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
@@ -1905,5 +1919,64 @@ int tf_write_tail(struct ftk_tracewrite *w, int fd)
 	w->fd = -1;
 	buf_release(&b);
 	buf_release(&out);
+	return ret;
+}
+
+/*
+ * For a sender of a whole recording (net.c, ftk_net_sender_write()): what
+ * @w holds must be one buffer of whole pages, uncompressed on the wire:
+ * its CPU count into *@ncpus and its page size into *@page_size; -EINVAL
+ * for buffers beside the top one or a latency text in place of data.
+ */
+int tf_write_layout(const struct ftk_tracewrite *w, int *ncpus, uint32_t *page_size)
+{
+	if (w->nr_bufs || w->latency)
+		return -EINVAL;
+	*ncpus = w->ncpus;
+	*page_size = w->page_size;
+	return 0;
+}
+
+/*
+ * The metadata alone, as FTK_TRACEWRITE_META_ONLY makes it whatever @w was
+ * made with, into @fd: a seekable file written from offset 0 (a memfd).
+ */
+int tf_write_meta(struct ftk_tracewrite *w, int fd)
+{
+	unsigned int flags = w->flags;
+	int ret;
+
+	ftk_errmsg_clear(&w->err);
+	free(w->what);
+	w->what = strdup("cannot make the metadata");
+	if (!w->what)
+		return -ENOMEM;
+	w->flags |= FTK_TRACEWRITE_META_ONLY;
+	w->fd = fd;
+	w->pos = 0;
+	w->strings.len = 0;
+	w->opts.len = 0;
+	ret = w->version >= 7 ? save_v7(w) : save_v6(w);
+	w->fd = -1;
+	w->flags = flags;
+	return ret;
+}
+
+/*
+ * The top buffer's data of @cpu, as added (uncompressed: a collector
+ * stores the pages as they come), written to @fd from where it stands.
+ */
+int tf_write_cpu(struct ftk_tracewrite *w, int cpu, int fd)
+{
+	struct wcpu *c;
+	int i, ret = 0;
+
+	if (cpu < 0 || cpu >= w->ncpus)
+		return -EINVAL;
+	c = &w->cpus[cpu];
+	w->fd = fd;
+	for (i = 0; i < c->nr_segs && !ret; i++)
+		ret = copy_region(w, &c->segs[i]);
+	w->fd = -1;
 	return ret;
 }

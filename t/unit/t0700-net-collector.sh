@@ -103,8 +103,9 @@ python3 "$client" "$port" send "$fix"
 ok "after them, a sender is served again" wait_line "wrote '$root/dir/trace\..*(version 6"
 ok "and its file is whole" sh -c "ftreport $root/dir/trace.*.dat 2>/dev/null | cmp -s - '$root/want'"
 
-# What -N refuses, before any tracing: exit 1 and the reason.
-for c in "-m 100:kept on the box's disk" "--flight:kept on the box" \
+# What -N refuses, before any tracing: exit 1 and the reason. (--flight
+# goes with -N: a connection per window, t4192.)
+for c in "-m 100:kept on the box's disk" \
 	 "--proc-map --file-version 6:version 6 file cannot take"; do
 	ftrecord -N "127.0.0.1:$port" ${c%%:*} true 2> "$root/err"
 	is "$?" 1 "-N ${c%%:*}: a usage error"
