@@ -33,8 +33,15 @@ have_tc=1
 command -v trace-cmd > /dev/null || have_tc=0
 export TRACEFS=$T
 
+# a port nothing listens on: the one a collector had (the VM lane's python3
+# has no socket module)
 free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+	local d
+	d=$(mktemp -d "$tmp/fp.XXXXXX")
+	start_collector "$d" "$d.log" 0
+	kill "$cpid"
+	wait "$cpid" 2>/dev/null
+	echo "$port"
 }
 
 # ftrecord --listen on PORT (0: the kernel's choice, then in $port)
@@ -147,8 +154,30 @@ marks_ft "$f" > "$tmp/got"
 same_file "the second window's file holds its 30 marks and BOOM 2, nothing else" \
 	"$tmp/want2" "$tmp/got"
 
+# tc_greets: whether a trace-cmd listen here greets a connection (in the VM
+# lane's guest it accepts and closes; the host lane and t/vm/t8040 cover it)
+tc_greets() {
+	local pp g= i
+	pp=$(free_port)
+	mkdir -p "$tmp/tcp"
+	trace-cmd listen -p "$pp" -d "$tmp/tcp" > "$tmp/tcp.log" 2>&1 &
+	local lp=$!
+	for i in $(seq 50); do
+		exec 3<> "/dev/tcp/127.0.0.1/$pp" 2> /dev/null && break
+		sleep 0.1
+	done
+	read -r -t 5 -N 8 g <&3 2> /dev/null
+	exec 3>&-
+	kill -INT "$lp" 2> /dev/null
+	wait "$lp" 2> /dev/null
+	[ "$g" = tracecmd ]
+}
+
 # --- C: two SIGUSR1 windows into trace-cmd listen
-if [ $have_tc = 1 ]; then
+[ $have_tc = 1 ] && ! tc_greets && have_tc=2
+if [ $have_tc = 2 ]; then
+	skip "trace-cmd listen sends no greeting here: $(tail -1 "$tmp/tcp.log")"
+elif [ $have_tc = 1 ]; then
 	tport=$(free_port)
 	mkdir "$tmp/c3"
 	trace-cmd listen -p "$tport" -d "$tmp/c3" > "$tmp/c3.log" 2>&1 &

@@ -22,6 +22,9 @@ lane live
 need_root
 need events instances raw_buffers trace_marker
 command -v python3 > /dev/null || skip_all "python3 is not installed"
+# (the VM lane's python3 is the host's, with only some of its modules)
+python3 -c 'import socket, struct, select, threading' 2> /dev/null ||
+	skip_all "python3 has no socket, struct, select or threading module here"
 command -v ftrecord > /dev/null || skip_all "ftrecord is not built here"
 client="$top_srcdir/t/helpers/net-client.py"
 T=$(tracefs_dir)

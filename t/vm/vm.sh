@@ -259,6 +259,8 @@ vm_base_initramfs() {
 	done
 	# The tests and their helpers, at the source tree's relative paths.
 	cp "$top_srcdir/t/tap.sh" "$root/ftk/src/t/"
+	mkdir -p "$root/ftk/src/t/helpers"
+	cp "$top_srcdir/t/helpers/net-client.py" "$root/ftk/src/t/helpers/"
 	for f in live lib; do
 		[ -d "$top_srcdir/t/$f" ] && cp -a "$top_srcdir/t/$f" "$root/ftk/src/t/"
 	done
