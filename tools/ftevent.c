@@ -35,10 +35,7 @@ static const char usage[] =
 "  -p, --pid PIDS        trace events of these PIDs only (set_event_pid)\n"
 "  -P, --notrace-pid PIDS  never trace events of these PIDs\n"
 "  -F, --follow          trace only COMMAND and its children\n"
-TOOL_HELP_DURATION
-TOOL_HELP_INSTANCE
 RUN_HELP
-TOOL_HELP_COMMON
 "\n"
 "examples:\n"
 "  ftevent -l 'sched:*wak*'                 # events matching a glob\n"
@@ -168,8 +165,6 @@ static void option(int opt, char *arg, void *ctx)
 {
 	struct opts *o = ctx;
 
-	if (run_option(&o->r, opt))
-		return;
 	switch (opt) {
 	case 'l': o->list = 1; break;
 	case OPT_FORMAT: o->format = 1; break;
@@ -208,7 +203,7 @@ static const struct option longopts[] = {
 
 static const struct tool_def def = {
 	.name = "ftevent", .usage = usage, .opts = "lse:d:f:p:P:FT", .longopts = longopts,
-	.common = TOOL_OPT_INSTANCE | TOOL_OPT_DURATION | TOOL_OPT_COMMAND, .option = option,
+	.option = option,
 };
 
 /* -l, --format, -s: read only, in the instance of -B or at the top level. */
@@ -281,12 +276,11 @@ int main(int argc, char **argv)
 
 	if (!o.acts)
 		return EXIT_FAIL;
-	tool_parse(&def, argc, argv, &a, &o);
+	run_parse(&o.r, &def, argc, argv, &a, &o);
 	if (o.list || o.format || o.show)
 		do_read(&o, &a);
 	if (!o.nacts && !o.pids && !o.nopids)
 		tool_usage_error("nothing to do: give -l, --format, -s, -e, -d or a filter");
-	run_args(&o.r, &a);
 	run_open(&o.r);
 	run_fork(&o.r);
 	set_pids(&o);

@@ -141,7 +141,7 @@ static void own_args(struct execsnoop *e, struct inflight *s)
 static int on_record(void *ctx, const struct tep_record *rec)
 {
 	struct execsnoop *e = ctx;
-	int type = tep_data_type(e->l.tep, (struct tep_record *)rec), tid = ftk_record_pid(rec), len;
+	int type = lat_type(&e->l, rec), tid = ftk_record_pid(rec), len;
 	struct inflight *s = &e->slot[(unsigned int)tid % SLOTS];
 	const char *file;
 

@@ -41,10 +41,7 @@ static const char usage[] =
 "  -o, --option NAME[=V] set a trace option, e.g. funcgraph-proc, funcgraph-tail=0\n"
 "      --show            print the tracer, function lists and options in force\n"
 "      --stop            set the tracer back to nop\n"
-TOOL_HELP_DURATION
-TOOL_HELP_INSTANCE
 RUN_HELP
-TOOL_HELP_COMMON
 "\n"
 "examples:\n"
 "  ftfunc -f 'vfs_*' -D 1                   # which vfs_ functions run\n"
@@ -127,8 +124,6 @@ static void option(int opt, char *arg, void *ctx)
 {
 	struct opts *o = ctx;
 
-	if (run_option(&o->r, opt))
-		return;
 	switch (opt) {
 	case 'g': o->graph = 1; break;
 	case 'f': add(&o->lists[FTK_FTRACE_FILTER], arg); break;
@@ -166,7 +161,7 @@ static const struct option longopts[] = {
 
 static const struct tool_def def = {
 	.name = "ftfunc", .usage = usage, .opts = "gf:n:G:N:p:P:d:t:so:T", .longopts = longopts,
-	.common = TOOL_OPT_INSTANCE | TOOL_OPT_DURATION | TOOL_OPT_COMMAND, .option = option,
+	.option = option,
 };
 
 /* --show and --stop: in the instance of -B, or at the top level. */
@@ -263,8 +258,7 @@ int main(int argc, char **argv)
 	char what[96];
 	size_t i;
 
-	tool_parse(&def, argc, argv, &a, &o);
-	run_args(&o.r, &a);
+	run_parse(&o.r, &def, argc, argv, &a, &o);
 	if (o.r.top && o.r.instance)
 		tool_usage_error("-B and -T exclude each other");
 	if (!o.graph && (o.lists[FTK_FTRACE_GRAPH].n || o.lists[FTK_FTRACE_GRAPH_NOTRACE].n ||

@@ -45,8 +45,7 @@ TOOL_HELP_DURATION TOOL_HELP_INSTANCE TOOL_HELP_COMMON
 static int on_record(void *ctx, const struct tep_record *rec)
 {
 	struct funclat *f = ctx;
-	int is_ret, i = lat_func_of(f->funcs, f->nfuncs,
-				    tep_data_type(f->l.tep, (struct tep_record *)rec), &is_ret);
+	int is_ret, i = lat_func_of(f->funcs, f->nfuncs, lat_type(&f->l, rec), &is_ret);
 	uint64_t ns;
 
 	if (i < 0)

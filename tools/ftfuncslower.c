@@ -51,8 +51,8 @@ static void option(int opt, char *arg, void *ctx)
 static int on_record(void *ctx, const struct tep_record *rec)
 {
 	struct funcslower *f = ctx;
-	int is_ret, pid = ftk_record_pid(rec), i = lat_func_of(f->funcs, f->nfuncs,
-			tep_data_type(f->l.tep, (struct tep_record *)rec), &is_ret);
+	int is_ret, pid = ftk_record_pid(rec);
+	int i = lat_func_of(f->funcs, f->nfuncs, lat_type(&f->l, rec), &is_ret);
 	double unit = f->ms ? 1e6 : 1e3;
 	char comm[32];
 	uint64_t ns;

@@ -140,7 +140,7 @@ static uint64_t req_key(unsigned int dev, uint64_t sector)
 static int on_record(void *ctx, const struct tep_record *rec)
 {
 	struct iolat *io = ctx;
-	int len, type = tep_data_type(io->l.tep, (struct tep_record *)rec);
+	int len, type = lat_type(&io->l, rec);
 	unsigned int dev;
 	const char *rwbs;
 	uint64_t ns, key;

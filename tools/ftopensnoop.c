@@ -134,7 +134,7 @@ static void show(struct opensnoop *o, const struct tep_record *rec, struct infli
 static int on_record(void *ctx, const struct tep_record *rec)
 {
 	struct opensnoop *o = ctx;
-	int type = tep_data_type(o->l.tep, (struct tep_record *)rec), tid = ftk_record_pid(rec), i, len;
+	int type = lat_type(&o->l, rec), tid = ftk_record_pid(rec), i, len;
 	struct inflight *s = slot_of(o, tid);
 	const char *p;
 

@@ -137,7 +137,7 @@ static void ours_init(struct runqlat *r)
 static int on_record(void *ctx, const struct tep_record *rec)
 {
 	struct runqlat *r = ctx;
-	int type = tep_data_type(r->l.tep, (struct tep_record *)rec), next, prev;
+	int type = lat_type(&r->l, rec), next, prev;
 	uint64_t ns, waker;
 	struct worst w;
 

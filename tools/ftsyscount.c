@@ -89,7 +89,7 @@ static void option(int opt, char *arg, void *ctx)
 static int on_record(void *ctx, const struct tep_record *rec)
 {
 	struct syscount *s = ctx;
-	int type = tep_data_type(s->l.tep, (struct tep_record *)rec), tid = ftk_record_pid(rec);
+	int type = lat_type(&s->l, rec), tid = ftk_record_pid(rec);
 	long long id = ftk_record_num(rec, s->f_id), ret;
 	uint64_t ns, key;
 	char comm[32];

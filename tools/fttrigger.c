@@ -48,10 +48,7 @@ static const char usage[] =
 "  -a, --all             with -R: the top level and every instance\n"
 "  -H, --hist            print EVENT's hist output\n"
 "      --pause, --cont, --clear  pause, continue or clear EVENT's hist triggers\n"
-TOOL_HELP_DURATION
-TOOL_HELP_INSTANCE
 RUN_HELP
-TOOL_HELP_COMMON
 "\n"
 "examples:\n"
 "  fttrigger -e sched:sched_process_exec -t stacktrace -- make\n"
@@ -171,8 +168,6 @@ static void option(int opt, char *arg, void *ctx)
 {
 	struct opts *o = ctx;
 
-	if (run_option(&o->r, opt))
-		return;
 	switch (opt) {
 	case 'l': o->list = 1; break;
 	case 'e': o->event = arg; o->hist = NULL; break;
@@ -223,7 +218,7 @@ static const struct option longopts[] = {
 
 static const struct tool_def def = {
 	.name = "fttrigger", .usage = usage, .opts = "le:t:k:r:RaHT", .longopts = longopts,
-	.common = TOOL_OPT_INSTANCE | TOOL_OPT_DURATION | TOOL_OPT_COMMAND, .option = option,
+	.option = option,
 };
 
 /* -R without -e: remove everything, a persistent change (the other tools' kind of undo). */
@@ -333,8 +328,7 @@ int main(int argc, char **argv)
 
 	if (!o.acts)
 		return EXIT_FAIL;
-	tool_parse(&def, argc, argv, &a, &o);
-	run_args(&o.r, &a);
+	run_parse(&o.r, &def, argc, argv, &a, &o);
 	if (o.r.top && o.r.instance)
 		tool_usage_error("-B and -T exclude each other");
 	if (o.all && !o.remove_all)

@@ -158,6 +158,11 @@ struct tep_event *lat_find(struct lat *l, const char *sys, const char *name);
 struct tep_format_field *lat_field(struct lat *l, struct tep_event *ev, const char *name);
 /* Read the live buffer's formats now (done by lat_run() otherwise). */
 struct tep_handle *lat_tep(struct lat *l);
+/* The event type (tep id) of @rec, a record lat_run() handed over. */
+static inline int lat_type(const struct lat *l, const struct tep_record *rec)
+{
+	return tep_data_type(l->tep, (struct tep_record *)rec);
+}
 
 
 /*

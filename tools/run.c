@@ -86,14 +86,8 @@ void run_open(struct run *r)
 		run_session(r);
 }
 
-void run_args(struct run *r, const struct tool_args *a)
-{
-	r->instance = a->instance;
-	r->duration = a->duration;
-	r->argv = a->argv;
-}
-
-int run_option(struct run *r, int opt)
+/* -T and --trace-self: 1 if @opt was one of them. */
+static int run_option(struct run *r, int opt)
 {
 	switch (opt) {
 	case 'T':
@@ -104,6 +98,34 @@ int run_option(struct run *r, int opt)
 		return 1;
 	}
 	return 0;
+}
+
+struct run_parse_ctx {
+	struct run	*r;
+	void		(*option)(int opt, char *arg, void *ctx);
+	void		*ctx;
+};
+
+static void run_parse_option(int opt, char *arg, void *ctx)
+{
+	struct run_parse_ctx *c = ctx;
+
+	if (!run_option(c->r, opt))
+		c->option(opt, arg, c->ctx);
+}
+
+void run_parse(struct run *r, const struct tool_def *d, int argc, char **argv,
+	       struct tool_args *a, void *ctx)
+{
+	struct run_parse_ctx c = { .r = r, .option = d->option, .ctx = ctx };
+	struct tool_def td = *d;
+
+	td.common = TOOL_OPT_INSTANCE | TOOL_OPT_DURATION | TOOL_OPT_COMMAND;
+	td.option = run_parse_option;
+	tool_parse(&td, argc, argv, a, &c);
+	r->instance = a->instance;
+	r->duration = a->duration;
+	r->argv = a->argv;
 }
 
 void run_fork(struct run *r)

@@ -21,14 +21,17 @@
 #include "cmd.h"
 #include "tool.h"
 
-/* The options every control tool takes besides tool.h's, and their help. */
+/* The options every control tool takes besides tool.h's; the help of all it shares. */
 enum { RUN_OPT_TRACE_SELF = 0x1000 };
 #define RUN_LONGOPTS \
 	{ "top",	no_argument,	NULL, 'T' }, \
 	{ "trace-self",	no_argument,	NULL, RUN_OPT_TRACE_SELF }
 #define RUN_HELP \
+TOOL_HELP_DURATION \
+TOOL_HELP_INSTANCE \
 "  -T, --top             work at the top level\n" \
-"      --trace-self      keep the tool's own threads in the trace\n"
+"      --trace-self      keep the tool's own threads in the trace\n" \
+TOOL_HELP_COMMON
 
 struct run {
 	const char		*instance;	/* -B */
@@ -46,10 +49,13 @@ struct run {
 	int			code;		/* COMMAND's exit code, as a shell has it */
 };
 
-/* Take -B, -D and COMMAND from tool_parse()'s result. */
-void run_args(struct run *r, const struct tool_args *a);
-/* A shared option of the control tools (-T, --trace-self): 1 if @opt was one. */
-int run_option(struct run *r, int opt);
+/*
+ * tool_parse() for a control tool: -B, -D and COMMAND taken (whatever
+ * @d->common says) into @a and @r, -T and --trace-self into @r, the
+ * tool's own options to @d->option(opt, arg, @ctx).
+ */
+void run_parse(struct run *r, const struct tool_def *d, int argc, char **argv,
+	       struct tool_args *a, void *ctx);
 /* Decide the mode, open (or create) where to work. */
 void run_open(struct run *r);
 /* The top-level handle (registered for restore; kept with the rest if persistent). */

@@ -144,6 +144,54 @@ static int select_events(struct ftk_tracefs *t, const char *glob, char ***out)
 	return ret;
 }
 
+/*
+ * Write @val with @set into file @name of each event @glob selects, all or
+ * nothing: a refusal undoes every change of this call.
+ */
+static int set_each(struct ftk_tracefs *t, const char *glob, const char *name, const char *val,
+		    int (*set)(struct ftk_tracefs *t, const char *file, const char *val))
+{
+	struct undo *mark = ftk_tracefs_mark(t);
+	char file[512], **events, **e;
+	int ret;
+
+	ret = select_events(t, glob, &events);
+	if (ret)
+		return ret;
+	for (e = events; *e; e++) {
+		event_file(*e, name, file, sizeof(file));
+		ret = set(t, file, val);
+		if (ret)
+			break;
+	}
+	ftk_list_free(events);
+	if (ret)
+		ftk_tracefs_rollback(t, mark);
+	return ret;
+}
+
+/* ftk_tracefs_set() for an enable file, left alone when it is in state @val already. */
+static int set_enable(struct ftk_tracefs *t, const char *file, const char *val)
+{
+	char *old;
+	int ret;
+
+	ret = ftk_tracefs_read(t, file, &old);
+	if (ret)
+		return ret;
+	/* "0*" and "1*": soft-disabled by an enable_event trigger. */
+	if (old[0] == val[0]) {
+		free(old);
+		return 0;
+	}
+	old[1] = '\0';
+	ret = ftk_tracefs_write(t, file, val);
+	if (!ret)
+		ret = ftk_tracefs_undo(t, file, old, 0);
+	free(old);
+	return ret;
+}
+
 /**
  * ftk_event_enable() - enable or disable the events of a glob
  * @t: the handle
@@ -158,35 +206,7 @@ static int select_events(struct ftk_tracefs *t, const char *glob, char ***out)
  */
 FTK_API int ftk_event_enable(struct ftk_tracefs *t, const char *glob, int on)
 {
-	struct undo *mark = ftk_tracefs_mark(t);
-	char file[512], **events, **e, *old;
-	int ret;
-
-	ret = select_events(t, glob, &events);
-	if (ret)
-		return ftk_err(ret);
-	for (e = events; *e; e++) {
-		event_file(*e, "enable", file, sizeof(file));
-		ret = ftk_tracefs_read(t, file, &old);
-		if (ret)
-			break;
-		/* "0*" and "1*": soft-disabled by an enable_event trigger. */
-		if (old[0] - '0' == on) {
-			free(old);
-			continue;
-		}
-		old[1] = '\0';
-		ret = ftk_tracefs_write(t, file, on ? "1" : "0");
-		if (!ret)
-			ret = ftk_tracefs_undo(t, file, old, 0);
-		free(old);
-		if (ret)
-			break;
-	}
-	ftk_list_free(events);
-	if (ret)
-		ftk_tracefs_rollback(t, mark);
-	return ftk_err(ret);
+	return ftk_err(set_each(t, glob, "enable", on ? "1" : "0", set_enable));
 }
 
 /**
@@ -348,10 +368,6 @@ FTK_API void ftk_event_fields_free(struct ftk_event_field *fields, size_t nr)
  */
 FTK_API int ftk_event_filter_set(struct ftk_tracefs *t, const char *glob, const char *filter)
 {
-	struct undo *mark = ftk_tracefs_mark(t);
-	char file[512], **events, **e;
-	int ret;
-
 	if (!filter || !*filter)
 		filter = "0";
 	if (strchr(filter, '\n')) {
@@ -359,19 +375,7 @@ FTK_API int ftk_event_filter_set(struct ftk_tracefs *t, const char *glob, const 
 			 "bad filter for '%.200s': one line only (it has a newline)", glob);
 		return ftk_err(-EINVAL);
 	}
-	ret = select_events(t, glob, &events);
-	if (ret)
-		return ftk_err(ret);
-	for (e = events; *e; e++) {
-		event_file(*e, "filter", file, sizeof(file));
-		ret = ftk_tracefs_set(t, file, filter);
-		if (ret)
-			break;
-	}
-	ftk_list_free(events);
-	if (ret)
-		ftk_tracefs_rollback(t, mark);
-	return ftk_err(ret);
+	return ftk_err(set_each(t, glob, "filter", filter, ftk_tracefs_set));
 }
 
 /**

@@ -588,14 +588,16 @@ struct undo *ftk_tracefs_mark(struct ftk_tracefs *t)
 	return t->journal;
 }
 
-int ftk_tracefs_rollback(struct ftk_tracefs *t, struct undo *mark)
+/*
+ * Replay the journal newest first down to @mark (NULL: all of it), each
+ * entry freed; a failing undo is warned about and the rest still runs.
+ * Return: 0, or the first failure.
+ */
+static int replay_to(struct ftk_tracefs *t, struct undo *mark)
 {
-	char msg[sizeof(t->errmsg)], detail[sizeof(t->errdetail)];
 	struct undo *u;
 	int ret = 0, r;
 
-	memcpy(msg, t->errmsg, sizeof(msg));
-	memcpy(detail, t->errdetail, sizeof(detail));
 	while ((u = t->journal) && u != mark) {
 		t->journal = u->prev;
 		r = replay(t, u);
@@ -606,6 +608,17 @@ int ftk_tracefs_rollback(struct ftk_tracefs *t, struct undo *mark)
 		}
 		undo_free(u);
 	}
+	return ret;
+}
+
+int ftk_tracefs_rollback(struct ftk_tracefs *t, struct undo *mark)
+{
+	char msg[sizeof(t->errmsg)], detail[sizeof(t->errdetail)];
+	int ret;
+
+	memcpy(msg, t->errmsg, sizeof(msg));
+	memcpy(detail, t->errdetail, sizeof(detail));
+	ret = replay_to(t, mark);
 	memcpy(t->errmsg, msg, sizeof(msg));
 	memcpy(t->errdetail, detail, sizeof(detail));
 	return ret;
@@ -658,17 +671,7 @@ FTK_API int ftk_tracefs_restore(struct ftk_tracefs *t)
 		}
 		return ftk_err(ret);
 	}
-	while ((u = t->journal)) {
-		t->journal = u->prev;
-		r = replay(t, u);
-		if (r) {
-			pr_warn("cannot restore %s\n", t->errmsg);
-			if (!ret)
-				ret = r;
-		}
-		undo_free(u);
-	}
-	return ftk_err(ret);
+	return ftk_err(replay_to(t, NULL));
 }
 
 /**

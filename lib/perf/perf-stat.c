@@ -441,13 +441,21 @@ static double find(const struct ftk_perf_stat *s, size_t r, enum ftk_perf_stat_s
 	return -1;
 }
 
-static void ratio(struct ftk_perf_stat_metric *m, double num, double den, const char *unit)
+/* @num per @den, shown as @fmt and @unit; no metric when @den is missing (< 0) or zero. */
+static void per(struct ftk_perf_stat_metric *m, const char *fmt, double num, double den,
+		const char *unit)
 {
 	if (den <= 0)
 		return;
-	m->fmt = "%7.2f%%";
+	m->fmt = fmt;
 	m->unit = unit;
-	m->val = 100.0 * num / den;
+	m->val = num / den;
+}
+
+/* @num as a percentage of @den. */
+static void ratio(struct ftk_perf_stat_metric *m, double num, double den, const char *unit)
+{
+	per(m, "%7.2f%%", 100.0 * num, den, unit);
 }
 
 /**
@@ -490,20 +498,12 @@ FTK_API int ftk_perf_stat_metric(const struct ftk_perf_stat *s, size_t ev, size_
 	if (c.status || !c.run)
 		return 0;
 	if (is_clock(a)) {
-		if (elapsed_ns > 0) {
-			m->fmt = "%8.3f";
-			m->unit = "CPUs utilized";
-			m->val = c.val / elapsed_ns;
-		}
+		per(m, "%8.3f", c.val, elapsed_ns, "CPUs utilized");
 		return 0;
 	}
 	if (is_hw(a, PERF_COUNT_HW_INSTRUCTIONS)) {
 		other = find(s, row, span, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
-		if (other > 0) {
-			m->fmt = "%7.2f ";
-			m->unit = " insn per cycle";
-			m->val = c.val / other;
-		}
+		per(m, "%7.2f ", c.val, other, " insn per cycle");
 		return 0;
 	}
 	if (is_hw(a, PERF_COUNT_HW_BRANCH_MISSES)) {
@@ -530,11 +530,7 @@ FTK_API int ftk_perf_stat_metric(const struct ftk_perf_stat *s, size_t ev, size_
 	if (clock < 0)
 		return 0;
 	if (is_hw(a, PERF_COUNT_HW_CPU_CYCLES)) {
-		if (clock) {
-			m->fmt = "%8.3f";
-			m->unit = "GHz";
-			m->val = c.val / clock;
-		}
+		per(m, "%8.3f", c.val, clock, "GHz");
 		return 0;
 	}
 	/* Per second of the clock. */
